@@ -1,0 +1,53 @@
+"""Small helpers shared by the multiclass additive rules (Perceptron, PA, SPA)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+# An update is judged "satisfied" up to this relative slack (floating point only).
+MARGIN_TOL = 1e-9
+
+
+def check_state(W: np.ndarray, x: np.ndarray, y: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Validate one (W, x, y) triple and return float copies.
+
+    ``W`` has one row per class, shape (K, d); ``x`` has shape (d,); ``y`` is a row index.
+    """
+    W = np.array(W, dtype=float, copy=True)
+    x = np.asarray(x, dtype=float)
+    if W.ndim != 2 or W.shape[0] < 2:
+        raise ValueError(f"W must have shape (K, d) with K >= 2 classes, got {W.shape}")
+    if x.ndim != 1 or x.shape[0] != W.shape[1]:
+        raise ValueError(f"x must have shape ({W.shape[1]},), got {x.shape}")
+    if not (0 <= int(y) < W.shape[0]):
+        raise ValueError(f"y must be a class index in [0, {W.shape[0]}), got {y}")
+    if not (np.all(np.isfinite(W)) and np.all(np.isfinite(x))):
+        raise ValueError("W and x must be finite (no NaN or inf)")
+    return W, x, int(y)
+
+
+def check_C(C: float) -> float:
+    C = float(C)
+    if not (C > 0 and np.isfinite(C)):
+        raise ValueError(f"C must be a positive finite number, got {C}")
+    return C
+
+
+def best_rival(scores: np.ndarray, y: int) -> int:
+    """The highest-scoring wrong class ``argmax_{u != y} scores[u]`` (lowest index on ties)."""
+    masked = np.array(scores, dtype=float, copy=True)
+    masked[y] = -np.inf
+    return int(np.argmax(masked))
+
+
+def margins_of(scores: np.ndarray, y: int) -> np.ndarray:
+    """Margins ``s_y - s_u`` for every class; NaN at ``y`` (the correct class has none)."""
+    m = scores[y] - np.asarray(scores, dtype=float)
+    m[y] = np.nan
+    return m
+
+
+def is_correct(scores: np.ndarray, y: int) -> bool:
+    """True when ``y`` scores strictly above every other class."""
+    others = np.delete(np.asarray(scores, dtype=float), y)
+    return bool(scores[y] > others.max())

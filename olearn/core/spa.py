@@ -1,0 +1,352 @@
+"""Support-Class Passive-Aggressive (SPA, SPA-I, SPA-II): the exact multiclass PA step.
+
+Reference: S. Matsushima, N. Shimizu, K. Yoshida, T. Ninomiya, H. Nakagawa, "Multi-Class
+Passive-Aggressive Algorithm with Support Classes" (seed 000; English version: "Exact
+Passive-Aggressive Algorithm for Multiclass Classification Using Support Class", SDM 2010).
+
+The problem (seed 000, section 2.3 and Table 2), with one constraint per wrong class::
+
+    min_W  1/2 sum_v ||w_v - w_v_old||^2   [+ C xi  (SPA-I, xi >= 0)  |  + C xi^2  (SPA-II)]
+    s.t.   (w_y - w_u).x >= 1 [- xi]        for every u != y
+
+Derivation (ours; checked against a generic QP solver in ``tests/test_spa_qp.py``)
+---------------------------------------------------------------------------------
+Stationarity (Eq. 4/5): ``w_y += T x`` and ``w_u -= tau_u x`` with ``T = sum_u tau_u``.
+Write ``n = ||x||^2`` and ``Q_u = (1 - (w_y - w_u).x) / n`` (Eq. after 7).  The new margin of
+``u`` is ``m_u + n (T + tau_u)``, so complementary slackness gives, for one threshold theta,
+
+    tau_u = max(0, Q_u - theta)                      (support classes: Q_u > theta)
+
+- SPA (hard):  theta = T, hence T = sum_S Q / (|S| + 1)                        (Eq. 9, 11)
+  Support test, Q sorted descending: class k is in S  iff  Q_k > sum_{j<k} Q_j / k     (Eq. 8)
+- SPA-II:  d/dxi gives xi = T / (2C) and theta = a T with a = 1 + 1/(2 C n), so
+  T = sum_S Q / (1 + a|S|) and tau_v = Q_v - (n + 1/2C) / ((|S|+1) n + |S|/2C) sum_S Q.
+  Support test:  Q_k > (n + 1/2C) sum_{j<k} Q_j / (k n + (k-1)/2C).
+- SPA-I:  d/dxi gives T <= C (the multiplier of xi >= 0 absorbs the rest).  Two cases:
+  (a) the hard solution has T <= C: it is optimal and xi = 0;
+  (b) otherwise T = C exactly and theta solves sum_u max(0, Q_u - theta) = C:
+      theta = (sum_S Q - C) / |S|, tau_v = Q_v - sum_S Q / |S| + C / |S|,  xi = n (theta - C).
+      Support test:  Q_k > (sum_{j<k} Q_j - C) / (k - 1)   (k >= 2; the first is always in).
+  In one line: theta = max(theta_hard, theta_cap).
+
+Misprints in the seed's Table 2 (read as the loop's stop test, like Table 1's ``while``):
+
+- SPA-II's printed support test has denominator ``k n + 1/2C``; the derivation gives
+  ``k n + (k-1)/2C``.  They agree for k <= 2 and differ once a third class is in question.
+  The printed step size is right.
+- SPA-I's printed test ``sum_{j<k} Q_j/(k-1) >= Q_k - C/k`` has the wrong sign and scale of
+  the C term (derived: ``- C/(k-1)``), so from the second class on it stops too early; and its
+  printed step ``Q_v - sum_S Q/|S| + C/|S|`` is case (b) only: with a single support class it
+  always gives tau = C, wrong whenever the hard step Q_1/2 stays below C (case a).
+
+:func:`spa_printed_step` evaluates the printed table so the app can show the difference.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from olearn.core._common import MARGIN_TOL, check_C, check_state, is_correct, margins_of
+from olearn.core.pa import check_variant
+from olearn.trace import frozen_array
+
+
+@dataclass(frozen=True, slots=True)
+class SupportTest:
+    """One test of the support-class search (a row of the step-through table).
+
+    Attributes
+    ----------
+    phase : "hard" (Eq. 8 / SPA-II test) or "cap" (SPA-I when sum tau would exceed C).
+    k : 1-based rank of the class in the descending order of Q.
+    cls : the class index.  Q : its Q value.
+    running_sum : ``sum_{j<k} Q_j`` over the classes admitted before it.
+    threshold : the value ``Q_k`` must exceed to be admitted.
+    admitted : the outcome; the first False stops the search.
+    """
+
+    phase: str
+    k: int
+    cls: int
+    Q: float
+    running_sum: float
+    threshold: float
+    admitted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SPATrace:
+    """Everything one SPA / SPA-I / SPA-II step computed, for a step-through.
+
+    Attributes
+    ----------
+    variant, C : the rule;  rule : "derived" or "printed (seed 000 Table 2)".
+    scores_before : (K,) scores;  sqnorm : ``n = ||x||^2``.
+    margins : (K,) ``s_y - s_u`` (NaN at y);  Q : (K,) ``(1 - margin) / n`` (NaN at y).
+    loss : ``max_u max(0, 1 - margin_u)``.
+    order : the wrong classes with Q > 0, by Q descending (lowest index first on ties).
+    tests : the :class:`SupportTest` rows in the order they were made.
+    support : the support classes S.
+    theta_hard : the hard threshold ``sum_S Q / (|S|+1)`` (SPA-I's case test uses it).
+    theta : the threshold applied, ``tau_u = max(0, Q_u - theta)``.
+    cap_binds : SPA-I only: True in case (b), ``sum tau = C``.
+    tau : (K,) step per class (0 at y and outside S);  tau_sum : ``T = sum tau``.
+    xi : the slack at the optimum (0 for hard SPA).
+    coef : (K,) the update ``w_u += coef_u x``: ``T`` at y, ``-tau_u`` elsewhere.
+    scores_after, margins_after : after the step.
+    correct_after : y now scores strictly highest.
+    margin_satisfied : every wrong class has margin >= 1 after the step (hard SPA: always).
+    reason : "aggressive" or why the step was passive.
+    """
+
+    variant: str | None
+    C: float
+    rule: str
+    scores_before: np.ndarray
+    sqnorm: float
+    margins: np.ndarray
+    Q: np.ndarray
+    loss: float
+    order: tuple[int, ...]
+    tests: tuple[SupportTest, ...]
+    support: tuple[int, ...]
+    theta_hard: float
+    theta: float
+    cap_binds: bool
+    tau: np.ndarray
+    tau_sum: float
+    xi: float
+    coef: np.ndarray
+    scores_after: np.ndarray
+    margins_after: np.ndarray
+    correct_after: bool
+    margin_satisfied: bool
+    reason: str
+
+
+# --- the support-class search -------------------------------------------------------------
+
+Threshold = Callable[[int, float], float]  # (k, sum_{j<k} Q_j) -> what Q_k must exceed
+
+
+def search_support(
+    Q: np.ndarray, order: list[int], threshold: Threshold, phase: str
+) -> tuple[int, float, list[SupportTest]]:
+    """Admit classes in ``order`` while ``Q_k > threshold(k, running_sum)``.
+
+    Returns ``(J, sum of the J admitted Q, the tests made)``.
+    """
+    tests: list[SupportTest] = []
+    running = 0.0
+    J = 0
+    for k, cls in enumerate(order, start=1):
+        thr = threshold(k, running)
+        admitted = bool(Q[cls] > thr)
+        tests.append(SupportTest(phase, k, cls, float(Q[cls]), float(running), float(thr), admitted))
+        if not admitted:
+            break
+        running += float(Q[cls])
+        J = k
+    return J, running, tests
+
+
+def hard_threshold(k: int, running: float) -> float:
+    """Eq. (8): class k is a support class iff ``Q_k > sum_{j<k} Q_j / k``."""
+    return running / k
+
+
+def spa2_threshold(sqnorm: float, C: float) -> Threshold:
+    """SPA-II (derived): ``Q_k > (n + 1/2C) sum_{j<k} Q_j / (k n + (k-1)/2C)``."""
+    h = 0.5 / C
+    return lambda k, running: (sqnorm + h) * running / (k * sqnorm + (k - 1) * h)
+
+
+def cap_threshold(C: float) -> Threshold:
+    """SPA-I when the cap binds (derived): ``Q_k > (sum_{j<k} Q_j - C) / (k - 1)``."""
+    return lambda k, running: -np.inf if k == 1 else (running - C) / (k - 1)
+
+
+# --- the rule -------------------------------------------------------------------------------
+
+
+def _order_positive(Q: np.ndarray, y: int) -> list[int]:
+    """Wrong classes with Q > 0, by Q descending; a stable sort keeps lower indices first."""
+    candidates = [u for u in range(Q.shape[0]) if u != y and Q[u] > 0.0]
+    return sorted(candidates, key=lambda u: -Q[u])
+
+
+def spa_step(
+    W: np.ndarray, x: np.ndarray, y: int, variant: str | None = None, C: float = 1.0
+) -> tuple[np.ndarray, SPATrace]:
+    """One exact SPA, SPA-I or SPA-II step (the derived form; see the module docstring).
+
+    Parameters
+    ----------
+    W : (K, d) weights, one row per class.  x : (d,) example.  y : its class index.
+    variant : None (SPA), "I" (SPA-I, ``+ C xi``) or "II" (SPA-II, ``+ C xi^2``).
+    C : slack price, > 0 (ignored by hard SPA).
+
+    Returns
+    -------
+    (W_new, trace), with ``W`` untouched.
+
+    >>> import numpy as np
+    >>> W = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 0.0]])
+    >>> W1, t = spa_step(W, np.array([1.0, 0.0]), 0)
+    >>> t.support, t.tau.round(3).tolist(), t.correct_after
+    ((1, 2), [0.0, 1.0, 1.0], True)
+    >>> (W1 @ [1.0, 0.0]).tolist()   # both rivals now exactly one below the correct class
+    [2.0, 1.0, 1.0]
+    """
+    W, x, y = check_state(W, x, y)
+    variant = check_variant(variant)
+    C = check_C(C)
+    scores = W @ x
+    n = float(x @ x)
+    margins = margins_of(scores, y)
+    loss = float(max(0.0, np.nanmax(1.0 - margins)))
+    K = W.shape[0]
+    Q = np.full(K, np.nan)
+    tau = np.zeros(K)
+    tests: list[SupportTest] = []
+    order: list[int] = []
+    support: tuple[int, ...] = ()
+    theta_hard = theta = T = xi = 0.0
+    cap_binds = False
+    if loss <= 0.0:
+        reason = "passive: every wrong class already has margin >= 1"
+    elif n == 0.0:
+        reason = "passive: x is the zero vector (no step can change a score)"
+    else:
+        reason = "aggressive"
+        Q = (1.0 - margins) / n  # Q_u = (1 - (w_y - w_u).x) / ||x||^2
+        order = _order_positive(Q, y)  # only Q > 0 can be support: no sort when none is
+        if variant == "II":
+            J, S, tests = search_support(Q, order, spa2_threshold(n, C), "hard")
+            a = 1.0 + 0.5 / (C * n)
+            T = S / (1.0 + a * J)  # sum tau
+            theta = theta_hard = a * T  # tau_v = Q_v - a T
+            xi = T / (2.0 * C)  # d/dxi: 2 C xi = sum tau
+        else:
+            J, S, tests = search_support(Q, order, hard_threshold, "hard")
+            theta = theta_hard = T = S / (J + 1)  # Eq. (11)
+            if variant == "I" and theta_hard > C:  # case (b): the cap sum tau <= C binds
+                J, S, cap_tests = search_support(Q, order, cap_threshold(C), "cap")
+                tests += cap_tests
+                theta = (S - C) / J  # sum_S (Q - theta) = C
+                T = C
+                xi = n * (theta - C)  # the support constraints hold with margin 1 - xi
+                cap_binds = True
+        support = tuple(order[:J])
+        for u in support:
+            tau[u] = Q[u] - theta  # Eq. (9) / (12) and their soft versions
+    coef = -tau
+    coef[y] = tau.sum()
+    W += np.outer(coef, x)  # Eq. (4): w_y += T x, w_u -= tau_u x
+    return W, _finish(
+        variant, C, "derived", scores, n, margins, Q, loss, order, tests, support,
+        theta_hard, theta, cap_binds, tau, xi, coef, W @ x, y, reason,
+    )  # fmt: skip
+
+
+def _finish(variant, C, rule, scores, n, margins, Q, loss, order, tests, support,
+            theta_hard, theta, cap_binds, tau, xi, coef, after, y, reason) -> SPATrace:  # fmt: skip
+    margins_after = margins_of(after, y)
+    scale = 1.0 + float(np.nanmax(np.abs(margins)))
+    return SPATrace(
+        variant=variant,
+        C=C,
+        rule=rule,
+        scores_before=frozen_array(scores),
+        sqnorm=n,
+        margins=frozen_array(margins),
+        Q=frozen_array(Q),
+        loss=loss,
+        order=tuple(int(u) for u in order),
+        tests=tuple(tests),
+        support=tuple(int(u) for u in support),
+        theta_hard=float(theta_hard),
+        theta=float(theta),
+        cap_binds=bool(cap_binds),
+        tau=frozen_array(tau),
+        tau_sum=float(tau.sum()),
+        xi=float(xi),
+        coef=frozen_array(coef),
+        scores_after=frozen_array(after),
+        margins_after=frozen_array(margins_after),
+        correct_after=is_correct(after, y),
+        margin_satisfied=bool(np.nanmin(margins_after) >= 1.0 - MARGIN_TOL * scale),
+        reason=reason,
+    )
+
+
+# --- the seed's printed Table 2, for the teaching point --------------------------------------
+
+
+def spa_printed_step(
+    W: np.ndarray, x: np.ndarray, y: int, variant: str | None = None, C: float = 1.0
+) -> tuple[np.ndarray, SPATrace]:
+    """The step as printed in seed 000 (Table 1 for SPA, Table 2 for SPA-I/II). Not exact.
+
+    We read Table 2's "Support class" row as the stop test of Table 1's loop (a class is
+    admitted while the printed inequality fails) and, as in Eq. (8), take an empty sum
+    over ``j < 1`` as 0 so the first class with Q > 0 is admitted.  Hard SPA's printed
+    form is correct; SPA-I's and SPA-II's are not (see the module docstring).
+
+    >>> import numpy as np
+    >>> W = np.zeros((3, 1))
+    >>> _, printed = spa_printed_step(W, np.array([1.0]), 0, "I", C=10.0)
+    >>> _, derived = spa_step(W, np.array([1.0]), 0, "I", C=10.0)
+    >>> printed.tau.tolist(), derived.tau.round(4).tolist()
+    ([0.0, 10.0, 0.0], [0.0, 0.3333, 0.3333])
+    """
+    W, x, y = check_state(W, x, y)
+    variant = check_variant(variant)
+    C = check_C(C)
+    scores = W @ x
+    n = float(x @ x)
+    margins = margins_of(scores, y)
+    loss = float(max(0.0, np.nanmax(1.0 - margins)))
+    K = W.shape[0]
+    Q = np.full(K, np.nan)
+    tau = np.zeros(K)
+    tests: list[SupportTest] = []
+    order: list[int] = []
+    support: tuple[int, ...] = ()
+    theta = 0.0
+    h = 0.5 / C
+    if loss <= 0.0 or n == 0.0:
+        reason = "passive"
+    else:
+        reason = "aggressive"
+        Q = (1.0 - margins) / n
+        order = _order_positive(Q, y)
+        if variant is None:
+            threshold = hard_threshold
+        elif variant == "I":  # printed: sum_{j<k} Q_j / (k-1) >= Q_k - C/k stops the search
+            def threshold(k, s):
+                return 0.0 if k == 1 else s / (k - 1) + C / k
+        else:  # printed: (n + 1/2C) / (k n + 1/2C) sum_{j<k} Q_j >= Q_k stops the search
+            def threshold(k, s):
+                return (n + h) / (k * n + h) * s
+        J, S, tests = search_support(Q, order, threshold, "printed")
+        if variant is None:
+            theta = S / (J + 1)  # Table 1
+        elif variant == "I":
+            theta = S / J - C / J  # printed: tau_v = Q_v - sum_S Q/|S| + C/|S|
+        else:
+            theta = (n + h) / ((J + 1) * n + J * h) * S
+        support = tuple(order[:J])
+        for u in support:
+            tau[u] = Q[u] - theta
+    coef = -tau
+    coef[y] = tau.sum()
+    W += np.outer(coef, x)
+    xi = 0.0
+    return W, _finish(
+        variant, C, "printed (seed 000 Table 2)", scores, n, margins, Q, loss, order, tests,
+        support, theta, theta, False, tau, xi, coef, W @ x, y, reason,
+    )  # fmt: skip

@@ -1,0 +1,106 @@
+"""scikit-learn classifiers for the multiclass Perceptron and the PA family (true multiclass,
+not one-vs-rest: one weight row per class, one constraint against the best wrong class)."""
+
+from __future__ import annotations
+
+from olearn.core.pa import check_variant
+from olearn.estimators.base import AdditiveLinearClassifier
+
+
+class PerceptronClassifier(AdditiveLinearClassifier):
+    """Multiclass Perceptron: on a mistake ``w_y += x`` and ``w_rival -= x``.
+
+    Parameters
+    ----------
+    fit_intercept : bool, default=True
+        Append a constant feature 1 to every x (its weights are ``intercept_``).
+    epochs : int, default=5
+        Passes over the data made by ``fit`` (``partial_fit`` always makes one).
+    shuffle : bool, default=True
+        Visit the samples of each ``fit`` epoch in a fresh random order.
+    random_state : int, RandomState or None, default=None
+        Seed of that order.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_classes, n_features)
+    intercept_ : ndarray of shape (n_classes,)
+    classes_ : ndarray of shape (n_classes,)
+    t_ : int, samples seen.  n_updates_ : int, mistakes (updates) made.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from olearn.estimators import PerceptronClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> clf = PerceptronClassifier(random_state=0).fit(X, y)
+    >>> clf.coef_.shape
+    (3, 4)
+
+    References
+    ----------
+    F. Rosenblatt, Psychological Review 65(6):386-408, 1958.
+    """
+
+    _rule = "perceptron"
+
+    def __init__(self, *, fit_intercept=True, epochs=5, shuffle=True, random_state=None):
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+
+class PAClassifier(AdditiveLinearClassifier):
+    """Multiclass Passive-Aggressive (PA, PA-I, PA-II): one constraint against the rival.
+
+    The step solves ``min 1/2 sum ||w_v - w_v_old||^2 (+ C xi | + C xi^2)`` subject to a
+    margin of 1 (minus the slack) over the highest-scoring wrong class only, so after an
+    update the example can still be misclassified by a third class (see
+    :class:`~olearn.estimators.SPAClassifier`, which fixes that).
+
+    Parameters
+    ----------
+    variant : {None, "I", "II"}, default=None
+        Hard PA, PA-I (``tau = min(C, l / 2||x||^2)``) or PA-II
+        (``tau = l / (2||x||^2 + 1/2C)``).  The seed's printed C is twice this one.
+    C : float, default=1.0
+        Slack price (> 0); ignored by hard PA.
+    fit_intercept : bool, default=True
+        A constant feature 1 is appended to x, so it also enters ``||x||^2``.
+    epochs, shuffle, random_state
+        As in :class:`PerceptronClassifier`.
+
+    Attributes
+    ----------
+    coef_, intercept_, classes_, t_, n_updates_ : as in :class:`PerceptronClassifier`.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from olearn.estimators import PAClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> PAClassifier(variant="I", C=0.1, random_state=0).fit(X, y).score(X, y) > 0.7
+    True
+
+    References
+    ----------
+    K. Crammer, O. Dekel, J. Keshet, S. Shalev-Shwartz, Y. Singer, "Online
+    Passive-Aggressive Algorithms", JMLR 7:551-585, 2006.
+    """
+
+    _rule = "pa"
+
+    def __init__(
+        self, *, variant=None, C=1.0, fit_intercept=True, epochs=5, shuffle=True,
+        random_state=None,
+    ):  # fmt: skip
+        self.variant = variant
+        self.C = C
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _variant(self):
+        return check_variant(self.variant)

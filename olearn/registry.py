@@ -1,0 +1,106 @@
+"""Every algorithm, listed once: tests, the CLI and the app iterate over this table.
+
+A new algorithm is one :class:`AlgorithmSpec` in ``ALGORITHMS`` (keep each family's entries
+together, in teaching order).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from olearn.core.pa import pa_step, perceptron_step
+from olearn.core.spa import spa_step
+from olearn.estimators import PAClassifier, PerceptronClassifier, SPAClassifier
+from olearn.kernels.additive import additive_epoch
+
+
+@dataclass(frozen=True)
+class AlgorithmSpec:
+    """One algorithm.
+
+    Attributes
+    ----------
+    name : display name ("SPA-I").  key : CLI / URL key ("spa1").
+    family : "pa" (Perceptron, PA, SPA), "cw", or "batch".
+    step : the readable rule in :mod:`olearn.core` (``step(state, x, y, **step_kwargs)``).
+    step_kwargs : the rule's fixed arguments (e.g. the variant).
+    kernel : the numba kernel in :mod:`olearn.kernels`.
+    estimator : the scikit-learn class; ``params`` its fixed arguments, ``defaults`` the
+        tunable ones with their default values; ``grid`` the values tuned over (may be empty).
+    online : True for online learners (learning curves apply).
+    reference : the paper;  seed : the seed file that teaches it ("000".."004").
+    """
+
+    name: str
+    key: str
+    family: str
+    step: Callable
+    kernel: Callable | None
+    estimator: type
+    reference: str
+    seed: str
+    online: bool = True
+    step_kwargs: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, Any] = field(default_factory=dict)
+    defaults: dict[str, Any] = field(default_factory=dict)
+    grid: dict[str, list] = field(default_factory=dict)
+
+    def make(self, **overrides):
+        """A fresh estimator with the fixed params, the defaults and ``overrides``."""
+        return self.estimator(**{**self.params, **self.defaults, **overrides})
+
+
+_PA = "Crammer, Dekel, Keshet, Shalev-Shwartz, Singer. Online Passive-Aggressive Algorithms. JMLR 7, 2006"
+_SPA = "Matsushima, Shimizu, Yoshida, Ninomiya, Nakagawa. Exact Passive-Aggressive Algorithm for Multiclass Classification Using Support Class. SDM 2010"
+_C_GRID = [0.001, 0.01, 0.1, 1.0, 10.0]
+
+ALGORITHMS: list[AlgorithmSpec] = [
+    AlgorithmSpec("Perceptron", "perceptron", "pa", perceptron_step, additive_epoch,
+                  PerceptronClassifier, "Rosenblatt. Psychological Review 65(6), 1958", "000"),
+    AlgorithmSpec("PA", "pa", "pa", pa_step, additive_epoch, PAClassifier, _PA, "000",
+                  params={"variant": None}),
+    AlgorithmSpec("PA-I", "pa1", "pa", pa_step, additive_epoch, PAClassifier, _PA, "000",
+                  step_kwargs={"variant": "I"}, params={"variant": "I"},
+                  defaults={"C": 1.0}, grid={"C": _C_GRID}),
+    AlgorithmSpec("PA-II", "pa2", "pa", pa_step, additive_epoch, PAClassifier, _PA, "000",
+                  step_kwargs={"variant": "II"}, params={"variant": "II"},
+                  defaults={"C": 1.0}, grid={"C": _C_GRID}),
+    AlgorithmSpec("SPA", "spa", "pa", spa_step, additive_epoch, SPAClassifier, _SPA, "000",
+                  params={"variant": None}),
+    AlgorithmSpec("SPA-I", "spa1", "pa", spa_step, additive_epoch, SPAClassifier, _SPA, "000",
+                  step_kwargs={"variant": "I"}, params={"variant": "I"},
+                  defaults={"C": 1.0}, grid={"C": _C_GRID}),
+    AlgorithmSpec("SPA-II", "spa2", "pa", spa_step, additive_epoch, SPAClassifier, _SPA, "000",
+                  step_kwargs={"variant": "II"}, params={"variant": "II"},
+                  defaults={"C": 1.0}, grid={"C": _C_GRID}),
+    # --- confidence-weighted family (seed 001) : entries go here ---
+    # --- batch references (seeds 002-004) : entries go here ---
+]  # fmt: skip
+
+_BY_KEY = {a.key: a for a in ALGORITHMS}
+_BY_NAME = {a.name.lower(): a for a in ALGORITHMS}
+
+
+def get(name: str) -> AlgorithmSpec:
+    """Look an algorithm up by key ("spa1") or display name ("SPA-I"), case-insensitively."""
+    spec = _BY_KEY.get(name.lower()) or _BY_NAME.get(name.lower())
+    if spec is None:
+        raise KeyError(f"unknown algorithm {name!r}; known: {[a.key for a in ALGORITHMS]}")
+    return spec
+
+
+def names(family: str | None = None, online: bool | None = None) -> list[str]:
+    """Keys of the registered algorithms, optionally of one family / online or batch only."""
+    return [
+        a.key
+        for a in ALGORITHMS
+        if (family is None or a.family == family) and (online is None or a.online == online)
+    ]
+
+
+def check_instances() -> list:
+    """One estimator instance per registered algorithm, for scikit-learn's checks."""
+    return [a.make(random_state=0) if "random_state" in a.estimator().get_params() else a.make()
+            for a in ALGORITHMS]  # fmt: skip
