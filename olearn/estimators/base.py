@@ -53,6 +53,21 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     def _scores(self, X) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
 
+    def _epoch_mistakes(self, indptr, indices, data, y_idx, order) -> np.ndarray:
+        """One pass that also says, per visited row, whether the prediction made *before*
+        its update was wrong.  Generic version: one kernel call per row; families whose
+        kernel records mistakes override it."""
+        import scipy.sparse as sparse
+
+        n_rows = indptr.shape[0] - 1
+        X = sparse.csr_matrix((data, indices, indptr), shape=(n_rows, self.n_features_in_))
+        mistakes = np.empty(order.shape[0], dtype=bool)
+        for t, i in enumerate(order):
+            scores = np.asarray(self._scores(X[i]))[0]
+            mistakes[t] = np.argmax(scores) != y_idx[i]
+            self.n_updates_ += int(self._epoch(indptr, indices, data, y_idx, order[t : t + 1]))
+        return mistakes
+
     # --- shared checks -------------------------------------------------------------------
     def _check_common(self) -> None:
         if not isinstance(self.epochs, numbers.Integral) or self.epochs < 1:
@@ -77,14 +92,19 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
                 "pass every class with classes=... on the first partial_fit call"
             ) from err
 
-    def _run(self, X, y_idx: np.ndarray, epochs: int, rng) -> None:
+    def _run(self, X, y_idx: np.ndarray, epochs: int, rng, record_mistakes: bool = False):
         indptr, indices, data = csr_arrays(X)
         n = y_idx.shape[0]
+        mistakes = None
         for _ in range(epochs):
             order = rng.permutation(n) if rng is not None else np.arange(n)
-            self.n_updates_ += int(self._epoch(indptr, indices, data, y_idx, order))
+            if record_mistakes:
+                mistakes = self._epoch_mistakes(indptr, indices, data, y_idx, order)
+            else:
+                self.n_updates_ += int(self._epoch(indptr, indices, data, y_idx, order))
             self.t_ += n
             self.n_iter_ += 1
+        return mistakes
 
     # --- public API ----------------------------------------------------------------------
     def fit(self, X, y):
@@ -126,6 +146,10 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        self._partial(X, y, classes, record_mistakes=False)
+        return self
+
+    def _partial(self, X, y, classes, record_mistakes: bool):
         first = not hasattr(self, "classes_")
         self._check_common()
         X, y = self._validate(X, y, reset=first)
@@ -144,9 +168,20 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
                 "given on the first partial_fit call"
             )
         y_idx = self._labels_to_index(y)
-        self._run(X, y_idx, 1, None)
+        mistakes = self._run(X, y_idx, 1, None, record_mistakes)
         self.n_iter_ -= 1  # a partial pass is not an epoch
-        return self
+        return mistakes
+
+    def learn_stream(self, X, y, classes=None) -> np.ndarray:
+        """``partial_fit`` that also returns, per sample, whether the model mispredicted it
+        *before* learning from it (progressive validation: the online mistake count).
+
+        Returns
+        -------
+        mistakes : ndarray of bool, shape (n_samples,); ``mistakes.cumsum() / arange(1, n+1)``
+        is the online learning curve.
+        """
+        return self._partial(X, y, classes, record_mistakes=True)
 
     def decision_function(self, X):
         """Class scores ``w_u . x``; for two classes, the score of ``classes_[1]`` minus
@@ -203,17 +238,24 @@ class AdditiveLinearClassifier(OnlineClassifier):
         self.coef_ = self._W[:d].T
         self.intercept_ = self._W[d] if self.fit_intercept else np.zeros(self._W.shape[1])
 
-    def _epoch(self, indptr, indices, data, y_idx, order) -> int:
+    def _kernel(self, indptr, indices, data, y_idx, order, mistakes) -> int:
         from olearn.kernels.additive import additive_epoch
 
-        C = float(getattr(self, "C", 1.0))
-        empty = np.zeros((0, self._W.shape[1]))
         n = additive_epoch(
-            indptr, indices, data, y_idx, order.astype(np.int64), self._W,
-            self._code(), C, bool(self.fit_intercept), empty,
+            indptr, indices, data, y_idx, order.astype(np.int64), self._W, self._code(),
+            float(getattr(self, "C", 1.0)), bool(self.fit_intercept),
+            np.zeros((0, self._W.shape[1])), mistakes,
         )  # fmt: skip
         self._set_views()
         return n
+
+    def _epoch(self, indptr, indices, data, y_idx, order) -> int:
+        return self._kernel(indptr, indices, data, y_idx, order, np.zeros(0, dtype=np.bool_))
+
+    def _epoch_mistakes(self, indptr, indices, data, y_idx, order) -> np.ndarray:
+        mistakes = np.zeros(order.shape[0], dtype=np.bool_)
+        self.n_updates_ += self._kernel(indptr, indices, data, y_idx, order, mistakes)
+        return mistakes
 
     def _scores(self, X) -> np.ndarray:
         d = self.n_features_in_

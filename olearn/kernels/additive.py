@@ -16,7 +16,7 @@ from olearn.kernels.spa import spa_coefficients
 
 
 @numba.njit(cache=True)
-def additive_epoch(indptr, indices, data, y, order, W, code, C, intercept, coef_out):
+def additive_epoch(indptr, indices, data, y, order, W, code, C, intercept, coef_out, mistake_out):
     """Run one pass over the rows ``order`` (in that order), updating ``W`` in place.
 
     Parameters
@@ -26,6 +26,8 @@ def additive_epoch(indptr, indices, data, y, order, W, code, C, intercept, coef_
     W : (d [+1], K) float64 feature-major weights, updated in place.
     code : the rule (``kernels.codes``).  C : slack price.  intercept : W has a bias row.
     coef_out : (T, K) array to record every step's ``coef`` (the signed taus), or (0, K).
+    mistake_out : (T,) bool array set to whether the model mispredicted row ``order[t]``
+        *before* its update (progressive validation), or an empty array to skip.
 
     Returns
     -------
@@ -37,10 +39,13 @@ def additive_epoch(indptr, indices, data, y, order, W, code, C, intercept, coef_
     active = np.empty(K, dtype=np.int64)
     qbuf = np.empty(K)
     record = coef_out.shape[0] > 0
+    count_mistakes = mistake_out.shape[0] > 0
     n_updates = 0
     for t in range(order.shape[0]):
         i = order[t]
         sqnorm = row_scores(indptr, indices, data, i, W, intercept, scores)
+        if count_mistakes:
+            mistake_out[t] = np.argmax(scores) != y[i]  # the prediction before the step
         if code == PERCEPTRON:
             n_active = perceptron_coefficients(scores, y[i], coef, active)
         elif code == SPA or code == SPA1 or code == SPA2:

@@ -1,0 +1,1 @@
+"""Experiments from the papers: protocols (cross-validation, tuning, timing), reproductions, CLI."""
