@@ -52,8 +52,14 @@ class AlgorithmSpec:
         return self.estimator(**{**self.params, **self.defaults, **overrides})
 
 
-_PA = "Crammer, Dekel, Keshet, Shalev-Shwartz, Singer. Online Passive-Aggressive Algorithms. JMLR 7, 2006"
-_SPA = "Matsushima, Shimizu, Yoshida, Ninomiya, Nakagawa. Exact Passive-Aggressive Algorithm for Multiclass Classification Using Support Class. SDM 2010"
+_PA = (
+    "Crammer, Dekel, Keshet, Shalev-Shwartz, Singer. "
+    "Online Passive-Aggressive Algorithms. JMLR 7, 2006"
+)
+_SPA = (
+    "Matsushima, Shimizu, Yoshida, Ninomiya, Nakagawa. Exact Passive-Aggressive Algorithm "
+    "for Multiclass Classification Using Support Class. SDM 2010"
+)
 _C_GRID = [0.001, 0.01, 0.1, 1.0, 10.0]
 
 ALGORITHMS: list[AlgorithmSpec] = [

@@ -7,6 +7,8 @@ import numpy as np
 # An update is judged "satisfied" up to this relative slack (floating point only).
 MARGIN_TOL = 1e-9
 
+from olearn._numerics import TINY_SQNORM  # noqa: E402,F401  (re-exported for the rules)
+
 
 def check_state(W: np.ndarray, x: np.ndarray, y: int) -> tuple[np.ndarray, np.ndarray, int]:
     """Validate one (W, x, y) triple and return float copies.

@@ -32,6 +32,7 @@ import numpy as np
 
 from olearn.core._common import (
     MARGIN_TOL,
+    TINY_SQNORM,
     best_rival,
     check_C,
     check_state,
@@ -219,8 +220,8 @@ def pa_step(
     cap_binds = False
     if loss <= 0.0:
         reason = "passive: loss is zero"
-    elif sqnorm == 0.0:
-        reason = "passive: x is the zero vector (no step can change a score)"
+    elif sqnorm < TINY_SQNORM:
+        reason = "passive: x is (numerically) the zero vector; no step can change a score"
     else:
         reason = "aggressive"
         tau_unclipped = tau_pa(loss, sqnorm)

@@ -49,7 +49,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from olearn.core._common import MARGIN_TOL, check_C, check_state, is_correct, margins_of
+from olearn.core._common import (
+    MARGIN_TOL,
+    TINY_SQNORM,
+    check_C,
+    check_state,
+    is_correct,
+    margins_of,
+)
 from olearn.core.pa import check_variant
 from olearn.trace import frozen_array
 
@@ -145,7 +152,8 @@ def search_support(
     for k, cls in enumerate(order, start=1):
         thr = threshold(k, running)
         admitted = bool(Q[cls] > thr)
-        tests.append(SupportTest(phase, k, cls, float(Q[cls]), float(running), float(thr), admitted))
+        row = SupportTest(phase, k, cls, float(Q[cls]), float(running), float(thr), admitted)
+        tests.append(row)
         if not admitted:
             break
         running += float(Q[cls])
@@ -170,6 +178,21 @@ def cap_threshold(C: float) -> Threshold:
 
 
 # --- the rule -------------------------------------------------------------------------------
+
+
+def support_step(Q_u: float, J: int, S: float, a: float, cap: float | None) -> float:
+    """``tau_u = Q_u - theta`` for a support class, written without cancellation.
+
+    With ``theta = a S / (1 + a J)`` (hard: a = 1; SPA-II: a = 1 + 1/(2 C n)) this is
+    ``(Q_u + a (J Q_u - S)) / (1 + a J)``; when SPA-I's cap binds, ``theta = (S - C) / J`` and
+    ``tau_u = (J Q_u - S + C) / J``.  The two forms are equal in exact arithmetic; these keep
+    full precision when ``theta`` is close to ``Q_u`` (e.g. SPA-II with ``1/2C >> ||x||^2``).
+    """
+    excess = J * Q_u - S  # sum over the support of (Q_u - Q_v)
+    if cap is not None:
+        return (excess + cap) / J
+    return (Q_u + a * excess) / (1.0 + a * J)
+
 
 
 def _order_positive(Q: np.ndarray, y: int) -> list[int]:
@@ -218,31 +241,27 @@ def spa_step(
     cap_binds = False
     if loss <= 0.0:
         reason = "passive: every wrong class already has margin >= 1"
-    elif n == 0.0:
-        reason = "passive: x is the zero vector (no step can change a score)"
+    elif n < TINY_SQNORM:
+        reason = "passive: x is (numerically) the zero vector; no step can change a score"
     else:
         reason = "aggressive"
         Q = (1.0 - margins) / n  # Q_u = (1 - (w_y - w_u).x) / ||x||^2
         order = _order_positive(Q, y)  # only Q > 0 can be support: no sort when none is
-        if variant == "II":
-            J, S, tests = search_support(Q, order, spa2_threshold(n, C), "hard")
-            a = 1.0 + 0.5 / (C * n)
-            T = S / (1.0 + a * J)  # sum tau
-            theta = theta_hard = a * T  # tau_v = Q_v - a T
-            xi = T / (2.0 * C)  # d/dxi: 2 C xi = sum tau
-        else:
-            J, S, tests = search_support(Q, order, hard_threshold, "hard")
-            theta = theta_hard = T = S / (J + 1)  # Eq. (11)
-            if variant == "I" and theta_hard > C:  # case (b): the cap sum tau <= C binds
-                J, S, cap_tests = search_support(Q, order, cap_threshold(C), "cap")
-                tests += cap_tests
-                theta = (S - C) / J  # sum_S (Q - theta) = C
-                T = C
-                xi = n * (theta - C)  # the support constraints hold with margin 1 - xi
-                cap_binds = True
+        a = 1.0 + 0.5 / (C * n) if variant == "II" else 1.0  # SPA-II: theta = a T
+        test = spa2_threshold(n, C) if variant == "II" else hard_threshold
+        J, S, tests = search_support(Q, order, test, "hard")
+        theta = theta_hard = a * S / (1.0 + a * J)  # Eq. (11) when a = 1
+        T = S / (1.0 + a * J)
+        xi = T / (2.0 * C) if variant == "II" else 0.0  # SPA-II: d/dxi gives 2 C xi = T
+        if variant == "I" and theta_hard > C:  # case (b): the cap sum tau <= C binds
+            J, S, cap_tests = search_support(Q, order, cap_threshold(C), "cap")
+            tests += cap_tests
+            theta = (S - C) / J  # sum_S (Q - theta) = C
+            xi = n * (theta - C)  # the support constraints hold with margin 1 - xi
+            cap_binds = True
         support = tuple(order[:J])
         for u in support:
-            tau[u] = Q[u] - theta  # Eq. (9) / (12) and their soft versions
+            tau[u] = support_step(Q[u], J, S, a, C if cap_binds else None)
     coef = -tau
     coef[y] = tau.sum()
     W += np.outer(coef, x)  # Eq. (4): w_y += T x, w_u -= tau_u x
@@ -318,7 +337,7 @@ def spa_printed_step(
     support: tuple[int, ...] = ()
     theta = 0.0
     h = 0.5 / C
-    if loss <= 0.0 or n == 0.0:
+    if loss <= 0.0 or n < TINY_SQNORM:
         reason = "passive"
     else:
         reason = "aggressive"

@@ -11,8 +11,8 @@ import numpy as np
 
 from olearn.kernels.codes import PERCEPTRON, SPA, SPA1, SPA2
 from olearn.kernels.pa import pa_coefficients, perceptron_coefficients
-from olearn.kernels.sparse import row_axpy, row_scores
 from olearn.kernels.spa import spa_coefficients
+from olearn.kernels.sparse import row_axpy, row_scores
 
 
 @numba.njit(cache=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numba
 
+from olearn._numerics import TINY_SQNORM
 from olearn.kernels.codes import PA1, PA2
 
 
@@ -41,7 +42,7 @@ def pa_coefficients(scores, y, sqnorm, code, C, coef, active):
     """PA (``code`` PA), PA-I (PA1) or PA-II (PA2) against the highest-scoring wrong class."""
     r = best_rival(scores, y)
     loss = 1.0 - (scores[y] - scores[r])  # hinge loss against the rival
-    if loss <= 0.0 or sqnorm == 0.0:
+    if loss <= 0.0 or sqnorm < TINY_SQNORM:
         return 0
     if code == PA1:
         tau = min(C, loss / (2.0 * sqnorm))  # tau_pa1

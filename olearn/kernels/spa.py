@@ -1,7 +1,7 @@
 """numba mirror of :mod:`olearn.core.spa`: the exact SPA / SPA-I / SPA-II coefficients.
 
-Only the values of the positive Q are sorted (the threshold needs values, not classes), and
-nothing is sorted when no class has Q > 0; then ``tau_u = max(0, Q_u - theta)``.
+Only the classes with Q > 0 are sorted (a stable sort of their indices by Q descending, as the
+readable rule does), and nothing is sorted when no class has Q > 0.
 """
 
 from __future__ import annotations
@@ -9,30 +9,37 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from olearn._numerics import TINY_SQNORM
 from olearn.kernels.codes import SPA1, SPA2
 
 
 @numba.njit(cache=True)
 def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf):
-    """Fill ``coef`` for one SPA step (``code`` SPA, SPA1 or SPA2); return the active count."""
-    if sqnorm == 0.0:
-        return 0
+    """Fill ``coef`` for one SPA step (``code`` SPA, SPA1 or SPA2); return the active count.
+
+    ``active`` receives the support classes then ``y``; ``qbuf`` is (K,) scratch.
+    """
+    if sqnorm < TINY_SQNORM:
+        return 0  # x is numerically zero: passive
     K = scores.shape[0]
     p = 0
     for u in range(K):
         if u != y:
             q = (1.0 - (scores[y] - scores[u])) / sqnorm  # Q_u
             if q > 0.0:
-                qbuf[p] = q
+                qbuf[p] = -q  # negated: an ascending stable sort gives Q descending
+                active[p] = u
                 p += 1
     if p == 0:
         return 0  # loss is zero: passive
-    qs = np.sort(qbuf[:p])  # ascending; the k-th largest is qs[p - k]
+    rank = np.argsort(qbuf[:p], kind="mergesort")  # ties keep the lower class index first
+    order = active[:p][rank]
     h = 0.5 / C
+    a = 1.0 + h / sqnorm if code == SPA2 else 1.0  # SPA-II: theta = a T
     J = 0
     S = 0.0
     for k in range(1, p + 1):  # the support-class search
-        q = qs[p - k]
+        q = -qbuf[rank[k - 1]]
         if code == SPA2:
             thr = (sqnorm + h) * S / (k * sqnorm + (k - 1) * h)  # derived SPA-II test
         else:
@@ -41,31 +48,28 @@ def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf):
             break
         S += q
         J = k
-    if code == SPA2:
-        a = 1.0 + h / sqnorm
-        theta = a * (S / (1.0 + a * J))  # tau_v = Q_v - a T
-    else:
-        theta = S / (J + 1)  # Eq. (11)
-        if code == SPA1 and theta > C:  # case (b): the cap sum tau <= C binds
-            J = 0
-            S = 0.0
-            for k in range(1, p + 1):
-                q = qs[p - k]
-                if k > 1 and not q > (S - C) / (k - 1):
-                    break
-                S += q
-                J = k
-            theta = (S - C) / J
-    n_active = 0
+    capped = False
+    if code == SPA1 and S / (J + 1) > C:  # case (b): the cap sum tau <= C binds
+        capped = True
+        J = 0
+        S = 0.0
+        for k in range(1, p + 1):
+            q = -qbuf[rank[k - 1]]
+            if k > 1 and not q > (S - C) / (k - 1):
+                break
+            S += q
+            J = k
     T = 0.0
-    for u in range(K):
-        if u != y:
-            q = (1.0 - (scores[y] - scores[u])) / sqnorm
-            if q > theta:
-                coef[u] = -(q - theta)  # tau_u = Q_u - theta, Eq. (9)
-                T += q - theta
-                active[n_active] = u
-                n_active += 1
+    for k in range(J):
+        u = order[k]
+        excess = J * (-qbuf[rank[k]]) - S  # support_step, without cancellation
+        if capped:
+            tau = (excess + C) / J
+        else:
+            tau = (-qbuf[rank[k]] + a * excess) / (1.0 + a * J)
+        coef[u] = -tau
+        T += tau
+        active[k] = u
     coef[y] = T  # w_y += (sum tau) x
-    active[n_active] = y
-    return n_active + 1
+    active[J] = y
+    return J + 1
