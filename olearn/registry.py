@@ -81,8 +81,10 @@ ALGORITHMS: list[AlgorithmSpec] = [
     AlgorithmSpec("SPA-II", "spa2", "pa", spa_step, additive_epoch, SPAClassifier, _SPA, "000",
                   step_kwargs={"variant": "II"}, params={"variant": "II"},
                   defaults={"C": 1.0}, grid={"C": _C_GRID}),
-    # --- confidence-weighted family (seed 001) : entries go here ---
-    # --- batch references (seeds 002-004) : entries go here ---
+    # --- confidence-weighted family (seed 001): CW, AROW, SCW-I, SCW-II ---
+    # --- batch: Crammer-Singer multiclass SVM (seed 003) ---
+    # --- batch: PCVM with noise precision (seed 002) ---
+    # --- batch: SGD-SVM, global and per-feature rates (seed 004) ---
 ]  # fmt: skip
 
 _BY_KEY = {a.key: a for a in ALGORITHMS}

@@ -1,0 +1,27 @@
+"""In-process memo for parsed corpora, keyed by the archive's path, size and mtime.
+
+Several datasets (20news-8, the document pairs, the hashed sets) read the same archive;
+within one process it is read once.  Only the last archive of each reader is kept.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from pathlib import Path
+
+
+def memo_by_file(reader: Callable) -> Callable:
+    """Decorate ``reader(path)`` so repeated calls on an unchanged file reuse the result."""
+
+    @functools.lru_cache(maxsize=1)
+    def cached(path: str, size: int, mtime_ns: int):
+        return reader(Path(path))
+
+    @functools.wraps(reader)
+    def wrapper(path):
+        st = Path(path).stat()
+        return cached(str(Path(path).resolve()), st.st_size, st.st_mtime_ns)
+
+    wrapper.cache_clear = cached.cache_clear
+    return wrapper

@@ -1,0 +1,202 @@
+"""Find a canonical archive in the data folder, or download and verify it.
+
+Downloads stream (``urllib``) into a temporary file beside the target, with a tqdm
+progress bar, are verified (``.tar.gz``: every member read, so gzip's CRC and length are
+checked; ``.bz2``/``.gz``: fully decompressed; a ``<stem>.members.sha256`` list next to a
+tar archive, if present, is checked member by member), and only then renamed into place
+(``os.replace``, atomic on one file system).  A failed or partial download never leaves
+a file under the canonical name.
+
+``URLS`` maps each file name to its canonical public URL.  Tests point entries at a local
+server with ``monkeypatch.setitem(URLS, ...)``; the loaders themselves never change.
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import hashlib
+import http.client
+import os
+import tarfile
+import tempfile
+import urllib.error
+import urllib.request
+import zlib
+from pathlib import Path
+
+from tqdm.auto import tqdm
+
+from olearn.datasets._base import DatasetUnavailable
+from olearn.datasets._paths import _data_home, is_writable_dir
+
+_LIBSVM = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/multiclass"
+
+URLS: dict[str, str] = {
+    "usps.bz2": f"{_LIBSVM}/usps.bz2",
+    "usps.t.bz2": f"{_LIBSVM}/usps.t.bz2",
+    "20news-bydate.tar.gz": "http://qwone.com/~jason/20Newsgroups/20news-bydate.tar.gz",
+    "reuters21578.tar.gz": "http://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz",
+    "ldcc-20140209.tar.gz": "https://www.rondhuit.com/download/ldcc-20140209.tar.gz",
+}
+
+CHUNK_BYTES = 1 << 16
+TIMEOUT_SECONDS = 60.0
+
+
+def ensure_file(
+    filename: str, data_home=None, *, download: bool = True, progress: bool = True
+) -> Path:
+    """The path of ``filename`` in the data folder, downloading it first if absent.
+
+    Raises
+    ------
+    DatasetUnavailable
+        If the file is absent and ``download`` is False, the folder is read-only, the
+        download fails (offline, HTTP error) or the downloaded file fails verification.
+    """
+    home = _data_home(data_home)
+    path = home / filename
+    if path.is_file():
+        return path
+    url = URLS.get(filename, "(no known URL)")
+    if not download:
+        raise DatasetUnavailable(
+            f"{filename} is not in {home} and download=False. Download it from {url} into "
+            f"{home} (or call olearn.datasets.fetch), or set OLEARN_DATA to a folder that has it."
+        )
+    if filename not in URLS:
+        raise DatasetUnavailable(f"{filename} is not in {home} and has no download URL.")
+    if not _can_write_into(home):
+        raise DatasetUnavailable(
+            f"{filename} is not in {home}, and that folder is read-only so it cannot be "
+            f"downloaded there from {url}. Pass data_home= (or set OLEARN_DATA) to a "
+            f"writable folder, or put the file in {home} by hand."
+        )
+    download_file(url, path, progress=progress)
+    return path
+
+
+def _can_write_into(home: Path) -> bool:
+    for candidate in (home, *home.parents):
+        if candidate.exists():
+            return is_writable_dir(candidate)
+    return False
+
+
+def download_file(url: str, dest: Path, *, progress: bool = True) -> Path:
+    """Stream ``url`` into ``dest``: temp file, verification, then atomic rename.
+
+    Raises
+    ------
+    DatasetUnavailable
+        On any network error, a truncated body, or a failed verification; the message
+        names the file, the URL and the folder.
+    """
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            try:
+                _stream(url, out, dest.name, progress)
+            except (OSError, urllib.error.URLError, http.client.HTTPException) as exc:
+                reason = getattr(exc, "reason", None) or exc
+                raise DatasetUnavailable(
+                    f"{dest.name} is not in {dest.parent} and could not be downloaded from "
+                    f"{url} ({reason}). Are you offline? Download it by hand into "
+                    f"{dest.parent}, or set OLEARN_DATA to a folder that has it."
+                ) from exc
+            out.flush()
+            os.fsync(out.fileno())
+        try:
+            verify_archive(tmp, dest.name)
+        except (OSError, EOFError, ValueError, tarfile.TarError, zlib.error) as exc:
+            raise DatasetUnavailable(
+                f"{dest.name} downloaded from {url} failed verification ({exc}); "
+                f"nothing was written to {dest.parent}."
+            ) from exc
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, dest)
+    finally:
+        tmp.unlink(missing_ok=True)
+    return dest
+
+
+def _stream(url: str, out, label: str, progress: bool) -> None:
+    with urllib.request.urlopen(url, timeout=TIMEOUT_SECONDS) as response:
+        length = response.headers.get("Content-Length")
+        total = int(length) if length and length.isdigit() else None
+        received = 0
+        with tqdm(
+            total=total, unit="B", unit_scale=True, unit_divisor=1024,
+            desc=f"downloading {label}", disable=not progress,
+        ) as bar:
+            while chunk := response.read(CHUNK_BYTES):
+                out.write(chunk)
+                received += len(chunk)
+                bar.update(len(chunk))
+    if total is not None and received != total:
+        raise OSError(f"connection closed after {received} of {total} bytes")
+
+
+def verify_archive(path: Path, name: str) -> None:
+    """Check an archive's integrity by reading it completely (by ``name``'s suffix).
+
+    For ``<stem>.tar.gz`` with a ``<stem>.members.sha256`` file beside the *target*
+    location (``path``'s folder), each member's sha256 must match that list.
+
+    Raises
+    ------
+    ValueError, OSError, EOFError, tarfile.TarError
+        On a corrupt, truncated or mismatching archive.
+    """
+    if name.endswith((".tar.gz", ".tgz")):
+        stem = name.removesuffix(".tar.gz").removesuffix(".tgz")
+        expected = read_members_sha256(path.parent / f"{stem}.members.sha256")
+        digests = tar_member_sha256(path)
+        if not digests:
+            raise ValueError("the archive holds no files")
+        if expected is not None:
+            check_members(digests, expected)
+    elif name.endswith(".bz2"):
+        _drain(bz2.open(path, "rb"))
+    elif name.endswith(".gz"):
+        _drain(gzip.open(path, "rb"))
+
+
+def _drain(stream) -> None:
+    with stream:
+        while stream.read(1 << 20):
+            pass
+
+
+def tar_member_sha256(path: Path) -> dict[str, str]:
+    """``{member name: sha256}`` for every regular file, reading the archive once."""
+    digests = {}
+    with tarfile.open(path, "r:gz") as archive:
+        for member in archive:
+            if member.isfile():
+                digests[member.name] = hashlib.sha256(archive.extractfile(member).read()).hexdigest()
+    return digests
+
+
+def read_members_sha256(path: Path) -> dict[str, str] | None:
+    """Parse a ``sha256sum`` listing (``<hex>  <name>`` lines), or None if absent."""
+    if not path.is_file():
+        return None
+    expected = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            digest, _, member = line.strip().partition(" ")
+            expected[member.strip().lstrip("*")] = digest.lower()
+    return expected
+
+
+def check_members(digests: dict[str, str], expected: dict[str, str]) -> None:
+    """Raise ValueError unless every listed member is present with the listed sha256."""
+    missing = sorted(set(expected) - set(digests))
+    wrong = sorted(m for m in expected if m in digests and digests[m] != expected[m])
+    if missing or wrong:
+        raise ValueError(f"members missing: {missing[:5]}, sha256 mismatch: {wrong[:5]}")
