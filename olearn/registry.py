@@ -10,10 +10,21 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from olearn.core.cs_svm import cs_step
+from olearn.core.cw import CW_GRIDS, CW_REFERENCES, arow_step, cw_step, scw_step
 from olearn.core.pa import pa_step, perceptron_step
+from olearn.core.pcvm import em_step as pcvm_em_step
+from olearn.core.sgd_svm import sgd_step
 from olearn.core.spa import spa_step
+from olearn.estimators import AROWClassifier, CWClassifier, SCWClassifier
 from olearn.estimators import PAClassifier, PerceptronClassifier, SPAClassifier
+from olearn.estimators.cs_svm import CrammerSingerSVC
+from olearn.estimators.pcvm import PCVMClassifier
+from olearn.estimators.sgd_svm import SGDSVMClassifier
 from olearn.kernels.additive import additive_epoch
+from olearn.kernels.cs_svm import cs_sweep
+from olearn.kernels.cw import cw_epoch
+from olearn.kernels.sgd_svm import sgd_epoch
 
 
 @dataclass(frozen=True)
@@ -61,6 +72,15 @@ _SPA = (
     "for Multiclass Classification Using Support Class. SDM 2010"
 )
 _C_GRID = [0.001, 0.01, 0.1, 1.0, 10.0]
+_SGD = (
+    "Bottou. Large-Scale Machine Learning with Stochastic Gradient Descent. COMPSTAT 2010; "
+    "Ono, McAllester, Sasaki. Acceleration of SGD SVMs for Large-Scale Text Classification"
+)
+_LAM_GRID = [1e-6, 1e-5, 1e-4, 1e-3, 1e-2]
+_PCVM = (
+    "Chen, Tino, Yao. Probabilistic Classification Vector Machines. IEEE TNN 20(6), 2009; "
+    "Ikegami, Obata, Kobayashi, Sakashita (seed 002): learned noise precision"
+)
 
 ALGORITHMS: list[AlgorithmSpec] = [
     AlgorithmSpec("Perceptron", "perceptron", "pa", perceptron_step, additive_epoch,
@@ -82,9 +102,37 @@ ALGORITHMS: list[AlgorithmSpec] = [
                   step_kwargs={"variant": "II"}, params={"variant": "II"},
                   defaults={"C": 1.0}, grid={"C": _C_GRID}),
     # --- confidence-weighted family (seed 001): CW, AROW, SCW-I, SCW-II ---
+    AlgorithmSpec("CW", "cw", "cw", cw_step, cw_epoch, CWClassifier, CW_REFERENCES["cw"],
+                  "001", defaults={"eta": 0.7}, grid={"eta": CW_GRIDS["eta"]}),
+    AlgorithmSpec("AROW", "arow", "cw", arow_step, cw_epoch, AROWClassifier,
+                  CW_REFERENCES["arow"], "001", defaults={"r": 1.0}, grid={"r": CW_GRIDS["r"]}),
+    AlgorithmSpec("SCW-I", "scw1", "cw", scw_step, cw_epoch, SCWClassifier,
+                  CW_REFERENCES["scw"], "001", step_kwargs={"variant": "I"},
+                  params={"variant": "I"}, defaults={"C": 1.0, "eta": 0.75},
+                  grid={"C": CW_GRIDS["C"], "eta": CW_GRIDS["eta"]}),
+    AlgorithmSpec("SCW-II", "scw2", "cw", scw_step, cw_epoch, SCWClassifier,
+                  CW_REFERENCES["scw"], "001", step_kwargs={"variant": "II"},
+                  params={"variant": "II"}, defaults={"C": 1.0, "eta": 0.75},
+                  grid={"C": CW_GRIDS["C"], "eta": CW_GRIDS["eta"]}),
     # --- batch: Crammer-Singer multiclass SVM (seed 003) ---
+    AlgorithmSpec("Crammer-Singer SVM", "cs-svm", "batch", cs_step, cs_sweep, CrammerSingerSVC,
+                  "Crammer, Singer. On the algorithmic implementation of multiclass kernel-based "
+                  "vector machines. JMLR 2, 2001", "003", online=False,
+                  defaults={"C": 1.0}, grid={"C": _C_GRID}),
     # --- batch: PCVM with noise precision (seed 002) ---
+    AlgorithmSpec("PCVM", "pcvm", "batch", pcvm_em_step, None, PCVMClassifier, _PCVM, "002",
+                  online=False, defaults={"lam": 20000.0},
+                  grid={"lam": [10000.0, 20000.0, 40000.0, 80000.0]}),
+    AlgorithmSpec("PCVM (gamma=1)", "pcvm-chen", "batch", pcvm_em_step, None, PCVMClassifier,
+                  _PCVM, "002", online=False, params={"gamma": 1.0}),
     # --- batch: SGD-SVM, global and per-feature rates (seed 004) ---
+    AlgorithmSpec("SGD-SVM", "sgd-svm", "batch", sgd_step, sgd_epoch, SGDSVMClassifier, _SGD,
+                  "004", online=False, step_kwargs={"schedule": "global"},
+                  params={"schedule": "global"}, defaults={"lam": 1e-4}, grid={"lam": _LAM_GRID}),
+    AlgorithmSpec("SGD-SVM (per-feature rates)", "sgd-svm-pf", "batch", sgd_step, sgd_epoch,
+                  SGDSVMClassifier, _SGD, "004", online=False,
+                  step_kwargs={"schedule": "per-feature"}, params={"schedule": "per-feature"},
+                  defaults={"lam": 1e-4}, grid={"lam": _LAM_GRID}),
 ]  # fmt: skip
 
 _BY_KEY = {a.key: a for a in ALGORITHMS}

@@ -24,7 +24,7 @@ import scipy.sparse as sp
 from olearn.datasets._base import STATISTICS_KEYS, Dataset, make_dataset
 
 # Card entries stored as arrays in the .npz (kept out of the JSON card).
-_ARRAY_META = ("feature_names",)
+ARRAY_META = ("feature_names", "members", "test_members")
 
 
 def cache_key(name: str, parser_version: int, options: dict) -> str:
@@ -36,13 +36,18 @@ def cache_key(name: str, parser_version: int, options: dict) -> str:
 
 def write(path: Path, ds: Dataset, sources: dict[str, int]) -> None:
     """Store ``ds`` at ``path`` (``.npz``) and its card beside it; warn, never fail."""
-    static = {k: v for k, v in ds.meta.items() if k not in STATISTICS_KEYS and k not in _ARRAY_META}
-    arrays = {"y": ds.y, "card": np.array(json.dumps(static)), "sources": np.array(json.dumps(sources))}
+    static = {
+        k: v for k, v in ds.meta.items() if k not in STATISTICS_KEYS and k not in ARRAY_META
+    }
+    arrays = {
+        "y": ds.y, "card": np.array(json.dumps(static)),
+        "sources": np.array(json.dumps(sources)),
+    }
     arrays.update(_matrix_arrays("X", ds.X))
     if ds.X_test is not None:
         arrays.update(_matrix_arrays("X_test", ds.X_test))
         arrays["y_test"] = ds.y_test
-    for key in _ARRAY_META:
+    for key in ARRAY_META:
         if key in ds.meta:
             arrays[key] = np.asarray(ds.meta[key], dtype=str)
     try:
@@ -62,7 +67,7 @@ def read(path: Path, sources_now: dict[str, int]) -> Dataset | None:
             if any(sources.get(k) != v for k, v in sources_now.items()):
                 return None
             card = json.loads(str(f["card"]))
-            for key in _ARRAY_META:
+            for key in ARRAY_META:
                 if key in f:
                     card[key] = f[key]
             X, y = _matrix_from(f, "X"), f["y"]
@@ -89,7 +94,7 @@ def card_path(path: Path) -> Path:
 def card_to_json(meta: dict) -> str:
     """JSON of a card without its arrays; class-count dicts as ``[label, count]`` pairs so
     integer labels stay integers."""
-    out = {k: v for k, v in meta.items() if k not in _ARRAY_META}
+    out = {k: v for k, v in meta.items() if k not in ARRAY_META}
     for key in ("class_counts", "test_class_counts"):
         if key in out:
             out[key] = [[label, count] for label, count in out[key].items()]
@@ -117,7 +122,8 @@ def _matrix_from(f, prefix: str):
     if prefix in f:
         return f[prefix]
     shape = tuple(int(s) for s in f[f"{prefix}_shape"])
-    return sp.csr_matrix((f[f"{prefix}_data"], f[f"{prefix}_indices"], f[f"{prefix}_indptr"]), shape=shape)
+    triplet = (f[f"{prefix}_data"], f[f"{prefix}_indices"], f[f"{prefix}_indptr"])
+    return sp.csr_matrix(triplet, shape=shape)
 
 
 def _atomic(path: Path, write_to) -> None:

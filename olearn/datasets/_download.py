@@ -178,7 +178,8 @@ def tar_member_sha256(path: Path) -> dict[str, str]:
     with tarfile.open(path, "r:gz") as archive:
         for member in archive:
             if member.isfile():
-                digests[member.name] = hashlib.sha256(archive.extractfile(member).read()).hexdigest()
+                content = archive.extractfile(member).read()
+                digests[member.name] = hashlib.sha256(content).hexdigest()
     return digests
 
 

@@ -36,7 +36,6 @@ from olearn.datasets._corpus import memo_by_file
 from olearn.datasets._text import strip_newsgroup_header
 
 ARCHIVE = "20news-bydate.tar.gz"
-PARSER_VERSION = 1
 GROUPS_8 = (
     "rec.autos", "rec.sport.baseball", "comp.graphics", "comp.sys.mac.hardware",
     "sci.med", "rec.motorcycles", "talk.politics.misc", "sci.space",
@@ -91,7 +90,9 @@ def build_20news8(
 ) -> Dataset:
     """The 8-group subset (module docstring); labels are the group names."""
     if politics not in ("talk.politics.misc", "talk.politics.guns"):
-        raise ValueError(f"politics must be talk.politics.misc or talk.politics.guns, got {politics!r}")
+        raise ValueError(
+            f"politics must be talk.politics.misc or talk.politics.guns, got {politics!r}"
+        )
     corpus = read_20news(paths[ARCHIVE])
     groups = tuple(politics if g == "talk.politics.misc" else g for g in GROUPS_8)
     rng = np.random.default_rng(random_state)
@@ -109,10 +110,7 @@ def build_20news8(
     vectorizer = CountVectorizer(min_df=min_df, dtype=np.float64)
     X = vectorizer.fit_transform(texts)
     card = {
-        "title": "20 Newsgroups, 8 groups (seed 000 'ol-8-1'-like subset)",
-        "source": SOURCE,
-        "url": _url(),
-        "licence": LICENCE,
+        **static_card(),
         "notes": (
             f"Groups {', '.join(groups)}; {n_samples} posts drawn from train+test, "
             f"{n_samples // len(groups)} or {n_samples // len(groups) + 1} per group "
@@ -121,14 +119,26 @@ def build_20news8(
             f"; lowercase words of 2+ word characters; vocabulary: terms in >= {min_df} of "
             f"these posts; raw counts. Stands in for UCD's 'ol-8-1' (no longer available)."
         ),
-        "paper_table": {"source": "seed 000 Table 3", "n_classes": 8, "n_samples": 2586, "n_features": 9971},
+        "options": {"n_samples": n_samples, "politics": politics,
+                    "remove_headers": remove_headers, "min_df": min_df,
+                    "random_state": random_state},
         "members": [corpus.names[i] for i in order],
         "feature_names": vectorizer.get_feature_names_out().astype(str),
     }
     return make_dataset("20news-8", X, corpus.groups[order], card)
 
 
-def _url() -> str:
+def static_card() -> dict:
+    """The card fields known without the archive."""
     from olearn.datasets._download import URLS
 
-    return URLS[ARCHIVE]
+    return {
+        "title": "20 Newsgroups, 8 groups (seed 000 'ol-8-1'-like subset)",
+        "source": SOURCE,
+        "url": URLS[ARCHIVE],
+        "licence": LICENCE,
+        "notes": "8 groups (autos, baseball, graphics, mac, med, motorcycles, politics, space) "
+        "sampled from the bydate archive; bag-of-words counts.",
+        "paper_table": {"source": "seed 000 Table 3", "n_classes": 8, "n_samples": 2586,
+                        "n_features": 9971},
+    }

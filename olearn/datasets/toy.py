@@ -98,29 +98,36 @@ def make_toy(
         **({} if kind in BINARY_KINDS else {"n_classes": n_classes}),
         **({"margin": margin} if kind in ("separable", "xor", "drift") else {}),
     }
-    card = {
+    card = {**static_card(kind), "notes": _notes(kind, used), "options": used}
+    return make_dataset(f"toy-{kind}", X, y, card)
+
+
+def static_card(kind: str) -> dict:
+    """The card fields of a toy kind that do not depend on the options."""
+    return {
         "title": _TITLES[kind],
         "source": "olearn synthetic generator (olearn.datasets.toy)",
         "url": "embedded",
         "licence": "BSD-3-Clause (generated data)",
-        "notes": _notes(kind, used),
-        "options": used,
+        "notes": _DOC[kind],
     }
-    return make_dataset(f"toy-{kind}", X, y, card)
 
 
 def _notes(kind: str, used: dict) -> str:
-    doc = {
-        "blobs": "K Gaussian blobs (std 1) centred on a circle of radius 4; they overlap a little.",
-        "separable": "Sectors argmax_k u_k.x through the origin; every point is at least `margin` "
-        "from each boundary, so a linear classifier without bias separates it (before label noise).",
-        "xor": "Label 1 where x1*x2 < 0; points within margin/2 of an axis are dropped. "
-        "No linear classifier does better than chance on average.",
-        "moons": "scikit-learn make_moons (positional noise 0.1) scaled by 2.",
-        "drift": "Sectors rotating by half a turn over the stream (point t uses angle pi*t/n): "
-        "keep the order. Each point is at least `margin` from the boundary of its own time.",
-    }[kind]
-    return f"{doc} Options: {used}. Label noise flips round(noise*n) labels to another class."
+    return (f"{_DOC[kind]} Options: {used}. "
+            "Label noise flips round(noise*n) labels to another class.")
+
+
+_DOC = {
+    "blobs": "K Gaussian blobs (std 1) centred on a circle of radius 4; they overlap a little.",
+    "separable": "Sectors argmax_k u_k.x through the origin; every point is at least `margin` "
+    "from each boundary, so a linear classifier without bias separates it (before label noise).",
+    "xor": "Label 1 where x1*x2 < 0; points within margin/2 of an axis are dropped. "
+    "No linear classifier does better than chance on average.",
+    "moons": "scikit-learn make_moons (positional noise 0.1) scaled by 2.",
+    "drift": "Sectors rotating by half a turn over the stream (point t uses angle pi*t/n): "
+    "keep the order. Each point is at least `margin` from the boundary of its own time.",
+}
 
 
 def _directions(n_classes: int, angle=0.0) -> np.ndarray:
@@ -204,7 +211,9 @@ def _drift(rng, n, k, margin):
     return _rejection(rng, n, accept)
 
 
-_GENERATORS = {"blobs": _blobs, "separable": _separable, "xor": _xor, "moons": _moons, "drift": _drift}
+_GENERATORS = {
+    "blobs": _blobs, "separable": _separable, "xor": _xor, "moons": _moons, "drift": _drift,
+}
 
 
 def _flip_labels(y: np.ndarray, n_classes: int, noise: float, rng) -> np.ndarray:
@@ -226,7 +235,12 @@ def load_digits() -> Dataset:
     (1797, 64)
     """
     bunch = _sklearn_digits()
-    card = {
+    return make_dataset("digits", bunch.data, bunch.target, digits_card())
+
+
+def digits_card() -> dict:
+    """The static card of ``digits``."""
+    return {
         "title": "Optical recognition of handwritten digits (8x8, scikit-learn)",
         "source": "E. Alpaydin, C. Kaynak, Optical Recognition of Handwritten Digits, UCI "
         "Machine Learning Repository, 1998 (the test part, as bundled by scikit-learn)",
@@ -235,4 +249,3 @@ def load_digits() -> Dataset:
         "notes": "sklearn.datasets.load_digits: 1,797 images of 8x8 pixels, values 0..16 as "
         "float64, labels 0-9. No official test split; no preprocessing.",
     }
-    return make_dataset("digits", bunch.data, bunch.target, card)

@@ -82,6 +82,14 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         return X, y
 
     def _labels_to_index(self, y: np.ndarray) -> np.ndarray:
+        classes = self.classes_
+        if classes.dtype != object and y.dtype != object:
+            try:  # sorted classes_ (np.unique): a vectorised lookup, no Python loop
+                idx = np.minimum(np.searchsorted(classes, y), classes.shape[0] - 1)
+                if np.all(classes[idx] == y):
+                    return idx.astype(np.int64)
+            except (TypeError, ValueError, np.exceptions.DTypePromotionError):
+                pass  # incomparable kinds (e.g. str classes_, int y): the general path
         index = {label: i for i, label in enumerate(self.classes_.tolist())}
         try:
             return np.fromiter((index[label] for label in y.tolist()), np.int64, len(y))

@@ -4,6 +4,10 @@
   still wins) while SPA's step classifies it correctly: the seed's central claim (section 2.3).
 - :func:`find_printed_discrepancy`: the seed's printed Table 2 gives another step than the
   solution of its own stated problem (see :mod:`olearn.core.spa`).
+- :func:`find_support_rejection`: several wrong classes score above the margin, yet the
+  support-class test turns one of them away (the seed's conclusion: "not every class scoring
+  above the correct one contributes to the update").
+- :func:`find_passive`: every wrong class already has margin >= 1 (nothing moves).
 
 Both search random small integer states with a seeded generator, so a seed names an instance.
 """
@@ -20,12 +24,17 @@ from olearn.core.spa import spa_printed_step, spa_step
 
 @dataclass(frozen=True)
 class Instance:
-    """A state (W: (K, d) weights), an example x with class y, and the C used."""
+    """A state (W: (K, d) weights), an example x with class y, and the C used.
+
+    ``bias`` says the last feature of x is the constant 1 (the playground's intercept), so
+    the plane to draw is that of the first two features.
+    """
 
     W: np.ndarray
     x: np.ndarray
     y: int
     C: float = 1.0
+    bias: bool = False
 
 
 def _candidates(rng: np.random.Generator, K: int, d: int):
@@ -80,3 +89,54 @@ def find_printed_discrepancy(
         if np.max(np.abs(derived.tau - printed.tau)) > 1e-6 * (1 + np.max(derived.tau)):
             return Instance(W, x, y, C)
     raise RuntimeError(f"no discrepancy found in {max_tries} tries")
+
+
+def find_support_rejection(K: int = 4, d: int = 2, seed: int = 0,
+                           max_tries: int = 100_000) -> Instance:
+    """A state where at least three wrong classes have ``Q > 0`` and the support test rejects
+    one of them, while PA's single-constraint step leaves x misclassified.
+
+    >>> inst = find_support_rejection(seed=0)
+    >>> t = spa_step(inst.W, inst.x, inst.y)[1]
+    >>> len(t.order) >= 3 and len(t.support) < len(t.order)
+    True
+    """
+    if K < 4:
+        raise ValueError("three wrong classes need K >= 4")
+    rng = np.random.default_rng(seed)
+    for _, (W, x, y) in zip(range(max_tries), _candidates(rng, K, d)):
+        t = spa_step(W, x, y)[1]
+        if (len(t.order) >= 3 and len(t.support) < len(t.order)
+                and not pa_step(W, x, y)[1].correct_after):
+            return Instance(W, x, y)
+    raise RuntimeError(f"no support rejection found in {max_tries} tries")
+
+
+def find_passive(K: int = 3, d: int = 2, seed: int = 0, max_tries: int = 100_000) -> Instance:
+    """A state where x is already classified with margin >= 1 over every wrong class.
+
+    >>> inst = find_passive(seed=0)
+    >>> spa_step(inst.W, inst.x, inst.y)[1].reason.startswith("passive")
+    True
+    """
+    rng = np.random.default_rng(seed)
+    for _, (W, x, y) in zip(range(max_tries), _candidates(rng, K, d)):
+        if spa_step(W, x, y)[1].loss == 0.0:
+            return Instance(W, x, y)
+    raise RuntimeError(f"no passive instance found in {max_tries} tries")
+
+
+def random_instance(K: int = 4, d: int = 2, seed: int = 0) -> Instance:
+    """A random small integer state with an aggressive SPA step (seeded).
+
+    >>> inst = random_instance(K=5, seed=3)
+    >>> inst.W.shape, spa_step(inst.W, inst.x, inst.y)[1].reason
+    ((5, 2), 'aggressive')
+    """
+    if not 2 <= K <= 12:
+        raise ValueError(f"K must be between 2 and 12, got {K}")
+    rng = np.random.default_rng(seed)
+    for W, x, y in _candidates(rng, K, d):
+        if spa_step(W, x, y)[1].loss > 0.0:
+            return Instance(W, x, y)
+    raise AssertionError("unreachable")  # pragma: no cover

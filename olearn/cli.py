@@ -1,0 +1,217 @@
+"""``python -m olearn``: list algorithms and datasets, fetch data, reproduce the seeds' tables.
+
+Commands::
+
+    python -m olearn list
+    python -m olearn datasets fetch NAME
+    python -m olearn datasets info NAME
+    python -m olearn reproduce ID [--datasets A B] [--folds N] [--epochs N] [--jobs N]
+                                  [--backend loky|threading|dask] [--scheduler ADDR] [--quick]
+                                  [--out results]
+
+Errors (unknown ID, a dataset missing while offline, a bad option) print one line on stderr
+and exit with status 2; no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import sys
+from collections.abc import Sequence
+
+EXIT_ERROR = 2
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m olearn", description="Online linear classification: experiments and data."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("list", help="algorithms (registry and batch baselines) and datasets")
+
+    data = sub.add_parser("datasets", help="fetch a dataset or show its card")
+    data_sub = data.add_subparsers(dest="action", required=True)
+    for action, text in (("fetch", "download/verify/parse and cache"), ("info", "show the card")):
+        p = data_sub.add_parser(action, help=text)
+        p.add_argument("name")
+        p.add_argument("--data-home", default=None, help="data folder (default $OLEARN_DATA)")
+
+    rep = sub.add_parser("reproduce", help="run a paper reproduction by ID")
+    rep.add_argument("id", help="e.g. matsushima-table4")
+    rep.add_argument("--datasets", nargs="+", default=None)
+    rep.add_argument("--algorithms", nargs="+", default=None)
+    rep.add_argument("--folds", type=int, default=None)
+    rep.add_argument("--epochs", type=int, default=None)
+    rep.add_argument("--seed", type=int, default=None)
+    rep.add_argument("--tuning", choices=("fold", "inner"), default=None,
+                     help="tune C on the tuning fold's test part (paper) or an inner split")
+    rep.add_argument("--scale", choices=("none", "l2"), default=None)
+    rep.add_argument("--c-grid", type=_floats, default=None, help="online C grid, e.g. 0.01,0.1,1")
+    rep.add_argument("--batch-c-grid", type=_floats, default=None)
+    rep.add_argument("--max-samples", type=int, default=None, help="stratified subsample size")
+    rep.add_argument("--svm", choices=("auto", "liblinear", "olearn"), default=None)
+    rep.add_argument("--no-curves", dest="curves", action="store_false", default=None)
+    rep.add_argument("--jobs", type=int, default=1)
+    rep.add_argument("--backend", choices=("loky", "threading", "dask"), default="loky")
+    rep.add_argument("--scheduler", default=None, help="Dask scheduler address (tcp://...)")
+    rep.add_argument("--data-home", default=None)
+    rep.add_argument("--quick", action="store_true", help="small, fast version")
+    rep.add_argument("--out", default="results", help="results folder (default ./results)")
+    rep.add_argument("--no-progress", dest="show_progress", action="store_false")
+    return parser
+
+
+def _floats(text: str) -> tuple[float, ...]:
+    try:
+        values = tuple(float(v) for v in text.split(",") if v.strip())
+    except ValueError:
+        msg = f"expected numbers separated by commas: {text!r}"
+        raise argparse.ArgumentTypeError(msg) from None
+    if not values:
+        raise argparse.ArgumentTypeError("empty grid")
+    return values
+
+
+def _cmd_list() -> int:
+    from olearn import registry
+    from olearn.experiments.baselines import BASELINES
+    from olearn.experiments.reproduction import REPRODUCTIONS
+
+    print("Algorithms (olearn.registry):")
+    print(f"  {'key':<12} {'name':<14} {'family':<8} {'kind':<7} seed  tuned")
+    for a in registry.ALGORITHMS:
+        kind = "online" if a.online else "batch"
+        tuned = ",".join(a.grid) or "-"
+        print(f"  {a.key:<12} {a.name:<14} {a.family:<8} {kind:<7} {a.seed:<5} {tuned}")
+    print("Batch baselines (Table 4 of seed 000, olearn.experiments.baselines):")
+    for b in BASELINES.values():
+        print(f"  {b.key:<12} {b.name:<14} {b.family:<8} {'batch':<7} {b.seed:<5} C")
+    print("Datasets (olearn.datasets):")
+    for line in _dataset_lines():
+        print(f"  {line}")
+    print("Reproductions (python -m olearn reproduce ID):")
+    for rid in REPRODUCTIONS:
+        print(f"  {rid}")
+    return 0
+
+
+def _dataset_lines() -> list[str]:
+    try:
+        from olearn import datasets
+        names = datasets.names()
+    except (ImportError, AttributeError):
+        return ["(olearn.datasets.names is not available yet)"]
+    lines = []
+    for name in names:
+        try:
+            card = datasets.card(name)
+        except Exception as exc:  # a card that cannot be computed must not break `list`
+            lines.append(f"{name:<24} (card unavailable: {_one_line(exc)})")
+            continue
+        sizes = []
+        for label, key in (("n", "n_samples"), ("d", "n_features"), ("K", "n_classes")):
+            if card.get(key) is not None:
+                sizes.append(f"{label}={card[key]:,}" if isinstance(card[key], int)
+                             else f"{label}={card[key]}")  # fmt: skip
+        if card.get("n_test"):
+            sizes.append(f"test={card['n_test']:,}")
+        text = " ".join(sizes) or "(sizes known once fetched)"
+        lines.append(f"{name:<24} {text:<36} {card.get('title', '')}")
+    return lines
+
+
+def _cmd_datasets(args) -> int:
+    from olearn import datasets
+
+    if args.action == "fetch":
+        result = datasets.fetch(args.name, data_home=args.data_home) if _takes(
+            datasets.fetch, "data_home") else datasets.fetch(args.name)  # fmt: skip
+        print(f"{args.name}: ready" + (f" ({result})" if result is not None else ""))
+        return 0
+    card = datasets.card(args.name)
+    width = max(len(str(k)) for k in card) if card else 0
+    for key, value in card.items():
+        print(f"{key:<{width}}  {value}")
+    return 0
+
+
+def _takes(fn, name: str) -> bool:
+    params = inspect.signature(fn).parameters
+    return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
+
+
+class _Bar:
+    """A tqdm bar driven by ``progress(done, total, message)``."""
+
+    def __init__(self, enabled: bool):
+        self.bar = None
+        self.enabled = enabled
+
+    def __call__(self, done: int, total: int, message: str) -> None:
+        if not self.enabled:
+            return
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="fit", file=sys.stderr, dynamic_ncols=True)
+        self.bar.total = total
+        self.bar.n = done
+        self.bar.set_postfix_str(message, refresh=False)
+        self.bar.refresh()
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _cmd_reproduce(args) -> int:
+    from olearn.experiments.report import render, write_all
+    from olearn.experiments.reproduction import reproduction
+
+    module = reproduction(args.id)
+    options = {
+        name: getattr(args, name)
+        for name in ("datasets", "algorithms", "folds", "epochs", "seed", "tuning", "scale",
+                     "c_grid", "batch_c_grid", "max_samples", "svm", "curves", "data_home")
+        if getattr(args, name) is not None
+    }  # fmt: skip
+    if args.backend != "loky":
+        options["backend"] = args.backend
+    if args.scheduler is not None:
+        options["scheduler"] = args.scheduler
+    unsupported = [n for n in options if not _takes(module.run, n)]
+    if unsupported:
+        flags = ", ".join("--" + n.replace("_", "-") for n in unsupported)
+        raise ValueError(f"reproduction {args.id!r} does not take {flags}")
+    bar = _Bar(args.show_progress)
+    try:
+        result = module.run(quick=args.quick, jobs=args.jobs, progress=bar, **options)
+    finally:
+        bar.close()
+    print(render(result), end="")
+    paths = write_all(result, args.out)
+    print("Wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def _one_line(exc: BaseException) -> str:
+    text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
+    return " ".join(str(text).split()) or type(exc).__name__
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point; returns the exit status (0 ok, 2 error)."""
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "list":
+            return _cmd_list()
+        if args.command == "datasets":
+            return _cmd_datasets(args)
+        return _cmd_reproduce(args)
+    except KeyboardInterrupt:
+        print("olearn: interrupted", file=sys.stderr)
+        return 130
+    except (KeyError, ValueError, OSError, ImportError) as exc:
+        print(f"olearn: error: {_one_line(exc)}", file=sys.stderr)
+        return EXIT_ERROR

@@ -1,0 +1,178 @@
+"""Datasets: embedded toys, the seeds' real corpora (downloaded, parsed, cached), uploads.
+
+>>> from olearn import datasets
+>>> ds = datasets.load("toy-separable", n_samples=60, margin=0.3)
+>>> ds.X.shape, ds.meta["n_classes"]
+((60, 2), 3)
+>>> "usps" in datasets.names("real")
+True
+
+Public API: :func:`load`, :func:`names`, :func:`card`, :func:`fetch`, :func:`read_upload`,
+the :class:`Dataset` container and the :class:`DatasetUnavailable` error; :func:`data_home`
+and :func:`cache_dir` say where archives and parsed matrices live.
+
+Real datasets go ``archive in the data folder (else downloaded) -> parse -> .npz cache``;
+the cache key holds the dataset name, its parser version and every option, and a cached
+file is reused only while the archives it came from keep their sizes.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from olearn.datasets import _cache, _paths
+from olearn.datasets._base import Dataset, DatasetUnavailable
+from olearn.datasets._download import ensure_file
+from olearn.datasets._paths import cache_dir, data_home
+from olearn.datasets._registry import KINDS, SPECS, DatasetSpec, spec
+from olearn.datasets.upload import read_upload
+
+__all__ = [
+    "Dataset", "DatasetUnavailable", "cache_dir", "card", "data_home", "fetch", "load",
+    "names", "read_upload",
+]
+
+
+def names(kind: str | None = None) -> list[str]:
+    """Registered dataset names, optionally of one ``kind``.
+
+    Parameters
+    ----------
+    kind : {"toy", "embedded", "real", "pairs", "sgd"}, optional
+        ``toy``: 2-D generators; ``embedded``: bundled (digits); ``real``: the seed 000
+        corpora (usps, 20news-8, reuters-20); ``pairs``: binary document pairs (seed 002);
+        ``sgd``: hashed one-vs-rest sets (seed 004).
+
+    Examples
+    --------
+    >>> names("toy")
+    ['toy-blobs', 'toy-separable', 'toy-xor', 'toy-moons', 'toy-drift']
+    """
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"unknown kind {kind!r}; choose one of {KINDS}")
+    return [name for name, s in SPECS.items() if kind is None or s.kind == kind]
+
+
+def load(
+    name: str,
+    data_home: str | os.PathLike | None = None,
+    *,
+    download: bool = True,
+    progress: bool = True,
+    **options,
+) -> Dataset:
+    """Load a dataset by name.
+
+    Parameters
+    ----------
+    name : str
+        One of :func:`names`.
+    data_home : str or path-like, optional
+        Folder of the archives; default ``$OLEARN_DATA``, else ``~/olearn_data``.
+    download : bool, default=True
+        Download a missing archive from its public URL (else raise DatasetUnavailable).
+    progress : bool, default=True
+        Show a tqdm bar while downloading.
+    **options
+        The dataset's options (``n_samples``, ``noise``, ``margin``, ``random_state`` for
+        toys; ``min_df``... for corpora); unknown options raise ValueError.
+
+    Returns
+    -------
+    Dataset
+        ``X`` (dense or CSR float64), ``y``, ``meta`` (the card), ``X_test``/``y_test``.
+
+    Raises
+    ------
+    DatasetUnavailable
+        When an archive is absent and cannot be downloaded (the message names the file, its
+        URL and the folder).
+
+    Examples
+    --------
+    >>> load("toy-xor", n_samples=40).meta["class_counts"]  # doctest: +SKIP
+    {0: 20, 1: 20}
+    """
+    s = spec(name)
+    opts = _options(s, options)
+    if not s.files:
+        return s.function()(**s.fixed, **opts)
+    home = _paths.data_home(data_home)
+    path = _cache_file(s, opts, home)
+    cached = _cache.read(path, _sizes(s, home))
+    if cached is not None:
+        return cached
+    paths = {f: ensure_file(f, home, download=download, progress=progress) for f in s.files}
+    ds = s.function()(paths, **s.fixed, **opts)
+    _cache.write(path, ds, _sizes(s, home))
+    return ds
+
+
+def card(name: str, data_home: str | os.PathLike | None = None, *, build: bool = True) -> dict:
+    """The dataset card of ``name`` with its default options.
+
+    Cheap when the dataset is cached (reads the ``.card.json`` sidecar).  Otherwise, if its
+    archives are in the data folder and ``build`` is True, the dataset is parsed (and
+    cached) once.  If an archive is absent, nothing is downloaded: the static part of the
+    card is returned with ``downloaded=False`` and ``missing`` (the absent files).
+
+    Returns
+    -------
+    dict
+        ``name, kind, title, source, url, licence, notes``, ``paper_table`` where the seed
+        prints sizes, ``files`` (archives used), ``downloaded``, and, once built,
+        ``n_samples, n_features, n_classes, class_counts, nnz, density, nnz_per_row,
+        n_test``.
+
+    Examples
+    --------
+    >>> card("toy-blobs")["n_samples"]
+    200
+    """
+    s = spec(name)
+    head = {"name": name, "kind": s.kind, "files": list(s.files)}
+    if not s.files:
+        return {**head, "downloaded": True, **_meta(load(name))}
+    home = _paths.data_home(data_home)
+    path = _cache_file(s, _options(s, {}), home)
+    stored = _cache.read_card(path)
+    missing = [f for f in s.files if not (home / f).is_file()]
+    if stored is not None and (missing or _cache.read(path, _sizes(s, home)) is not None):
+        return {**head, "downloaded": not missing, **stored}
+    if not missing and build:
+        return {**head, "downloaded": True, **_meta(load(name, home, download=False))}
+    return {**head, **s.static_card(), "downloaded": not missing, "missing": missing}
+
+
+def fetch(name: str, data_home: str | os.PathLike | None = None, *, progress: bool = True
+          ) -> list[Path]:
+    """Download the archives ``name`` needs into the data folder (if absent); their paths.
+
+    Embedded datasets need none (returns ``[]``).  ``python -m olearn datasets fetch NAME``.
+    """
+    s = spec(name)
+    home = _paths.data_home(data_home)
+    return [ensure_file(f, home, download=True, progress=progress) for f in s.files]
+
+
+def _options(s: DatasetSpec, options: dict) -> dict:
+    unknown = sorted(set(options) - set(s.defaults))
+    if unknown:
+        raise ValueError(
+            f"{s.name} has no option(s) {unknown}; its options are {sorted(s.defaults) or 'none'}"
+        )
+    return {**s.defaults, **options}
+
+
+def _cache_file(s: DatasetSpec, opts: dict, home: Path) -> Path:
+    return _paths.cache_dir(home) / f"{_cache.cache_key(s.name, s.parser_version, opts)}.npz"
+
+
+def _sizes(s: DatasetSpec, home: Path) -> dict[str, int]:
+    """``{file: size}`` of the archives present (absent ones are not held against a cache)."""
+    return {f: (home / f).stat().st_size for f in s.files if (home / f).is_file()}
+
+
+def _meta(ds: Dataset) -> dict:
+    return {k: v for k, v in ds.meta.items() if k not in _cache.ARRAY_META}

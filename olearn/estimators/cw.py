@@ -1,0 +1,328 @@
+"""scikit-learn classifiers for CW, AROW and SCW: true multiclass, one shared covariance.
+
+Each class has a mean row ``coef_[k]`` (``mu_k``, also for two classes); the covariance over
+features is shared (``covariance_``).  A step is the single-constraint update against the best
+wrong class derived in :mod:`olearn.core.cw`; with two classes it is exactly the binary
+algorithm on ``w = coef_[1] - coef_[0]`` with covariance ``2 covariance_``.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.special import ndtr
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from olearn.core._cw_closed_forms import phi_of
+from olearn.core.cw import (
+    CW_FORMS,
+    MAX_FULL_DIM,
+    check_covariance,
+    check_diagonal_form,
+    full_too_large,
+)
+from olearn.estimators.base import AdditiveLinearClassifier
+from olearn.kernels.cw import cw_code, cw_epoch, diagonal_code
+
+_GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
+
+
+class _ConfidenceWeightedClassifier(AdditiveLinearClassifier):
+    """Shared machinery: Gaussian state, the kernel call, ``predict_proba``.
+
+    Reuses the additive base's mean layout (``_W[feature, class]``, the ``coef_`` /
+    ``intercept_`` views and ``_scores``); adds the covariance ``_S``: the diagonal, or for
+    the full covariance its square root ``A`` (``Sigma = A A'``, the form the kernel updates).
+    """
+
+    _rule = ""  # the CWTrace rule name, set per instance by _rule_name()
+
+    def _rule_name(self) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _hyper(self) -> tuple[float, float, float]:
+        """``(phi, r, C)`` for the kernel (unused ones are NaN)."""
+        eta = getattr(self, "eta", None)
+        phi = phi_of(eta) if eta is not None and self._rule_name() != "AROW" else math.nan
+        return phi, float(getattr(self, "r", math.nan)), float(getattr(self, "C", math.nan))
+
+    def _check_hyper(self) -> None:
+        check_covariance(self.covariance)
+        check_diagonal_form(self.diagonal_form)
+        for name in ("a", "r", "C"):
+            value = getattr(self, name, 1.0)
+            if not isinstance(value, numbers.Real) or not (0 < value < np.inf):
+                raise ValueError(f"{name} must be a positive finite number, got {value!r}")
+        cw_code(self._rule_name())
+        self._hyper()  # validates eta
+
+    def _init_state(self, n_features: int, n_classes: int) -> None:
+        if self.covariance == "full" and n_features > MAX_FULL_DIM:
+            raise ValueError(full_too_large(n_features))
+        super()._init_state(n_features, n_classes)
+        rows = self._W.shape[0]
+        a = float(self.a)
+        self._S = math.sqrt(a) * np.eye(rows) if self.covariance == "full" else np.full(rows, a)
+
+    @property
+    def covariance_(self) -> np.ndarray:
+        """The shared covariance (diagonal vector or full matrix ``A A'``)."""
+        if not hasattr(self, "_S"):
+            raise AttributeError("covariance_ exists only after fit or partial_fit")
+        if self._S.ndim == 1:
+            return self._S
+        Sigma = self._S @ self._S.T
+        return 0.5 * (Sigma + Sigma.T)
+
+    def _kernel(self, indptr, indices, data, y_idx, order, mistakes) -> int:
+        full = self._S.ndim == 2
+        phi, r, C = self._hyper()
+        n = cw_epoch(
+            indptr, indices, data, y_idx, order.astype(np.int64), self._W,
+            np.zeros(0) if full else self._S, self._S if full else np.zeros((0, 0)),
+            cw_code(self._rule_name()), phi, r, C, 1.0, diagonal_code(self.diagonal_form),
+            bool(self.fit_intercept), np.zeros(0), np.zeros(0), mistakes,
+        )  # fmt: skip
+        self._set_views()
+        return n
+
+    def _score_variance(self, X) -> np.ndarray:
+        """``x' Sigma x`` per row (with the constant feature when fitting an intercept)."""
+        d = self.n_features_in_
+        S = self._S
+        if S.ndim == 1:
+            sq = X.multiply(X) if sp.issparse(X) else X * X
+            var = np.asarray(sq @ S[:d]).ravel()
+            return var + (S[d] if self.fit_intercept else 0.0)
+        XA = np.asarray(X @ S[:d])  # rows: (A'x)' without the constant feature
+        if self.fit_intercept:
+            XA = XA + S[d]
+        return (XA * XA).sum(axis=1)  # |A'x|^2
+
+    def _has_proba(self) -> bool:
+        return bool(self.probability)
+
+    @available_if(_has_proba)
+    def predict_proba(self, X):
+        """Probability that class k scores highest for a weight matrix drawn from the Gaussian.
+
+        The class scores ``w_k . x`` are independent ``N(mu_k . x, x' Sigma x)`` (rows are
+        independent and share ``Sigma``), so ``P(k) = E_z[prod_{j != k} Phi((s_k - s_j)/sigma
+        + z)]`` with ``z ~ N(0, 1)``, computed by 64-node Gauss-Hermite quadrature.  For two
+        classes this is the closed form ``Phi(m / sqrt(v))`` with ``m = (mu_1 - mu_0).x`` and
+        ``v = 2 x' Sigma x``.  Only with ``probability=True``: the value depends on
+        ``x' Sigma x``, so it is not a monotone function of ``decision_function`` (scikit-learn
+        expects that of ``predict_proba``; ``SVC(probability=...)`` is opt-in for the same
+        reason).
+        """
+        check_is_fitted(self, "classes_")
+        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        scores = np.asarray(self._scores(X))
+        sigma = np.sqrt(np.maximum(self._score_variance(X), 0.0))
+        n, K = scores.shape
+        proba = np.zeros((n, K))
+        certain = sigma <= 1e-300
+        if certain.any():  # no uncertainty left: the argmax wins
+            proba[np.flatnonzero(certain), np.argmax(scores[certain], axis=1)] = 1.0
+        rows = ~certain
+        if K == 2:
+            p1 = ndtr((scores[rows, 1] - scores[rows, 0]) / (math.sqrt(2.0) * sigma[rows]))
+            proba[rows, 1], proba[rows, 0] = p1, 1.0 - p1
+            return proba
+        s, sg = scores[rows], sigma[rows][:, None]
+        z = math.sqrt(2.0) * _GH_NODES
+        for k in range(K):
+            diff = (s[:, [k]] - np.delete(s, k, axis=1)) / sg  # (n, K-1)
+            inner = np.prod(ndtr(diff[:, :, None] + z[None, None, :]), axis=1)  # (n, nodes)
+            proba[rows, k] = inner @ _GH_WEIGHTS / math.sqrt(math.pi)
+        proba[rows] /= proba[rows].sum(axis=1, keepdims=True)
+        return proba
+
+
+_COMMON_DOC = """
+    covariance : {"diagonal", "full"}, default="diagonal"
+        Diagonal (text-sized data) or full covariance (``n_features <= 2000``).
+    diagonal_form : {"precision", "truncated"}, default="precision"
+        Diagonal only: ``1/Sigma_j += c x_j^2`` (seed 001's D code, SOL, Jubatus) or the
+        diagonal of the full update (see :mod:`olearn.core.cw`).
+    a : float, default=1.0
+        Prior variance: the covariance starts at ``a I``.
+    probability : bool, default=False
+        Enable :meth:`predict_proba` (the Gaussian's probability that each class wins).
+    fit_intercept : bool, default=True
+        Append a constant feature 1 (its mean is ``intercept_``, its variance the last entry
+        of ``covariance_``).
+    epochs : int, default=5 (CWClassifier: 1)
+        Passes made by ``fit`` (``partial_fit`` always makes one, in order).
+    shuffle : bool, default=True
+        Fresh random order for each ``fit`` epoch.
+    random_state : int, RandomState or None, default=None
+        Seed of that order.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_classes, n_features), the means ``mu_k`` (two rows for
+        two classes).
+    intercept_ : ndarray of shape (n_classes,).
+    covariance_ : ndarray of shape (n_features [+1],) or (n_features [+1], n_features [+1]),
+        the shared covariance (last entry/row: the intercept's, with ``fit_intercept``).
+    classes_, t_ (samples seen), n_updates_ (aggressive steps), n_iter_.
+"""
+
+
+def _doc(cls):
+    cls.__doc__ = cls.__doc__.replace("    {common}\n", _COMMON_DOC.lstrip("\n"))
+    return cls
+
+
+@_doc
+class CWClassifier(_ConfidenceWeightedClassifier):
+    """Confidence-Weighted learning: the closest Gaussian that gets x right with probability eta.
+
+    Parameters
+    ----------
+    eta : float, default=0.7
+        Confidence in (0.5, 1); ``phi = Phi^{-1}(eta)`` (0.7 gives SOL's default phi = 0.5244).
+    form : {"exact", "variance"}, default="exact"
+        "exact": Crammer, Dredze, Pereira, NIPS 2008 (``m' >= phi sqrt(v')``);
+        "variance": Dredze, Crammer, Pereira, ICML 2008 (``m' >= phi v'``).
+    {common}
+
+    Notes
+    -----
+    ``epochs`` defaults to 1 here (5 for AROW and SCW): CW's hard constraint shrinks the
+    variance by a constant factor at every mistake, so on non-separable data repeated passes
+    collapse the covariance geometrically and each later mistake moves the mean a long way
+    (seed 001: "CW converges in about one pass" and "breaks under label noise").
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from olearn.estimators import CWClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> clf = CWClassifier(eta=0.9, random_state=0).fit(X, y)
+    >>> clf.coef_.shape, clf.covariance_.shape
+    ((3, 4), (5,))
+
+    References
+    ----------
+    K. Crammer, M. Dredze, F. Pereira, "Exact Convex Confidence-Weighted Learning", NIPS 2008.
+    M. Dredze, K. Crammer, F. Pereira, "Confidence-Weighted Linear Classification", ICML 2008.
+    """
+
+    def __init__(
+        self, *, eta=0.7, form="exact", covariance="diagonal", diagonal_form="precision", a=1.0,
+        probability=False, fit_intercept=True, epochs=1, shuffle=True, random_state=None,
+    ):  # fmt: skip
+        self.eta = eta
+        self.form = form
+        self.covariance = covariance
+        self.diagonal_form = diagonal_form
+        self.a = a
+        self.probability = probability
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _rule_name(self) -> str:
+        if self.form not in CW_FORMS:
+            raise ValueError(f"form must be one of {CW_FORMS}, got {self.form!r}")
+        return "CW" if self.form == "exact" else "CW-variance"
+
+
+@_doc
+class AROWClassifier(_ConfidenceWeightedClassifier):
+    """Adaptive Regularization of Weight vectors: one easy parameter r.
+
+    Parameters
+    ----------
+    r : float, default=1.0
+        Regularisation (> 0): ``alpha = max(0, 1 - m) / (v + r)``, ``1/Sigma += x x'/r``
+        (binary; see :mod:`olearn.core.cw` for the multiclass factor).
+    {common}
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from olearn.estimators import AROWClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> AROWClassifier(r=1.0, random_state=0).fit(X, y).score(X, y) > 0.8
+    True
+
+    References
+    ----------
+    K. Crammer, A. Kulesza, M. Dredze, "Adaptive Regularization of Weight Vectors", NIPS 2009.
+    """
+
+    def __init__(
+        self, *, r=1.0, covariance="diagonal", diagonal_form="precision", a=1.0,
+        probability=False, fit_intercept=True, epochs=5, shuffle=True, random_state=None,
+    ):  # fmt: skip
+        self.r = r
+        self.covariance = covariance
+        self.diagonal_form = diagonal_form
+        self.a = a
+        self.probability = probability
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _rule_name(self) -> str:
+        return "AROW"
+
+
+@_doc
+class SCWClassifier(_ConfidenceWeightedClassifier):
+    """Soft Confidence-Weighted learning, SCW-I (``+ C l``) or SCW-II (``+ C l^2``).
+
+    Parameters
+    ----------
+    variant : {"I", "II"}, default="I"
+    C : float, default=1.0
+        Price of the loss ``l = max(0, phi sqrt(v) - m)`` (> 0); SCW-I caps ``alpha <= C``.
+    eta : float, default=0.75
+        Confidence in (0.5, 1).
+    {common}
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from olearn.estimators import SCWClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> SCWClassifier(variant="I", C=1.0, random_state=0).fit(X, y).score(X, y) > 0.8
+    True
+
+    References
+    ----------
+    J. Wang, P. Zhao, S. C. H. Hoi, "Exact Soft Confidence-Weighted Learning", ICML 2012.
+    """
+
+    def __init__(
+        self, *, variant="I", C=1.0, eta=0.75, covariance="diagonal", diagonal_form="precision",
+        a=1.0, probability=False, fit_intercept=True, epochs=5, shuffle=True, random_state=None,
+    ):  # fmt: skip
+        self.variant = variant
+        self.C = C
+        self.eta = eta
+        self.covariance = covariance
+        self.diagonal_form = diagonal_form
+        self.a = a
+        self.probability = probability
+        self.fit_intercept = fit_intercept
+        self.epochs = epochs
+        self.shuffle = shuffle
+        self.random_state = random_state
+
+    def _rule_name(self) -> str:
+        v = str(self.variant).upper()
+        if v in ("I", "1"):
+            return "SCW-I"
+        if v in ("II", "2"):
+            return "SCW-II"
+        raise ValueError(f"variant must be 'I' or 'II', got {self.variant!r}")

@@ -1,0 +1,160 @@
+"""numba mirror of :mod:`olearn.core.cs_svm`: one sweep of the Crammer-Singer decomposition.
+
+Weights are feature-major ``W[feature, class]`` (the K values of one non-zero are contiguous),
+the dual variables ``alpha[i, class]`` are LIBLINEAR-scaled.  Optional shrinking keeps, per
+example, a list of its *active* classes (a class whose alpha sits at its bound and whose
+gradient is below every free class's is set aside: it would stay at its bound) and a list of
+active examples (an example with at most one active class has nothing left to optimise).  The
+caller undoes the shrinking before it trusts a small violation (see
+``olearn.estimators.cs_svm``), so the stopping test is always made on the full problem.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from olearn.kernels.sparse import row_axpy
+
+# as olearn.core.cs_svm.SKIP_VIOLATION
+SKIP_VIOLATION = 1e-12
+
+
+@numba.njit(cache=True)
+def cs_subproblem(A, B, n_active, y_pos, C, D, alpha_new):
+    """Mirror of :func:`olearn.core.cs_subproblem.solve_cs_subproblem` on ``B[:n_active]``.
+
+    ``y_pos`` is the position of the example's class among the active ones, or -1 when that
+    class is shrunk (its alpha then sits at C, the others must sum to -C: the same sort solves
+    it, since in ``u = alpha - bound`` both cases read ``sum u = -C``).  ``D`` is (K,) scratch;
+    the solution goes to ``alpha_new[:n_active]``.
+    """
+    for a in range(n_active):
+        D[a] = B[a]
+    if y_pos >= 0:
+        D[y_pos] += A * C  # shift y's variable so every bound reads u <= 0
+    for a in range(1, n_active):  # insertion sort, descending (K is small)
+        v = D[a]
+        b = a - 1
+        while b >= 0 and D[b] < v:
+            D[b + 1] = D[b]
+            b -= 1
+        D[b + 1] = v
+    beta = D[0] - A * C
+    r = 1
+    while r < n_active and beta < r * D[r]:  # admit the r-th largest while it exceeds the level
+        beta += D[r]
+        r += 1
+    beta /= r
+    for a in range(n_active):
+        bound = C if a == y_pos else 0.0
+        alpha_new[a] = min(bound, (beta - B[a]) / A)  # alpha_m = min(bound_m, (beta - B_m)/A)
+
+
+@numba.njit(cache=True)
+def cs_sweep(indptr, indices, data, y, sqnorm, W, alpha, C, index, active_size,
+             class_index, n_classes_active, y_pos, shrink):  # fmt: skip
+    """Solve the sub-problems of the examples ``index[:active_size]``, in that order.
+
+    Parameters
+    ----------
+    indptr, indices, data : CSR arrays of X (intercept column included).
+    y : (n,) int64 classes.  sqnorm : (n,) ``||x_i||^2``.
+    W : (d, K) feature-major weights, updated in place.  alpha : (n, K), updated in place.
+    C : the cost.
+    index : (n,) int64 example order; the first ``active_size`` are visited.  With ``shrink``
+        an example that runs out of active classes is swapped behind the active ones.
+    class_index : (n, K) int64, each example's classes with the active ones first;
+        ``n_classes_active`` (n,) how many; ``y_pos`` (n,) where ``y_i`` sits in that list.
+    shrink : allow shrinking (otherwise every class of every example stays active).
+
+    Returns
+    -------
+    (largest KKT violation met, new active_size, sub-problems that changed alpha)
+    """
+    K = W.shape[1]
+    G = np.empty(K)
+    B = np.empty(K)
+    D = np.empty(K)
+    new = np.empty(K)
+    coef = np.zeros(K)
+    changed_classes = np.empty(K, dtype=np.int64)
+    worst = 0.0
+    n_changed = 0
+    s = 0
+    while s < active_size:
+        i = index[s]
+        A = sqnorm[i]
+        if A <= 0.0:  # a zero vector: no sub-problem
+            s += 1
+            continue
+        k = n_classes_active[i]
+        yp = y_pos[i]
+        for a in range(k):
+            G[a] = 1.0  # e_i^m
+        if yp < k:
+            G[yp] = 0.0
+        for q in range(indptr[i], indptr[i + 1]):  # G_m += w_m . x_i
+            j = indices[q]
+            v = data[q]
+            for a in range(k):
+                G[a] += W[j, class_index[i, a]] * v
+        minG = np.inf
+        maxG = -np.inf
+        for a in range(k):
+            m = class_index[i, a]
+            bound = C if a == yp else 0.0
+            if alpha[i, m] < bound and G[a] < minG:
+                minG = G[a]
+            if G[a] > maxG:
+                maxG = G[a]
+        if shrink:  # set aside classes at their bound whose gradient is below every free one
+            a = 0
+            while a < k:
+                bound = C if a == yp else 0.0
+                if alpha[i, class_index[i, a]] == bound and G[a] < minG:
+                    k -= 1
+                    tmp = class_index[i, a]
+                    class_index[i, a] = class_index[i, k]
+                    class_index[i, k] = tmp
+                    g = G[a]
+                    G[a] = G[k]
+                    G[k] = g
+                    if yp == k:
+                        yp = a
+                    elif yp == a:
+                        yp = k
+                else:
+                    a += 1
+            n_classes_active[i] = k
+            y_pos[i] = yp
+            if k <= 1:  # nothing left to optimise for this example
+                active_size -= 1
+                index[s] = index[active_size]
+                index[active_size] = i
+                continue
+        violation = maxG - minG
+        if violation <= SKIP_VIOLATION:
+            s += 1
+            continue
+        if violation > worst:
+            worst = violation
+        for a in range(k):
+            B[a] = G[a] - A * alpha[i, class_index[i, a]]  # B = G - A alpha_i
+        cs_subproblem(A, B, k, yp if yp < k else -1, C, D, new)
+        n_moved = 0
+        for a in range(k):
+            m = class_index[i, a]
+            delta = new[a] - alpha[i, m]
+            alpha[i, m] = new[a]
+            if delta != 0.0:
+                coef[m] = delta
+                changed_classes[n_moved] = m
+                n_moved += 1
+        if n_moved > 0:
+            row_axpy(indptr, indices, data, i, W, False, coef, changed_classes, n_moved)
+            n_changed += 1
+            for a in range(n_moved):
+                coef[changed_classes[a]] = 0.0
+        s += 1
+    return worst, active_size, n_changed

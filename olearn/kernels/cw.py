@@ -1,0 +1,226 @@
+"""numba mirror of :mod:`olearn.core.cw`: one multiclass epoch of CW / AROW / SCW over CSR.
+
+The state is the feature-major mean ``W[feature, class]`` (as the additive kernels) and one
+covariance shared by all classes: a vector ``S_diag`` (diagonal) or, for the full covariance,
+its square root ``A_full`` (``Sigma = A A'``, updated as ``A -= gamma (Sigma x)(A'x)'``, see
+``core.cw._factor_update``); the unused one is empty.  With an intercept both carry one extra
+last entry for the constant feature 1.  The step sizes repeat
+:mod:`olearn.core._cw_closed_forms` line by line (same cancellation-free roots), so kernel and
+rule agree to rounding.
+
+Codes (one table, read by the estimators): rules ``CW``, ``CW_VARIANCE``, ``AROW``, ``SCW1``,
+``SCW2``; diagonal forms ``DIAG_PRECISION`` (``1/S_j += c_x x_j^2``) and ``DIAG_TRUNCATED``
+(``S_j -= beta_x S_j^2 x_j^2``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from olearn._numerics import TINY_VARIANCE
+from olearn.kernels.pa import best_rival
+from olearn.kernels.sparse import row_scores
+
+CW = 0
+CW_VARIANCE = 1
+AROW = 2
+SCW1 = 3
+SCW2 = 4
+DIAG_PRECISION = 0
+DIAG_TRUNCATED = 1
+
+_RULES = {"CW": CW, "CW-variance": CW_VARIANCE, "AROW": AROW, "SCW-I": SCW1, "SCW-II": SCW2}
+_DIAG = {"precision": DIAG_PRECISION, "truncated": DIAG_TRUNCATED}
+
+
+def cw_code(rule: str) -> int:
+    """The kernel code of a rule name as in ``CWTrace.rule`` (``cw_code("SCW-I") == SCW1``)."""
+    try:
+        return _RULES[rule]
+    except KeyError:
+        raise ValueError(f"no CW kernel for rule {rule!r}; known: {sorted(_RULES)}") from None
+
+
+def diagonal_code(form: str) -> int:
+    """The kernel code of a diagonal form ("precision" or "truncated")."""
+    try:
+        return _DIAG[form]
+    except KeyError:
+        raise ValueError(f"unknown diagonal form {form!r}; known: {sorted(_DIAG)}") from None
+
+
+@numba.njit(cache=True)
+def std_after(alpha, v, phi, lam):
+    """sqrt(u) after a step alpha (``_cw_closed_forms.std_after``)."""
+    a = alpha * phi * v
+    return 2.0 * lam * v / (a + math.sqrt(a * a + 4.0 * lam * lam * v))
+
+
+@numba.njit(cache=True)
+def cw_coefficients(code, m, v, phi, r, C, lam):
+    """``(alpha, c, beta)`` of one step along Delta; ``(0, 0, 0)`` when passive."""
+    if code == AROW:
+        loss = max(0.0, 1.0 - m)  # hinge
+    elif code == CW_VARIANCE:
+        loss = max(0.0, phi * v - m)
+    else:
+        loss = max(0.0, phi * math.sqrt(max(v, 0.0)) - m)  # l^phi
+    if loss <= 0.0 or v < TINY_VARIANCE:
+        return 0.0, 0.0, 0.0
+    if code == AROW:
+        alpha = loss / (v + r)  # arow_alpha
+        c = 1.0 / (lam * r)
+        return alpha, c, c / (1.0 + c * v)
+    if code == CW_VARIANCE:
+        b = lam + 2.0 * phi * m  # cw_variance_alpha
+        c0 = lam * (m - phi * v) / v
+        disc = math.sqrt(b * b - 8.0 * phi * v * c0)
+        if b > 0.0:
+            alpha = -2.0 * c0 / (b + disc)
+        else:
+            alpha = (disc - b) / (4.0 * phi * v)
+        c = 2.0 * alpha * phi / lam
+        return alpha, c, c / (1.0 + c * v)
+    if code == SCW2:
+        n = v + 1.0 / (2.0 * C)  # scw2_alpha
+        q = phi * phi * v + n * lam
+        disc = math.sqrt(m * m * phi * phi * v * v + 4.0 * q * n * lam * v)
+        if m >= 0.0:
+            s = (m * phi * v + disc) / (2.0 * q)
+        else:
+            s = 2.0 * n * lam * v / (disc - m * phi * v)
+        alpha = max(0.0, (phi * s - m) / n)
+    else:
+        zeta = lam + phi * phi  # cw_alpha via std_cw
+        disc = math.sqrt(m * m * phi * phi + 4.0 * zeta * lam * v)
+        if m * phi >= 0.0:
+            s = (m * phi + disc) / (2.0 * zeta)
+        else:
+            s = 2.0 * lam * v / (disc - m * phi)
+        alpha = max(0.0, (phi * s - m) / v)
+        if code == SCW1 and alpha > C:
+            alpha = C  # SCW-I: alpha <= C
+    s = std_after(alpha, v, phi, lam)  # cw_beta
+    return alpha, alpha * phi / (lam * s), alpha * phi / (lam * s + v * alpha * phi)
+
+
+@numba.njit(cache=True)
+def row_scores_variance(indptr, indices, data, i, W, S_diag, intercept, scores):
+    """``scores[u] = W[:, u] . x_i`` (+ bias) and, in the same pass, ``x_i' diag(S) x_i``."""
+    K = W.shape[1]
+    for u in range(K):
+        scores[u] = 0.0
+    x_Sigma_x = 0.0
+    for p in range(indptr[i], indptr[i + 1]):
+        j = indices[p]
+        v = data[p]
+        x_Sigma_x += S_diag[j] * v * v
+        for u in range(K):
+            scores[u] += W[j, u] * v
+    if intercept:
+        b = W.shape[0] - 1
+        for u in range(K):
+            scores[u] += W[b, u]
+        x_Sigma_x += S_diag[b]
+    return x_Sigma_x
+
+
+@numba.njit(cache=True)
+def cw_epoch(indptr, indices, data, y, order, W, S_diag, A_full, code, phi, r, C, lam,
+             diag_form, intercept, alpha_out, beta_out, mistake_out):  # fmt: skip
+    """Run one pass over the rows ``order``, updating ``W`` and the covariance in place.
+
+    Parameters
+    ----------
+    indptr, indices, data : CSR arrays of X.  y : (n,) int64 class indices.  order : (T,) rows.
+    W : (d [+1], K) means.  S_diag : (d [+1],) or (0,).  A_full : (d [+1], d [+1]) or (0, 0).
+    code : rule code.  phi, r, C, lam : hyper-parameters (unused ones ignored).
+    diag_form : DIAG_PRECISION or DIAG_TRUNCATED.  intercept : the last row is a bias.
+    alpha_out, beta_out : (T,) arrays receiving each step's alpha and beta, or empty.
+    mistake_out : (T,) bool, the prediction before each step was wrong, or empty.
+
+    Returns
+    -------
+    The number of aggressive steps.
+    """
+    K = W.shape[1]
+    D = W.shape[0]
+    full = A_full.shape[0] > 0
+    scores = np.empty(K)
+    g = np.zeros(D) if full else np.zeros(0)
+    w = np.zeros(D) if full else np.zeros(0)
+    record = alpha_out.shape[0] > 0
+    count_mistakes = mistake_out.shape[0] > 0
+    b = D - 1
+    n_updates = 0
+    for t in range(order.shape[0]):
+        i = order[t]
+        if full:
+            row_scores(indptr, indices, data, i, W, intercept, scores)
+        else:
+            x_Sigma_x = row_scores_variance(indptr, indices, data, i, W, S_diag, intercept, scores)
+        label = y[i]
+        if count_mistakes:
+            mistake_out[t] = np.argmax(scores) != label
+        s = best_rival(scores, label)
+        m = scores[label] - scores[s]  # (mu_y - mu_s).x
+        if full:
+            x_Sigma_x = 0.0
+            for k in range(D):
+                w[k] = 0.0
+            for p in range(indptr[i], indptr[i + 1]):
+                j = indices[p]
+                for k in range(D):
+                    w[k] += A_full[j, k] * data[p]  # w = A'x
+            if intercept:
+                for k in range(D):
+                    w[k] += A_full[b, k]
+            for k in range(D):
+                x_Sigma_x += w[k] * w[k]  # x'Sigma x = |A'x|^2
+            for q in range(D):
+                acc = 0.0
+                for k in range(D):
+                    acc += A_full[q, k] * w[k]
+                g[q] = acc  # g = A w = Sigma x
+        v = 2.0 * x_Sigma_x  # Delta'(I (x) Sigma)Delta
+        alpha, c, beta = cw_coefficients(code, m, v, phi, r, C, lam)
+        if record:
+            alpha_out[t] = alpha
+            beta_out[t] = beta
+        if alpha == 0.0 and c == 0.0:
+            continue
+        n_updates += 1
+        c_x = 2.0 * c  # inv(Sigma) += 2c x x'
+        beta_x = 2.0 * beta  # Sigma -= 2 beta Sigma x x' Sigma
+        if full:
+            for k in range(D):
+                W[k, label] += alpha * g[k]  # mu_y += alpha Sigma x
+                W[k, s] -= alpha * g[k]  # mu_s -= alpha Sigma x
+            root = math.sqrt(1.0 + c_x * x_Sigma_x)
+            gamma = c_x / (root * (root + 1.0))  # _factor_update
+            for q in range(D):
+                for k in range(D):
+                    A_full[q, k] -= gamma * g[q] * w[k]  # A -= gamma g w'
+        else:
+            for p in range(indptr[i], indptr[i + 1]):
+                j = indices[p]
+                xj = data[p]
+                gj = S_diag[j] * xj  # (Sigma x)_j
+                W[j, label] += alpha * gj
+                W[j, s] -= alpha * gj
+                if diag_form == DIAG_PRECISION:
+                    S_diag[j] = S_diag[j] / (1.0 + c_x * S_diag[j] * xj * xj)
+                else:
+                    S_diag[j] = S_diag[j] - beta_x * gj * gj
+            if intercept:
+                gb = S_diag[b]
+                W[b, label] += alpha * gb
+                W[b, s] -= alpha * gb
+                if diag_form == DIAG_PRECISION:
+                    S_diag[b] = S_diag[b] / (1.0 + c_x * S_diag[b])
+                else:
+                    S_diag[b] = S_diag[b] - beta_x * gb * gb
+    return n_updates

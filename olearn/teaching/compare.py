@@ -1,0 +1,103 @@
+"""The Compare page's one call: the seed-000 protocol on one dataset (a registered name or an
+upload), the online learning curves at the chosen C, and the paper's column where one exists.
+
+Everything is delegated to :mod:`olearn.experiments` (``run_protocol``, ``learning_curves``);
+this module only assembles what the page shows.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from olearn.experiments.protocol import DataRef, ProtocolConfig, run_protocol
+
+PAPER_LABELS = {"perceptron": "Perc", "maxent": "Maxent", "svm": "SVM"}
+DEFAULT_ALGORITHMS = ("perceptron", "pa1", "spa1", "spa2", "arow")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """table : one row per algorithm: error % (mean, std over folds), the paper's value where
+    seed 000 Table 4 has one, the chosen parameters, mean training time (s).
+    curves : long table (algorithm, key, t, rate %) of online mistake rates at the chosen C.
+    config : the protocol's choices, printed.  sizes : the data as used."""
+
+    dataset: str
+    table: pd.DataFrame
+    curves: pd.DataFrame
+    config: str
+    sizes: dict
+
+
+def dataset_from(name: str | None = None, upload: bytes | None = None,
+                 filename: str | None = None, data_home: str | None = None):
+    """A :class:`DataRef` for a registered name, or the validated :class:`Dataset` of an upload
+    (``olearn.datasets.read_upload``: a clear ValueError when the file is not usable)."""
+    if upload is not None:
+        from olearn.datasets import read_upload
+
+        return read_upload(upload, filename or "upload")
+    if not name:
+        raise ValueError("choose a dataset or upload a file")
+    from olearn import datasets
+
+    if name not in datasets.names():
+        raise ValueError(f"unknown dataset {name!r}; known: {datasets.names()}")
+    return DataRef(name, data_home)
+
+
+def compare(data, algorithms: Sequence[str] = DEFAULT_ALGORITHMS, c_grid=(0.01, 0.1, 1.0),
+            epochs: int = 1, folds: int = 5, seed: int = 0, max_samples: int | None = 1000,
+            curves: bool = True, progress: Callable | None = None) -> Comparison:
+    """Run the protocol (K-fold CV, C tuned on one random fold) and the learning curves.
+
+    ``progress(done, total, message)`` is called across both phases (the curves count as the
+    last part).
+
+    >>> from olearn.datasets.toy import make_toy
+    >>> res = compare(make_toy("blobs", n_samples=90), ["perceptron", "spa1"], folds=3,
+    ...               c_grid=(0.1, 1.0), max_samples=None)
+    >>> res.table["algorithm"].tolist(), sorted(res.curves["key"].unique())
+    (['Perceptron', 'SPA-I'], ['perceptron', 'spa1'])
+    """
+    from olearn.experiments.curves import learning_curves
+    from olearn.experiments.table4 import PAPER
+
+    algorithms = list(dict.fromkeys(algorithms))
+    if not algorithms:
+        raise ValueError("choose at least one algorithm")
+    config = ProtocolConfig(folds=int(folds), seed=int(seed), epochs=int(epochs),
+                            c_grid=tuple(c_grid) if c_grid else None,
+                            max_samples=int(max_samples) if max_samples else None)
+
+    def phase(offset: float, share: float):
+        if progress is None:
+            return None
+        return lambda done, total, msg: progress(offset + share * done / max(total, 1), msg)
+
+    res = run_protocol([data], algorithms, config, progress=phase(0.0, 0.8 if curves else 1.0))
+    s = res.summary
+    name = str(s["dataset"].iloc[0])
+    paper = PAPER.get(name, {})
+    table = pd.DataFrame({
+        "algorithm": s["algorithm"], "key": s["key"], "error %": s["error"],
+        "std": s["error_std"],
+        "paper %": [paper.get(PAPER_LABELS.get(k, a), np.nan) for k, a in zip(s["key"],
+                                                                              s["algorithm"])],
+        "params": s["params"], "train time (s)": s["train_time"],
+    })
+    if not table["paper %"].notna().any():
+        table = table.drop(columns="paper %")
+    curve_table = pd.DataFrame(columns=["algorithm", "key", "t", "rate"])
+    if curves:
+        chosen = {(name, k): json.loads(p) for k, p in zip(s["key"], s["params"])}
+        curve_table = learning_curves([data], algorithms, config, params=chosen, points=150,
+                                      progress=phase(0.8, 0.2))
+    if progress is not None:
+        progress(1.0, "done")
+    return Comparison(name, table, curve_table, config.describe(), res.sizes)

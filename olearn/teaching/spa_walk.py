@@ -1,0 +1,296 @@
+"""One SPA update as a sequence of sub-steps a lecturer can click through.
+
+:func:`spa_walkthrough` runs the readable rules of :mod:`olearn.core` on one instance and
+returns, for every sub-step (scores -> margins -> Q -> sorted -> the support test for each
+k -> threshold and tau -> update -> new scores), a sentence with the numbers, a per-class
+table and what the geometry should show.  Beside it: multiclass PA's step on the same
+example, the same problem solved by quadprog, the seed's printed Table 2, and how the step
+moves with C.  Everything a page needs is here; the page only renders.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from olearn.core.pa import check_variant, pa_step
+from olearn.core.spa import SPATrace, spa_printed_step, spa_step
+from olearn.teaching import instances as inst_mod
+from olearn.teaching.instances import Instance
+from olearn.teaching.qp import objective, qp_step
+from olearn.teaching.strings import num, t
+
+SCENARIOS = ("pa-failure", "three-rivals", "printed-I", "printed-II", "passive", "random",
+             "playground")  # fmt: skip
+
+
+def scenario(name: str, seed: int = 0, K: int | None = None, C: float = 1.0) -> Instance:
+    """The preset instance ``name`` (see :data:`SCENARIOS`; "playground" is built by
+    :func:`olearn.teaching.stream.instance_at`).  ``K`` defaults to the smallest number of
+    classes the scenario needs (3, or 4 for three rivals and the printed SPA-II test).
+
+    >>> scenario("pa-failure").W.shape
+    (3, 2)
+    """
+    if name == "pa-failure":
+        return inst_mod.find_pa_failure(K=max(3, K or 3), seed=seed)
+    if name == "three-rivals":
+        return inst_mod.find_support_rejection(K=max(4, K or 4), seed=seed)
+    if name in ("printed-I", "printed-II"):
+        variant = name.split("-")[1]
+        return inst_mod.find_printed_discrepancy(variant, K=max(4, K or 4), C=C, seed=seed)
+    if name == "passive":
+        return inst_mod.find_passive(K=max(3, K or 3), seed=seed)
+    if name == "random":
+        return inst_mod.random_instance(K=K or 4, seed=seed)
+    raise ValueError(f"unknown scenario {name!r}; choose one of {SCENARIOS}")
+
+
+@dataclass(frozen=True)
+class SubStep:
+    """One click of the step-through.
+
+    Attributes
+    ----------
+    key : "scores", "margins", "passive", "Q", "sorted", "test", "tau", "update", "after".
+    title, text : what to print (in the requested language).
+    table : per-class numbers at this point (only the columns known so far).
+    stage : "before" or "after": which weights the plane shows ("update" shows both).
+    highlight : classes to emphasise.
+    k : the 1-based rank tested (test sub-steps), else 0.
+    """
+
+    key: str
+    title: str
+    text: str
+    table: pd.DataFrame
+    stage: str
+    highlight: tuple[int, ...]
+    k: int = 0
+
+
+@dataclass(frozen=True)
+class Walkthrough:
+    """Everything the SPA page shows for one instance and one rule."""
+
+    instance: Instance
+    variant: str | None
+    C: float
+    lang: str
+    spa: SPATrace
+    W_after: np.ndarray
+    pa_W_after: np.ndarray
+    pa_text: str
+    pa_table: pd.DataFrame
+    steps: tuple[SubStep, ...]
+    qp_table: pd.DataFrame
+    qp_max_diff: float
+    qp_text: str
+    printed_table: pd.DataFrame
+    printed_differs: bool
+    printed_text: str
+    cap_table: pd.DataFrame
+    cap_text: str
+    state_table: pd.DataFrame
+
+
+def _label(u: int, y: int) -> str:
+    return f"{u} (y)" if u == y else str(u)
+
+
+def _test_formula(variant: str | None, phase: str, k: int) -> str:
+    if phase == "cap":
+        return f"(Σ_{{j<{k}}} Q_j − C)/({k}−1)"
+    if variant == "II":
+        return f"(n + 1/2C) Σ_{{j<{k}}} Q_j / ({k}n + ({k}−1)/2C)"
+    return f"Σ_{{j<{k}}} Q_j / {k}"
+
+
+def _theta_formula(variant: str | None, cap: bool) -> str:
+    if cap:
+        return "(Σ_S Q − C) / |S|"
+    if variant == "II":
+        return "a Σ_S Q / (1 + a|S|), a = 1 + 1/(2C‖x‖²)"
+    return "Σ_S Q / (|S| + 1)"
+
+
+def _fmt_set(items) -> str:
+    items = list(items)
+    return "{" + ", ".join(str(i) for i in items) + "}" if items else "∅"
+
+
+def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[SubStep, ...]:
+    W, x, y = inst.W, inst.x, inst.y
+    K = W.shape[0]
+    classes = [_label(u, y) for u in range(K)]
+    scores = np.asarray(tr.scores_before)
+    rival = int(np.argmax(np.where(np.arange(K) == y, -np.inf, scores)))
+    base = pd.DataFrame({"class": classes, "s_u": scores})
+    out: list[SubStep] = []
+
+    def add(key, table, stage="before", highlight=(), k=0, **fmt):
+        title = t(f"spa.sub.{key}.title", lang, **({"k": k} if key == "test" else {}))
+        text = t(f"spa.sub.{key}.text", lang, **fmt)
+        out.append(SubStep(key, title, text, table.copy(), stage, tuple(highlight), k))
+
+    add("scores", base, highlight=(y, rival), y=y, sy=num(scores[y]), rival=rival,
+        s_rival=num(scores[rival]), n=num(tr.sqnorm))
+    margins = np.asarray(tr.margins)
+    tab = base.assign(m_u=margins)
+    n_viol = int(np.sum(np.nan_to_num(margins, nan=np.inf) < 1.0))
+    add("margins", tab, highlight=tuple(u for u in range(K) if u != y and margins[u] < 1),
+        n_viol=n_viol, loss=num(tr.loss))
+    if tr.reason != "aggressive":
+        add("passive", tab)
+        return tuple(out)
+    Q = np.asarray(tr.Q)
+    tab = tab.assign(Q_u=Q)
+    add("Q", tab, highlight=tr.order, positive=_fmt_set(tr.order))
+    rank = np.full(K, np.nan)
+    rank[list(tr.order)] = np.arange(1, len(tr.order) + 1)
+    tab = tab.assign(rank=rank)
+    order_txt = " > ".join(f"Q_{u} = {num(Q[u])}" for u in tr.order)
+    add("sorted", tab.sort_values("rank", na_position="last"), highlight=tr.order, order=order_txt)
+    admitted = np.zeros(K, dtype=bool)
+    for row in tr.tests:
+        if row.phase == "cap" and row.k == 1:
+            admitted[:] = False
+        admitted[row.cls] = row.admitted
+        verdict = t("spa.sub.test.in" if row.admitted else "spa.sub.test.out", lang)
+        if row.phase == "cap":
+            verdict += t("spa.sub.test.cap", lang)
+        thr = "−∞" if np.isinf(row.threshold) else num(row.threshold)
+        tested = tab.assign(admitted=[bool(a) if not np.isnan(r) and r <= row.k else None
+                                      for a, r in zip(admitted, rank)])
+        add("test", tested.sort_values("rank", na_position="last"), highlight=(row.cls,),
+            k=row.k, cls=row.cls, Q=num(row.Q), running=num(row.running_sum),
+            formula=_test_formula(variant, row.phase, row.k), threshold=thr,
+            cmp=">" if row.admitted else "≤", verdict=verdict)
+    tau = np.asarray(tr.tau)
+    tab = tab.assign(tau_u=np.where(np.arange(K) == y, np.nan, tau))
+    extra = ""
+    if tr.cap_binds:
+        T_hard = float(np.sum(spa_step(W, x, y)[1].tau)) if variant == "I" else tr.tau_sum
+        extra = t("spa.sub.tau.capextra", lang, T_hard=num(T_hard), C=num(C), xi=num(tr.xi))
+    elif variant == "II":
+        extra = t("spa.sub.tau.iiextra", lang, xi=num(tr.xi))
+    add("tau", tab, highlight=tr.support, S=_fmt_set(tr.support),
+        theta_formula=_theta_formula(variant, tr.cap_binds), theta=num(tr.theta),
+        T=num(tr.tau_sum), extra=extra)
+    tab = tab.assign(coef=np.asarray(tr.coef))
+    add("update", tab, stage="update", highlight=(y, *tr.support), T=num(tr.tau_sum))
+    after = np.asarray(tr.scores_after)
+    tab = tab.assign(s_u_after=after, m_u_after=np.asarray(tr.margins_after))
+    required = "1" if variant != "I" or not tr.cap_binds else f"1 − ξ = {num(1 - tr.xi)}"
+    if variant == "II":
+        required = f"1 − ξ = {num(1 - tr.xi)}"
+    add("after", tab, stage="after", highlight=(y,), y=y, sy=num(after[y]),
+        min_margin=num(np.nanmin(np.asarray(tr.margins_after))), required=required,
+        correct=t("ui.yes" if tr.correct_after else "ui.no", lang))
+    return tuple(out)
+
+
+def cap_table(inst: Instance, variant: str | None, C_values=None) -> pd.DataFrame:
+    """``T = sum tau``, ``xi`` and each ``tau_u`` as C varies (SPA-I: the cap; SPA-II: the
+    shrinkage), on a log grid; the hard SPA step's ``T`` is the column ``T_hard``."""
+    if C_values is None:
+        C_values = np.logspace(-3, 2, 61)
+    T_hard = float(spa_step(inst.W, inst.x, inst.y)[1].tau_sum)
+    rows = []
+    for C in C_values:
+        tr = spa_step(inst.W, inst.x, inst.y, variant, float(C))[1]
+        row = {"C": float(C), "T": tr.tau_sum, "xi": tr.xi, "cap_binds": tr.cap_binds,
+               "T_hard": T_hard}
+        row.update({f"tau_{u}": float(tr.tau[u]) for u in range(inst.W.shape[0])
+                    if u != inst.y})
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def spa_walkthrough(inst: Instance, variant: str | None = None, C: float = 1.0,
+                    lang: str = "en") -> Walkthrough:
+    """Everything the SPA page shows for ``inst`` under SPA / SPA-I / SPA-II.
+
+    >>> from olearn.teaching.instances import find_pa_failure
+    >>> w = spa_walkthrough(find_pa_failure(seed=0))
+    >>> [s.key for s in w.steps][:4], w.steps[-1].key
+    (['scores', 'margins', 'Q', 'sorted'], 'after')
+    >>> w.qp_max_diff < 1e-8
+    True
+    """
+    variant = check_variant(variant)
+    C = float(C)
+    W, x, y = inst.W, inst.x, inst.y
+    W_after, tr = spa_step(W, x, y, variant, C)
+    pa_W, pa = pa_step(W, x, y, variant, C)
+    K = W.shape[0]
+    classes = [_label(u, y) for u in range(K)]
+    winner = int(np.argmax(pa.scores_after))
+    pa_text = t("spa.pa_text", lang, rival=pa.rival, tau=num(pa.tau), winner=winner, y=y,
+                verdict=t("spa.pa_ok" if pa.correct_after else "spa.pa_fail", lang))
+    pa_table = pd.DataFrame({
+        "class": classes, "s_u": np.asarray(pa.scores_before),
+        "PA: s_u after": np.asarray(pa.scores_after),
+        "SPA: s_u after": np.asarray(tr.scores_after)})
+    # closed form vs quadprog
+    qp = qp_step(W, x, y, variant, C)
+    obj_cf, _ = objective(W, W_after - W, x, y, variant, C)
+    qp_table = pd.DataFrame({"class": classes, "τ closed form": np.asarray(tr.tau),
+                             "τ quadprog": qp.tau})
+    qp_table["|difference|"] = (qp_table["τ closed form"] - qp_table["τ quadprog"]).abs()
+    qp_table = qp_table[[u != y for u in range(K)]].reset_index(drop=True)
+    diff = float(np.max(np.abs(np.asarray(tr.tau) - qp.tau)))
+    qp_text = t("spa.qp_text", lang, diff=f"{diff:.1e}", obj_cf=num(obj_cf, 8),
+                obj_qp=num(qp.objective, 8))
+    # the seed's printed table
+    printed_W, printed = spa_printed_step(W, x, y, variant, C)
+    obj_p, _ = objective(W, printed_W - W, x, y, variant, C)
+    printed_table = pd.DataFrame({
+        "class": classes, "Q_u": np.asarray(tr.Q), "τ derived": np.asarray(tr.tau),
+        "τ printed": np.asarray(printed.tau), "m_u after (derived)": np.asarray(tr.margins_after),
+        "m_u after (printed)": np.asarray(printed.margins_after)})
+    differs = bool(np.max(np.abs(np.asarray(tr.tau) - np.asarray(printed.tau)))
+                   > 1e-9 * (1 + float(np.max(tr.tau))))
+    if variant is None:
+        printed_text = t("spa.printed_hard", lang)
+    elif differs:
+        printed_text = t("spa.printed_differs", lang, obj_p=num(obj_p, 6), obj_d=num(obj_cf, 6))
+    else:
+        printed_text = t("spa.printed_same", lang)
+    # C
+    caps = cap_table(inst, variant) if variant else pd.DataFrame()
+    T_hard = float(spa_step(W, x, y)[1].tau_sum)
+    if variant == "I":
+        cap_text = (t("spa.cap_binds", lang, C=num(C), T_hard=num(T_hard), xi=num(tr.xi))
+                    if tr.cap_binds else t("spa.cap_free", lang, C=num(C), T=num(tr.tau_sum)))
+    elif variant == "II":
+        cap_text = t("spa.cap_ii", lang, T=num(tr.tau_sum), T_hard=num(T_hard), xi=num(tr.xi))
+    else:
+        cap_text = ""
+    return Walkthrough(
+        instance=inst, variant=variant, C=C, lang=lang, spa=tr, W_after=W_after,
+        pa_W_after=pa_W, pa_text=pa_text, pa_table=pa_table,
+        steps=_steps(tr, inst, variant, C, lang), qp_table=qp_table, qp_max_diff=diff,
+        qp_text=qp_text, printed_table=printed_table, printed_differs=differs,
+        printed_text=printed_text, cap_table=caps, cap_text=cap_text,
+        state_table=state_table(inst),
+    )
+
+
+def state_table(inst: Instance) -> pd.DataFrame:
+    """W row by row, then x, with the class of x marked: the instance as a lecturer writes it.
+
+    >>> from olearn.teaching.instances import Instance
+    >>> state_table(Instance(np.eye(2), np.array([1.0, 2.0]), 1))["row"].tolist()
+    ['w_0', 'w_1 (y)', 'x']
+    """
+    d = inst.W.shape[1]
+    names = [f"x_{j + 1}" for j in range(d)]
+    if inst.bias:
+        names[-1] = "bias"
+    rows = [[f"w_{u}" + (" (y)" if u == inst.y else ""), *inst.W[u]]
+            for u in range(inst.W.shape[0])]
+    rows.append(["x", *inst.x])
+    return pd.DataFrame(rows, columns=["row", *names])

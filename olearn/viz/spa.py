@@ -1,0 +1,238 @@
+"""Figures of the SPA page: the plane (weights, x, decision regions) and the number line of
+scores / margins / Q / tau, redrawn for each sub-step of
+:func:`olearn.teaching.spa_walk.spa_walkthrough`; the C curve; PA beside SPA."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from olearn.teaching.strings import t
+from olearn.viz.common import argmax_grid, region_colorscale, style
+from olearn.viz.palette import EXAMPLE_COLOR, class_color, rgba
+
+
+def _plane(fig, walk, step, col: int) -> None:
+    inst = walk.instance
+    W0 = np.asarray(inst.W, dtype=float)
+    W1 = np.asarray(walk.W_after, dtype=float)
+    x = np.asarray(inst.x, dtype=float)
+    K = W0.shape[0]
+    shown = W1 if step.stage == "after" else W0
+    planar = (lambda W: (W[:, :2], W[:, 2])) if inst.bias else (lambda W: (W, None))
+    pts = np.vstack([W0[:, :2], W1[:, :2], x[None, :2], [[0.0, 0.0]]])
+    R = float(np.max(np.abs(pts))) * 1.15 + 0.3
+    box = (-R, R, -R, R)
+    Wp, b = planar(shown)
+    xs, ys, Z, _ = argmax_grid(Wp, b, box, steps=120)
+    fig.add_trace(go.Heatmap(x=xs, y=ys, z=Z, zmin=-0.5, zmax=K - 0.5,
+                             colorscale=region_colorscale(K), showscale=False,
+                             hoverinfo="skip"), row=1, col=col)
+    xref, yref = ("x", "y") if col == 1 else (f"x{col}", f"y{col}")
+    hl = set(step.highlight)
+
+    def arrow(tip, color, width, dash=False, text=None):
+        fig.add_annotation(x=tip[0], y=tip[1], ax=0, ay=0, xref=xref, yref=yref, axref=xref,
+                           ayref=yref, showarrow=True, arrowhead=2, arrowsize=1.2,
+                           arrowwidth=width, arrowcolor=color, opacity=0.45 if dash else 1.0,
+                           text="", standoff=0)
+        if text:
+            fig.add_annotation(x=tip[0], y=tip[1], xref=xref, yref=yref, text=text,
+                               showarrow=False, yshift=12, font=dict(color=color, size=14))
+
+    for u in range(K):
+        c = class_color(u)
+        w = 3.5 if u in hl else 2.0
+        if step.stage == "update":
+            arrow(W0[u, :2], c, 1.5, dash=True)
+            if np.any(W0[u] != W1[u]):
+                fig.add_trace(go.Scatter(x=[W0[u, 0], W1[u, 0]], y=[W0[u, 1], W1[u, 1]],
+                                         mode="lines", line=dict(color=c, dash="dot", width=2),
+                                         showlegend=False, hoverinfo="skip"), row=1, col=col)
+            arrow(W1[u, :2], c, w, text=f"w{u}")
+        else:
+            arrow(shown[u, :2], c, w, text=f"w{u}")
+    arrow(x[:2], EXAMPLE_COLOR, 2.5)
+    fig.add_trace(go.Scatter(x=[x[0]], y=[x[1]], mode="markers+text",
+                             marker=dict(symbol="star", size=16, color=EXAMPLE_COLOR),
+                             text=[f"x (y={inst.y})"], textposition="bottom right",
+                             showlegend=False, hoverinfo="skip"), row=1, col=col)
+    fig.update_xaxes(range=[-R, R], row=1, col=col, zeroline=True, title_text="feature 1")
+    fig.update_yaxes(range=[-R, R], row=1, col=col, zeroline=True, title_text="feature 2",
+                     scaleanchor=xref, scaleratio=1)
+
+
+def _classes_axis(K: int, y: int, order=None) -> list[str]:
+    idx = list(order) if order is not None else list(range(K))
+    return [f"{u} (y)" if u == y else str(u) for u in idx]
+
+
+def _numberline(fig, walk, step, col: int, lang: str) -> str:
+    inst = walk.instance
+    tr = walk.spa
+    K, y = inst.W.shape[0], inst.y
+    key = step.key
+    s0 = np.asarray(tr.scores_before)
+    hl = set(step.highlight)
+    xref = "x" if col == 1 else f"x{col}"
+    if key in ("scores", "passive", "update", "after"):
+        labels = _classes_axis(K, y)
+        s1 = np.asarray(tr.scores_after)
+        sy = s1[y] if key == "after" else s0[y]
+        fig.add_vrect(x0=sy - 1, x1=sy, fillcolor=rgba(class_color(y), 0.15), line_width=0,
+                      row=1, col=col, annotation_text=t("fig.band", lang),
+                      annotation_position="top left", annotation_font_size=12)
+        if key in ("update", "after"):
+            for u in range(K):
+                if s0[u] != s1[u]:
+                    fig.add_annotation(x=s1[u], y=labels[u], ax=s0[u], ay=labels[u],
+                                       xref=xref, yref=f"y{col}" if col > 1 else "y",
+                                       axref=xref, ayref=f"y{col}" if col > 1 else "y",
+                                       arrowhead=2, arrowwidth=2, arrowcolor=class_color(u),
+                                       showarrow=True, text="")
+            fig.add_trace(go.Scatter(x=s0, y=labels, mode="markers", name=t("fig.before", lang),
+                                     marker=dict(size=13, symbol="circle-open", color="#555",
+                                                 line=dict(width=2))), row=1, col=col)
+            fig.add_trace(go.Scatter(x=s1, y=labels, mode="markers", name=t("fig.after", lang),
+                                     marker=dict(size=15, color=[class_color(u) for u in range(K)],
+                                                 line=dict(width=1, color="#222"))),
+                          row=1, col=col)
+        else:
+            fig.add_trace(go.Scatter(
+                x=s0, y=labels, mode="markers", showlegend=False,
+                marker=dict(size=[18 if u in hl else 13 for u in range(K)],
+                            color=[class_color(u) for u in range(K)],
+                            line=dict(width=[3 if u in hl else 1 for u in range(K)],
+                                      color="#222"))), row=1, col=col)
+        fig.update_xaxes(title_text=t("fig.scores", lang), row=1, col=col)
+        return t("fig.scores", lang)
+    if key == "margins":
+        wrong = [u for u in range(K) if u != y]
+        m = np.asarray(tr.margins)[wrong]
+        fig.add_trace(go.Bar(x=m, y=_classes_axis(K, y, wrong), orientation="h",
+                             marker_color=[class_color(u) for u in wrong],
+                             marker_line=dict(width=[3 if u in hl else 0 for u in wrong],
+                                              color="#222"), showlegend=False),
+                      row=1, col=col)
+        fig.add_vline(x=1.0, line_dash="dash", line_color="#222", row=1, col=col,
+                      annotation_text="m = 1", annotation_position="top")
+        fig.update_xaxes(title_text=t("fig.margins", lang), row=1, col=col)
+        return t("fig.margins", lang)
+    # Q, sorted, test, tau: bars of Q (sorted from the 'sorted' sub-step on)
+    Q = np.asarray(tr.Q)
+    if key == "Q":
+        idx = [u for u in range(K) if u != y]
+    else:
+        idx = list(tr.order) + [u for u in range(K) if u != y and u not in tr.order]
+    labels = _classes_axis(K, y, idx)
+    table = step.table.set_index("class")
+    colors, lines = [], []
+    for u in idx:
+        c = class_color(u)
+        if key == "test":
+            adm = table.loc[_classes_axis(K, y, [u])[0], "admitted"]
+            c = c if adm is True else ("#bbbbbb" if adm is None else rgba(c, 0.35))
+        if key == "tau" and u not in tr.support:
+            c = "#cccccc"
+        colors.append(c)
+        lines.append(3 if u in hl else 0)
+    if key == "tau":
+        theta = tr.theta
+        base = [min(max(Q[u], 0.0), theta) if u in tr.support else Q[u] for u in idx]
+        top = [Q[u] - theta if u in tr.support else 0.0 for u in idx]
+        fig.add_trace(go.Bar(x=base, y=labels, orientation="h", name="θ",
+                             marker_color=[rgba(class_color(u), 0.25) for u in idx]),
+                      row=1, col=col)
+        fig.add_trace(go.Bar(x=top, y=labels, orientation="h", name="τ = Q − θ",
+                             marker_color=colors, marker_line=dict(width=lines, color="#222"),
+                             text=[f"τ={v:.3g}" if v > 0 else "" for v in top],
+                             textposition="outside"), row=1, col=col)
+        fig.update_layout(barmode="stack")
+        fig.add_vline(x=theta, line_dash="dash", line_color="#222", row=1, col=col,
+                      annotation_text=f"θ = {theta:.3g}", annotation_position="top")
+        fig.update_xaxes(title_text=t("fig.tau", lang), row=1, col=col)
+        return t("fig.tau", lang)
+    fig.add_trace(go.Bar(x=[Q[u] for u in idx], y=labels, orientation="h", showlegend=False,
+                         marker_color=colors, marker_line=dict(width=lines, color="#222"),
+                         text=[f"{Q[u]:.3g}" for u in idx], textposition="outside"),
+                  row=1, col=col)
+    fig.add_vline(x=0.0, line_color="#222", row=1, col=col)
+    if key == "test":
+        row = next(r for r in tr.tests if r.k == step.k and r.cls == step.highlight[0])
+        if np.isfinite(row.threshold):
+            fig.add_vline(x=row.threshold, line_dash="dash", line_color="#C00000", row=1,
+                          col=col, annotation_text=f"{t('fig.threshold', lang)} "
+                          f"{row.threshold:.3g}", annotation_position="top")
+    fig.update_xaxes(title_text=t("fig.Q", lang), row=1, col=col)
+    return t("fig.Q", lang)
+
+
+def spa_step_figure(walk, index: int) -> go.Figure:
+    """The geometry of sub-step ``index`` of a walkthrough: the plane (when x is 2-D, or 2-D
+    plus the bias feature) and the number line of the current quantity."""
+    lang = walk.lang
+    step = walk.steps[int(index)]
+    d = walk.instance.W.shape[1]
+    has_plane = d == 2 or (walk.instance.bias and d == 3)
+    cols = 2 if has_plane else 1
+    fig = make_subplots(rows=1, cols=cols, column_widths=[0.5, 0.5] if has_plane else [1.0],
+                        horizontal_spacing=0.12,
+                        subplot_titles=[t("fig.plane", lang), " "] if has_plane else [" "])
+    if has_plane:
+        _plane(fig, walk, step, 1)
+    title = _numberline(fig, walk, step, cols, lang)
+    fig.layout.annotations[cols - 1].text = title
+    fig.update_yaxes(title_text=t("ui.class", lang), type="category", row=1, col=cols)
+    return style(fig, height=480, title=step.title)
+
+
+def cap_figure(walk) -> go.Figure:
+    """Each tau_u and their sum T against C (log scale), the hard step's T dashed and the
+    current C marked; for SPA-I the region where the cap binds is shaded."""
+    lang = walk.lang
+    tab = walk.cap_table
+    fig = go.Figure()
+    if tab.empty:
+        return style(fig, height=360)
+    y = walk.instance.y
+    for col in [c for c in tab.columns if c.startswith("tau_")]:
+        u = int(col.split("_")[1])
+        fig.add_trace(go.Scatter(x=tab["C"], y=tab[col], mode="lines", name=f"τ_{u}",
+                                 line=dict(color=class_color(u), width=2)))
+    fig.add_trace(go.Scatter(x=tab["C"], y=tab["T"], mode="lines", name="T = Σ τ",
+                             line=dict(color="#111", width=3)))
+    fig.add_trace(go.Scatter(x=tab["C"], y=tab["T_hard"], mode="lines", name="T (SPA)",
+                             line=dict(color="#111", width=1.5, dash="dash")))
+    if walk.variant == "I" and tab["cap_binds"].any():
+        c_edge = float(tab.loc[tab["cap_binds"], "C"].max())
+        fig.add_vrect(x0=float(tab["C"].min()), x1=c_edge, fillcolor="rgba(200,0,0,0.07)",
+                      line_width=0, annotation_text="Σ τ = C", annotation_position="top left")
+    fig.add_vline(x=walk.C, line_color="#C00000", line_width=2,
+                  annotation_text=f"C = {walk.C:.3g}", annotation_position="top right")
+    fig.update_xaxes(type="log", title_text=t("fig.C", lang))
+    fig.update_yaxes(title_text=t("fig.tau_axis", lang), rangemode="tozero")
+    del y
+    return style(fig, height=380, title=t("spa.cap_title", lang))
+
+
+def pa_vs_spa_figure(walk) -> go.Figure:
+    """Scores before, after PA's step and after SPA's step, per class."""
+    lang = walk.lang
+    inst = walk.instance
+    K, y = inst.W.shape[0], inst.y
+    tab = walk.pa_table
+    labels = _classes_axis(K, y)
+    fig = go.Figure()
+    sy = float(tab["SPA: s_u after"].iloc[y])
+    fig.add_vrect(x0=sy - 1, x1=sy, fillcolor=rgba(class_color(y), 0.12), line_width=0)
+    series = [("s_u", t("fig.before", lang), "circle-open", "#777"),
+              ("PA: s_u after", "PA", "x", "#4292C6"),
+              ("SPA: s_u after", "SPA", "diamond", "#006D2C")]
+    for col, name, symbol, color in series:
+        fig.add_trace(go.Scatter(x=tab[col], y=labels, mode="markers", name=name,
+                                 marker=dict(symbol=symbol, size=14, color=color,
+                                             line=dict(width=2, color=color))))
+    fig.update_xaxes(title_text=t("fig.scores", lang))
+    fig.update_yaxes(title_text=t("ui.class", lang), type="category")
+    return style(fig, height=340, title=t("spa.pa_beside", lang))

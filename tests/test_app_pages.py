@@ -1,0 +1,228 @@
+"""Every page of the app, headless (streamlit.testing.v1.AppTest): it runs, its main widgets
+change what it shows, and no exception or error reaches the screen.
+
+Pages are reached through ``app.py`` (the frame with ``st.navigation``) and ``switch_page``.
+``OLEARN_APP_RAISE=1`` makes the pages' error guard re-raise, so a failure is a real exception
+here rather than a polite ``st.error``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+APP = Path(__file__).resolve().parents[1] / "app.py"
+
+
+@pytest.fixture(autouse=True)
+def _raise_errors(monkeypatch):
+    monkeypatch.setenv("OLEARN_APP_RAISE", "1")
+
+
+@pytest.fixture(autouse=True)
+def _steady_state_navigation(monkeypatch):
+    """AppTest starts every run as a fresh server, where Streamlit's legacy ``pages/`` mode
+    runs a page without ``app.py`` until ``st.navigation`` has run once (the pages then rerun
+    themselves through the frame, which would eat a button's one-run value).  A running server
+    leaves that mode after its first request; tests start in that steady state.  The fresh
+    server's first request is covered by the browser test."""
+    from streamlit.runtime import pages_manager
+
+    original = pages_manager.PagesManager.__init__
+
+    def init(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        pages_manager.PagesManager.uses_pages_directory = False
+
+    monkeypatch.setattr(pages_manager.PagesManager, "__init__", init)
+
+
+def open_page(page: str, query: dict | None = None) -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    if page != "pages/home.py":
+        at.switch_page(page).run()
+    assert_clean(at)
+    return at
+
+
+def assert_clean(at: AppTest) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.error, [e.value for e in at.error]
+
+
+def charts(at: AppTest) -> list[dict]:
+    return [json.loads(el.proto.spec) for el in at.get("plotly_chart")]
+
+
+def texts(at: AppTest) -> list[str]:
+    return [m.value for m in at.markdown]
+
+
+# --- frame --------------------------------------------------------------------------------
+
+
+def test_home_shows_family_map_and_dataset_cards():
+    at = open_page("pages/home.py")
+    figs = charts(at)
+    assert figs and any("SPA" in json.dumps(f["data"]) for f in figs)
+    names = at.dataframe[0].value["name"].tolist()
+    assert "digits" in names and "toy-blobs" in names
+
+
+def test_language_switch_translates_the_page():
+    at = open_page("pages/spa.py")
+    english = texts(at)
+    at.sidebar.selectbox(key="lang").set_value("ja").run()
+    assert_clean(at)
+    japanese = texts(at)
+    assert english != japanese
+    assert any("スコア" in s for s in japanese)
+
+
+def test_page_error_becomes_a_message_not_a_traceback(monkeypatch):
+    """Without the test switch, a bad URL parameter ends as st.error, never st.exception."""
+    monkeypatch.delenv("OLEARN_APP_RAISE")
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.run()
+    at.switch_page("pages/playground.py")
+    at.query_params["kind"] = "placed"
+    at.query_params["pts"] = "0,0,0;1,1,0"  # one class only: a clear ValueError
+    at.session_state["play.kind"] = "placed"
+    at.run()
+    assert not at.exception
+    assert at.error and "class" in at.error[0].value
+
+
+# --- SPA page -------------------------------------------------------------------------------
+
+
+def test_spa_next_walks_through_the_sub_steps():
+    at = open_page("pages/spa.py")
+    first = texts(at)
+    fig0 = charts(at)[0]
+    seen = {first[0]}
+    for _ in range(12):
+        at.button(key="spa.next").click().run()
+        assert_clean(at)
+        seen.add(texts(at)[0])
+    assert {"#### 1. Scores", "#### 3. Q values", "#### 7. The update",
+            "#### 8. New scores"} <= seen
+    assert charts(at)[0] != fig0  # the geometry is redrawn
+    at.button(key="spa.prev").click().run()
+    assert texts(at)[0] == "#### 7. The update"
+
+
+def test_spa_support_test_text_states_the_threshold():
+    at = open_page("pages/spa.py", {"scenario": "three-rivals", "step": "6"})
+    body = " ".join(texts(at))
+    assert "Support test" in body and "Threshold" in body and "search stops" in body
+
+
+def test_spa_scenario_rule_and_C_change_the_content():
+    at = open_page("pages/spa.py")
+    state0 = at.dataframe[-1].value.to_dict()
+    at.selectbox(key="spa.scenario").set_value("printed-II").run()
+    assert_clean(at)
+    assert at.dataframe[-1].value.to_dict() != state0
+    at.radio(key="spa.rule").set_value("SPA-II").run()
+    assert_clean(at)
+    assert any("They differ here" in s for s in texts(at))
+    at.radio(key="spa.rule").set_value("SPA-I").run()
+    at.selectbox(key="spa.scenario").set_value("three-rivals").run()
+    at.select_slider(key="spa.C").set_value(0.01).run()
+    assert any("the cap binds" in s for s in texts(at))
+    at.select_slider(key="spa.C").set_value(100.0).run()
+    assert any("does not bind" in s for s in texts(at))
+    assert_clean(at)
+
+
+def test_spa_lesson_link_hides_the_controls():
+    at = open_page("pages/spa.py", {"scenario": "pa-failure", "hide": "all", "step": "2"})
+    assert not at.selectbox and not at.radio
+    assert texts(at)[0] == "#### 3. Q values"
+
+
+def test_spa_playground_scenario_uses_the_playground_state():
+    at = open_page("pages/playground.py")
+    at.slider(key="play.t").set_value(40).run()
+    at.button(key="play.open_spa").click().run()
+    assert_clean(at)
+    at.switch_page("pages/spa.py").run()
+    assert_clean(at)
+    assert at.selectbox(key="spa.scenario").value == "playground"
+    state = at.dataframe[-1].value
+    assert "bias" in state.columns  # the playground's learners see (x1, x2, 1)
+
+
+# --- Playground -------------------------------------------------------------------------------
+
+
+def test_playground_slider_buttons_and_learners():
+    at = open_page("pages/playground.py")
+    planes0 = charts(at)[0]
+    at.slider(key="play.t").set_value(60).run()
+    assert_clean(at)
+    planes1 = charts(at)[0]
+    assert planes1 != planes0
+    at.button(key="play.step").click().run()
+    assert at.slider(key="play.t").value == 61
+    at.button(key="play.back").click().run()
+    at.button(key="play.back").click().run()
+    assert at.slider(key="play.t").value == 59
+    at.button(key="play.rewind").click().run()
+    assert at.slider(key="play.t").value == 0
+    at.multiselect(key="play.algos").set_value(["spa", "arow"]).run()
+    assert_clean(at)
+    figs = charts(at)
+    assert len(figs) == 3  # planes, mistakes, the covariance ellipses of AROW
+    assert "AROW" in json.dumps(figs[0]["layout"]["annotations"])
+    at.selectbox(key="play.kind").set_value("moons").run()
+    assert_clean(at)
+    at.button(key="play.play").click().run()
+    assert_clean(at)
+
+
+def test_playground_url_reproduces_the_view():
+    at = open_page("pages/playground.py", {"kind": "drift", "seed": "7", "t": "33",
+                                           "algos": "pa1,scw1"})
+    assert at.slider(key="play.t").value == 33
+    assert at.number_input(key="play.seed").value == 7
+    assert at.query_params["seed"] == ["7"] or at.query_params["seed"] == "7"
+
+
+# --- Compare ----------------------------------------------------------------------------------
+
+
+def test_compare_runs_the_protocol_with_progress_and_download():
+    at = open_page("pages/compare.py")
+    assert not charts(at)  # nothing runs before the button
+    at.multiselect(key="cmp.algos").set_value(["perceptron", "spa1"]).run()
+    at.select_slider(key="cmp.max").set_value(300).run()
+    at.button(key="cmp.run").click().run()
+    assert_clean(at)
+    table = at.dataframe[0].value
+    assert table["algorithm"].tolist() == ["Perceptron", "SPA-I"]
+    assert table["error %"].between(0, 100).all()
+    assert len(charts(at)) == 3
+    assert at.get("download_button")
+    at.number_input(key="cmp.folds").set_value(4).run()
+    assert_clean(at)
+    assert not charts(at)  # new settings wait for the button again
+
+
+def test_compare_rejects_a_bad_upload_with_a_message(monkeypatch):
+    monkeypatch.delenv("OLEARN_APP_RAISE")
+    at = open_page("pages/compare.py")
+    from olearn.teaching.compare import dataset_from
+
+    with pytest.raises(ValueError):
+        dataset_from(upload=b"a,b\n1,x\n", filename="bad.csv")

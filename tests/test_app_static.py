@@ -1,0 +1,103 @@
+"""The app's rules that can be read off the source: pages stay thin (no numpy, no array maths),
+every page runs inside the error guard, and every UI string exists in both languages."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+from olearn.teaching.strings import STRINGS, t
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = sorted((ROOT / "pages").glob("*.py"))
+APP_FILES = [ROOT / "app.py", *PAGES]
+# modules that would let a page do numerical work itself
+FORBIDDEN = {"numpy", "scipy", "numba", "sklearn", "pandas", "quadprog"}
+
+
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(), filename=str(path))
+
+
+@pytest.mark.parametrize("path", APP_FILES, ids=lambda p: p.name)
+def test_pages_import_no_numerical_library(path):
+    for node in ast.walk(_tree(path)):
+        if isinstance(node, ast.Import):
+            roots = {a.name.split(".")[0] for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            roots = {(node.module or "").split(".")[0]}
+        else:
+            continue
+        assert not roots & FORBIDDEN, f"{path.name}:{node.lineno} imports {roots & FORBIDDEN}"
+
+
+@pytest.mark.parametrize("path", APP_FILES, ids=lambda p: p.name)
+def test_pages_do_no_array_arithmetic(path):
+    """No matrix products, no numpy-style reductions or slicing on tuples of indices: what a
+    page computes is bookkeeping on scalars (clamping an index, adding one to t)."""
+    for node in ast.walk(_tree(path)):
+        assert not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)), \
+            f"{path.name}:{node.lineno} uses @"
+        if isinstance(node, ast.Attribute):
+            assert node.attr not in {"dot", "sum", "mean", "cumsum", "argmax", "outer",
+                                     "reshape", "T", "linalg"}, \
+                f"{path.name}:{node.lineno} calls .{node.attr}"
+        if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple):
+            assert not any(isinstance(e, ast.Slice | ast.Constant) for e in node.slice.elts), \
+                f"{path.name}:{node.lineno} indexes an array with a tuple"
+
+
+@pytest.mark.parametrize("path", [p for p in PAGES if not p.name.startswith("_")],
+                         ids=lambda p: p.name)
+def test_every_page_body_runs_inside_the_guard(path):
+    tree = _tree(path)
+    guards = [n for n in ast.walk(tree) if isinstance(n, ast.With)
+              and any(isinstance(i.context_expr, ast.Call)
+                      and getattr(i.context_expr.func, "id", "") == "guard" for i in n.items)]
+    assert guards, f"{path.name} has no `with guard():`"
+    top = [n for n in tree.body if not isinstance(n, ast.Import | ast.ImportFrom
+                                                  | ast.FunctionDef | ast.Assign | ast.Expr)]
+    assert all(n in guards for n in top), f"{path.name}: statements outside the guard"
+
+
+def test_the_frame_guards_every_page():
+    tree = _tree(ROOT / "app.py")
+    assert any(isinstance(n, ast.With) and "navigation.run" in ast.unparse(n)
+               for n in ast.walk(tree))
+
+
+def test_static_check_catches_numpy(tmp_path):
+    """The checks above can fail: a page that imports numpy is flagged."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("import numpy as np\nx = np.ones(3) @ np.ones(3)\ny = x[:, 0]\n")
+    with pytest.raises(AssertionError):
+        test_pages_import_no_numerical_library(bad)
+    with pytest.raises(AssertionError):
+        test_pages_do_no_array_arithmetic(bad)
+
+
+@pytest.mark.parametrize("key", sorted(STRINGS))
+def test_every_string_has_both_languages_with_the_same_placeholders(key):
+    en, ja = STRINGS[key]
+    assert en.strip() and ja.strip()
+    fields = re.compile(r"\{(\w+)\}")
+    assert sorted(fields.findall(en)) == sorted(fields.findall(ja)), key
+
+
+def test_japanese_is_a_translation_not_a_copy():
+    translated = [k for k, (en, ja) in STRINGS.items() if en != ja]
+    assert len(translated) > 0.9 * len(STRINGS) - 10
+
+
+def test_every_string_key_used_in_the_app_exists():
+    used = set()
+    sources = [*APP_FILES, *(ROOT / "olearn" / "teaching").glob("*.py"),
+               *(ROOT / "olearn" / "viz").glob("*.py")]
+    for path in sources:
+        used |= set(re.findall(r"""\btr?\(\s*["']([a-z_]+\.[\w.\-]+)["']""", path.read_text()))
+    missing = {k for k in used if k not in STRINGS}
+    assert not missing, missing
+    assert t("spa.sub.test.title", "ja", k=2).startswith("5.2")

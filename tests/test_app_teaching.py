@@ -1,0 +1,132 @@
+"""What the pages show is computed by olearn.teaching: checked here against independent
+references (quadprog for the closed forms, the numba kernel behind the estimators for the
+playground's snapshots) and for internal consistency of the step-through."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from olearn.core.spa import spa_step
+from olearn.estimators import PAClassifier, PerceptronClassifier, SPAClassifier
+from olearn.teaching.instances import Instance, random_instance
+from olearn.teaching.qp import qp_step
+from olearn.teaching.spa_walk import SCENARIOS, scenario, spa_walkthrough
+from olearn.teaching.stream import instance_at, run_stream
+
+
+@pytest.mark.parametrize("variant", [None, "I", "II"])
+@pytest.mark.parametrize("seed", range(40))
+def test_closed_form_matches_the_qp_solver(variant, seed):
+    rng = np.random.default_rng(seed)
+    K, d = int(rng.integers(3, 7)), int(rng.integers(1, 5))
+    W, x, y = rng.normal(size=(K, d)) * 2, rng.normal(size=d), int(rng.integers(K))
+    C = float(10 ** rng.uniform(-2, 1))
+    W1, tr = spa_step(W, x, y, variant, C)
+    ans = qp_step(W, x, y, variant, C)
+    np.testing.assert_allclose(tr.tau, ans.tau, atol=1e-7 * (1 + np.max(ans.tau)))
+    np.testing.assert_allclose(W1 - W, ans.delta, atol=1e-7 * (1 + np.max(np.abs(ans.delta))))
+
+
+def test_qp_referee_would_catch_a_wrong_step():
+    """The printed SPA-I of the seed is not the minimiser: the referee disagrees with it."""
+    from olearn.core.spa import spa_printed_step
+    from olearn.teaching.instances import find_printed_discrepancy
+
+    inst = find_printed_discrepancy("I", seed=1)
+    printed = spa_printed_step(inst.W, inst.x, inst.y, "I", inst.C)[1]
+    assert np.max(np.abs(printed.tau - qp_step(inst.W, inst.x, inst.y, "I", inst.C).tau)) > 1e-6
+
+
+@pytest.mark.parametrize("name", [s for s in SCENARIOS if s != "playground"])
+@pytest.mark.parametrize("variant", [None, "I", "II"])
+def test_walkthrough_follows_the_trace(name, variant):
+    inst = scenario(name, seed=2, C=0.5)
+    walk = spa_walkthrough(inst, variant, 0.5, "en")
+    keys = [s.key for s in walk.steps]
+    if walk.spa.reason != "aggressive":
+        assert keys == ["scores", "margins", "passive"]
+        return
+    assert keys[:4] == ["scores", "margins", "Q", "sorted"]
+    assert keys[-3:] == ["tau", "update", "after"]
+    assert keys.count("test") == len(walk.spa.tests)
+    assert walk.qp_max_diff < 1e-7
+    # the last sub-step's table holds the new scores, and they are those of W_after x
+    after = walk.steps[-1].table["s_u_after"].to_numpy()
+    np.testing.assert_allclose(after, walk.W_after @ inst.x)
+    # the japanese walkthrough has the same structure and other words
+    ja = spa_walkthrough(inst, variant, 0.5, "ja")
+    assert [s.key for s in ja.steps] == keys and ja.steps[0].text != walk.steps[0].text
+
+
+def test_pa_failure_scenario_shows_the_failure_and_the_fix():
+    walk = spa_walkthrough(scenario("pa-failure"), None, 1.0, "en")
+    assert "still misclassified" in walk.pa_text
+    assert walk.spa.correct_after
+
+
+def test_printed_scenarios_differ_from_the_derived_step():
+    for variant in ("I", "II"):
+        walk = spa_walkthrough(scenario(f"printed-{variant}", C=0.3), variant, 0.3, "en")
+        assert walk.printed_differs
+        table = walk.printed_table
+        assert (table["τ derived"] - table["τ printed"]).abs().max() > 1e-6
+
+
+def test_cap_table_shows_where_SPA_I_caps():
+    inst = random_instance(K=4, seed=5)
+    walk = spa_walkthrough(inst, "I", 0.01, "en")
+    tab = walk.cap_table
+    T_hard = spa_step(inst.W, inst.x, inst.y)[1].tau_sum
+    # SPA-I: T = min(C, T_hard) (the cap); checked row by row
+    np.testing.assert_allclose(tab["T"], np.minimum(tab["C"], T_hard), rtol=1e-9)
+    assert tab["cap_binds"].to_numpy().tolist() == (tab["C"] < T_hard).tolist()
+
+
+@pytest.mark.parametrize("key, est", [("perceptron", PerceptronClassifier()),
+                                      ("pa1", PAClassifier(variant="I", C=0.3)),
+                                      ("spa", SPAClassifier()),
+                                      ("spa2", SPAClassifier(variant="II", C=0.3))])
+@pytest.mark.parametrize("bias", [True, False])
+def test_stream_snapshots_equal_the_kernel(key, est, bias):
+    """The playground replays the readable rules; the estimators run the numba kernel: every
+    snapshot and every progressive mistake must agree."""
+    run = run_stream((key,), "blobs", n_samples=60, n_classes=4, seed=3, C=0.3, bias=bias)
+    est.set_params(fit_intercept=bias)
+    classes = np.arange(run.K)
+    for t in (1, 7, 30, 60):
+        clf = type(est)(**est.get_params())
+        mistakes = clf.learn_stream(run.X[:t], run.y[:t], classes=classes)
+        W = np.hstack([clf.coef_, clf.intercept_[:, None]]) if bias else clf.coef_
+        np.testing.assert_allclose(run.W[key][t], W, atol=1e-9)
+        np.testing.assert_array_equal(run.mistakes[key][:t], mistakes)
+
+
+def test_stream_cw_family_keeps_covariances_that_shrink():
+    run = run_stream(("arow", "scw1"), "separable", n_samples=50, seed=1)
+    for key in ("arow", "scw1"):
+        S = run.Sigma[key]
+        assert S.shape == (51, 3, 3)
+        assert np.all(np.linalg.eigvalsh(S[-1]) > 0)
+        assert np.trace(S[-1]) < np.trace(S[0])
+
+
+def test_instance_at_is_the_state_before_example_t():
+    args = (("spa",), "blobs", 50, 3, 0.0, 0.5, 4, 1.0, True, None)
+    inst = instance_at(*args, "spa", 10)
+    run = run_stream(*args)
+    np.testing.assert_array_equal(inst.W, run.W["spa"][10])
+    np.testing.assert_array_equal(inst.x, [*run.X[10], 1.0])
+    W1 = spa_step(inst.W, inst.x, inst.y)[0]
+    np.testing.assert_allclose(W1, run.W["spa"][11])
+
+
+def test_bad_inputs_get_clear_errors():
+    with pytest.raises(ValueError, match="two different classes"):
+        run_stream(("spa",), points=((0, 0, 1), (1, 1, 1)))
+    with pytest.raises(ValueError, match="between 1 and 4"):
+        run_stream(("spa", "pa", "pa1", "pa2", "perceptron"))
+    with pytest.raises(ValueError, match="unknown scenario"):
+        scenario("nope")
+    with pytest.raises(ValueError):
+        spa_walkthrough(Instance(np.zeros((3, 2)), np.array([np.nan, 1.0]), 0))
