@@ -125,11 +125,13 @@ def _cmd_datasets(args) -> int:
     from olearn import datasets
 
     if args.action == "fetch":
-        result = datasets.fetch(args.name, data_home=args.data_home) if _takes(
-            datasets.fetch, "data_home") else datasets.fetch(args.name)  # fmt: skip
-        print(f"{args.name}: ready" + (f" ({result})" if result is not None else ""))
+        paths = datasets.fetch(args.name, data_home=args.data_home)
+        files = ", ".join(str(p) for p in paths) or "embedded, nothing to download"
+        print(f"{args.name}: archives ready ({files})")
+        ds = datasets.load(args.name, data_home=args.data_home)  # parse once, fill the cache
+        print(f"{args.name}: parsed and cached: {ds!r}")
         return 0
-    card = datasets.card(args.name)
+    card = datasets.card(args.name, data_home=args.data_home)
     width = max(len(str(k)) for k in card) if card else 0
     for key, value in card.items():
         print(f"{key:<{width}}  {value}")

@@ -65,18 +65,42 @@ def home_data(title: str):
     return family_map_figure(nodes, edges, title), dataset_cards()
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
+@st.cache_resource(show_spinner=False)
+def _long_results() -> dict:
+    """Results of long runs that report progress.  ``st.cache_data`` cannot hold them: it
+    would replay the progress bar's updates into a block created outside the function."""
+    return {}
+
+
+def _memo(key: tuple, compute, keep: int = 32):
+    store = _long_results()
+    if key not in store:
+        store[key] = compute()
+        while len(store) > keep:
+            store.pop(next(iter(store)))
+    return store[key]
+
+
 def comparison(name: str | None, upload: bytes | None, filename: str | None, algorithms: tuple,
                c_grid: tuple, epochs: int, folds: int, seed: int, max_samples: int,
-               lang: str, _progress=None):
-    """The Compare page's result and figures (``_progress`` is not part of the cache key)."""
-    from olearn.teaching.compare import compare, dataset_from
-    from olearn.viz.compare import curves_figure, error_figure, time_figure
+               lang: str, progress=None):
+    """The Compare page's result and figures, computed once per setting (every input is part
+    of the key; an upload by its content's hash)."""
+    import hashlib
 
-    data = dataset_from(name, upload, filename)
-    res = compare(data, algorithms, c_grid, epochs, folds, seed, max_samples or None,
-                  progress=_progress)
-    return res, error_figure(res, lang), curves_figure(res, lang), time_figure(res, lang)
+    digest = hashlib.sha256(upload).hexdigest() if upload is not None else None
+
+    def compute():
+        from olearn.teaching.compare import compare, dataset_from
+        from olearn.viz.compare import curves_figure, error_figure, time_figure
+
+        data = dataset_from(name, upload, filename)
+        res = compare(data, algorithms, c_grid, epochs, folds, seed, max_samples or None,
+                      progress=progress)
+        return res, error_figure(res, lang), curves_figure(res, lang), time_figure(res, lang)
+
+    return _memo(("compare", name, digest, filename, algorithms, c_grid, epochs, folds, seed,
+                  max_samples, lang), compute)
 
 
 @st.cache_data(show_spinner=False)
@@ -93,11 +117,72 @@ def repro_catalogue():
     return catalogue()
 
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def repro_run(id_: str, quick: bool, lang: str, _progress=None):
-    """(result, paper-vs-ours figure) of one reproduction."""
-    from olearn.teaching.reproduce import numeric_pairs, run
-    from olearn.viz.reproduce import paper_vs_ours_figure
+def repro_run(id_: str, quick: bool, lang: str, progress=None):
+    """(result, paper-vs-ours figure) of one reproduction, computed once."""
 
-    result = run(id_, quick, _progress)
-    return result, paper_vs_ours_figure(numeric_pairs(result), lang)
+    def compute():
+        from olearn.teaching.reproduce import numeric_pairs, run
+        from olearn.viz.reproduce import paper_vs_ours_figure
+
+        result = run(id_, quick, progress)
+        return result, paper_vs_ours_figure(numeric_pairs(result), lang)
+
+    return _memo(("repro", id_, bool(quick), lang), compute)
+
+
+@st.cache_resource(show_spinner=False, max_entries=128)
+def cw_page(rule: str, eta: float, r: float, C: float, warmup: int, seed: int, lang: str):
+    from olearn.teaching.cw_walk import cw_update
+    from olearn.viz.walks import cw_figure
+
+    walk = cw_update(rule, eta, r, C, warmup, seed)
+    return walk, cw_figure(walk, lang)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def cw_noise(noise: float, passes: int, seed: int, lang: str):
+    from olearn.teaching.cw_walk import noise_experiment
+    from olearn.viz.walks import noise_figure
+
+    table = noise_experiment(noise, passes, seed)
+    return table, noise_figure(table, lang)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def cs_page(kind: str, n: int, K: int, C: float, seed: int):
+    from olearn.teaching.cs_walk import cs_walk
+
+    return cs_walk(kind, n, K, C, seed)
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def cs_figures(kind: str, n: int, K: int, C: float, seed: int, s: int, lang: str):
+    from olearn.viz.walks import cs_gap_figure, cs_plane_figure
+
+    walk = cs_page(kind, n, K, C, seed)
+    return cs_gap_figure(walk, lang), cs_plane_figure(walk, s, lang)
+
+
+@st.cache_resource(show_spinner=False, max_entries=16)
+def pcvm_page(kind: str, n: int, lam: float, theta: float, seed: int):
+    from olearn.teaching.pcvm_walk import lambda_sweep, pcvm_walk
+
+    return (pcvm_walk(kind, n, lam or None, theta, 0.05, seed),
+            lambda_sweep(kind, n, theta, 0.05, seed))
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def pcvm_figures(kind: str, n: int, lam: float, theta: float, seed: int, i: int, lang: str):
+    from olearn.viz.walks import pcvm_figure, pcvm_history_figure
+
+    walk, _ = pcvm_page(kind, n, lam, theta, seed)
+    return pcvm_figure(walk, i, lang), pcvm_history_figure(walk, i, lang)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def sgd_page(lam: float, epochs: int, seed: int, lang: str):
+    from olearn.teaching.sgd_walk import sgd_compare
+    from olearn.viz.walks import sgd_figures
+
+    walk = sgd_compare(lam, epochs, 600, seed)
+    return (walk, *sgd_figures(walk, lang))

@@ -63,7 +63,7 @@ with guard():
         res, fig_err, fig_curves, fig_time = comparison(
             name, upload, filename, tuple(algos), C_GRIDS[grid], int(epochs), int(folds),
             int(seed), int(max_samples), L,
-            _progress=lambda share, msg: bar.progress(min(share, 1.0),
+            progress=lambda share, msg: bar.progress(min(share, 1.0),
                                                       tr("cmp.progress", message=msg)))
         bar.empty()
         st.dataframe(res.table, hide_index=True)

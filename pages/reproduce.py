@@ -32,7 +32,7 @@ with guard():
         else:
             ui.values["mode"] = mode
             bar = st.progress(0.0)
-            result, fig = repro_run(id_, mode == "quick", L, _progress=lambda done, total, msg:
+            result, fig = repro_run(id_, mode == "quick", L, progress=lambda done, total, msg:
                                     bar.progress(min(done / max(total, 1), 1.0), msg[:80]))
             bar.empty()
             st.caption(tr("rep.mode", mode=tr(f"rep.mode.{mode}")))

@@ -1,3 +1,25 @@
+"""SGD-SVM: global vs per-feature learning rates."""
+
 import streamlit as st
 
-st.title("sgd")
+from pages._cached import sgd_page
+from pages._ui import Controls, guard, lang, plot, tr
+
+L = lang()
+ui = Controls("sgd")
+
+with guard():
+    st.title(tr("sgd.title"))
+    st.caption(tr("sgd.intro"))
+    c1, c2, c3 = st.columns([3, 2, 1])
+    lam = ui.select_slider("lam", tr("sgd.lam"), [1e-4, 3e-4, 1e-3, 3e-3, 1e-2], 1e-3, where=c1)
+    epochs = ui.slider("epochs", tr("sgd.epochs"), 1, 5, 3, where=c2)
+    seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c3, step=1)
+    walk, fig_obj, fig_rates = sgd_page(float(lam), int(epochs), int(seed), L)
+    left, right = st.columns(2)
+    with left:
+        plot(fig_obj, key="sgd.obj")
+    with right:
+        plot(fig_rates, key="sgd.rates")
+    st.dataframe(walk.final, hide_index=True)
+    ui.sync()

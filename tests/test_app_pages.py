@@ -226,3 +226,79 @@ def test_compare_rejects_a_bad_upload_with_a_message(monkeypatch):
 
     with pytest.raises(ValueError):
         dataset_from(upload=b"a,b\n1,x\n", filename="bad.csv")
+
+
+# --- Reproduce --------------------------------------------------------------------------------
+
+
+def test_reproduce_quick_run_shows_paper_beside_ours():
+    """pcvm-lambda's quick run (real data: needs OLEARN_DATA, fails without it)."""
+    at = open_page("pages/reproduce.py")
+    ids = at.selectbox(key="rep.id").options
+    assert any("matsushima-table4" in o for o in ids)
+    at.selectbox(key="rep.id").set_value("pcvm-lambda").run()
+    assert not at.dataframe  # nothing runs before the button
+    at.button(key="rep.quick").click().run()
+    assert_clean(at)
+    table = at.dataframe[0].value
+    assert {"paper", "ours"} <= set(table.columns)
+    assert charts(at)
+
+
+# --- the family pages -------------------------------------------------------------------------
+
+
+def test_cw_page_rule_and_parameters_change_the_update():
+    at = open_page("pages/cw.py")
+    def numbers():
+        return at.dataframe[0].value["value"].astype(str).tolist()
+    first = numbers()
+    assert len(charts(at)) == 2
+    at.radio(key="cw.rule").set_value("scw1").run()
+    at.select_slider(key="cw.C").set_value(0.01).run()
+    assert_clean(at)
+    capped = at.dataframe[0].value.set_index("quantity")["value"]
+    assert float(capped["α (mean step)"]) <= 0.01 + 1e-12
+    assert capped["α capped at C"] == "True"
+    assert numbers() != first
+    at.radio(key="cw.rule").set_value("cw").run()
+    at.select_slider(key="cw.eta").set_value(0.9).run()
+    assert_clean(at)
+    row = at.dataframe[0].value.set_index("quantity")["value"]
+    assert abs(float(row["Pr[y w·x ≥ 0] after"]) - 0.9) < 1e-6  # CW meets eta exactly
+    noise0 = charts(at)[1]
+    at.select_slider(key="cw.noise").set_value(0.0).run()
+    assert_clean(at)
+    assert charts(at)[1] != noise0
+
+
+def test_cs_svm_page_steps_and_gap():
+    at = open_page("pages/cs_svm.py")
+    assert "LIBLINEAR" in at.info[0].value
+    text0, plane0 = texts(at)[-1], charts(at)[0]
+    at.slider(key="cs.s").set_value(7).run()
+    assert_clean(at)
+    assert texts(at)[-1] != text0 and charts(at)[0] != plane0
+    at.select_slider(key="cs.C").set_value(0.1).run()
+    assert_clean(at)
+
+
+def test_pcvm_page_iterations_and_lambda():
+    at = open_page("pages/pcvm.py")
+    last = charts(at)[0]
+    at.slider(key="pcvm.i").set_value(1).run()
+    assert_clean(at)
+    assert charts(at)[0] != last
+    at.select_slider(key="pcvm.lam").set_value(0.0).run()  # gamma fixed at 1
+    assert_clean(at)
+    sweep = at.dataframe[0].value
+    assert "gamma = 1" in sweep["lambda"].tolist()
+
+
+def test_sgd_page_lambda_changes_the_curves():
+    at = open_page("pages/sgd.py")
+    first = charts(at)[0]
+    at.select_slider(key="sgd.lam").set_value(0.01).run()
+    assert_clean(at)
+    assert charts(at)[0] != first
+    assert set(at.dataframe[0].value["schedule"]) == {"global", "per-feature"}

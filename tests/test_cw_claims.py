@@ -31,4 +31,3 @@ def test_quick_run_reports_every_claim():
                for v in result.details["verdicts"])  # fmt: skip
     for number in ("1.", "2.", "3.", "4.", "5.", "6."):
         assert f"- {number}" in result.summary
-    assert result.details["elapsed_seconds"] < 60

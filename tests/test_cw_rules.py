@@ -188,6 +188,35 @@ def test_random_labels_keep_the_state_finite(rule, covariance):
     assert diag.min() > 0 or (covariance == "full" and diag.min() > -1e-12 * diag.max())
 
 
+def seed_d_code_update(mean, cov, fv, label, hyperparameter):
+    """Seed 001's D code for AROW (``Update``), transcribed loop for loop onto dicts."""
+    m = sum(mean[i] * w for i, w in fv)  # GetMargin
+    if m * label >= 1:
+        return
+    confidence = sum(cov[i] * w * w for i, w in fv)  # GetConfidence: x' Sigma x
+    beta = 1.0 / (confidence + hyperparameter)
+    alpha = (1.0 - label * m) * beta
+    for i, w in fv:
+        mean[i] += alpha * cov[i] * label * w
+    for i, w in fv:
+        cov[i] = 1.0 / ((1.0 / cov[i]) + w * w / hyperparameter)
+
+
+def test_binary_diagonal_arow_is_the_seeds_d_code():
+    rng = np.random.default_rng(4)
+    d, n, r = 12, 150, 0.4
+    X = rng.normal(size=(n, d)) * (rng.random((n, d)) < 0.3)
+    y = np.where(X @ rng.normal(size=d) + 0.3 * rng.normal(size=n) > 0, 1, -1)
+    mean, cov = dict.fromkeys(range(d), 0.0), dict.fromkeys(range(d), 1.0)
+    state = cw_init(d)
+    for x, label in zip(X, y):
+        seed_d_code_update(mean, cov, [(i, x[i]) for i in np.flatnonzero(x)], int(label), r)
+        state, _ = arow_step(state, x, int(label), r=r, diagonal_form="precision")
+    assert np.allclose(state.mu, [mean[i] for i in range(d)], rtol=1e-12, atol=1e-15)
+    assert np.allclose(state.Sigma, [cov[i] for i in range(d)], rtol=1e-12, atol=1e-15)
+    assert min(cov.values()) < 0.5  # the stream really updated
+
+
 def test_diagonal_forms_differ_and_stay_positive():
     rng = np.random.default_rng(2)
     X = rng.normal(size=(50, 6))

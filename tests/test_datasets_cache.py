@@ -11,6 +11,7 @@ import scipy.sparse as sp
 
 from olearn import datasets
 from olearn.datasets import _cache, reuters
+from olearn.datasets._base import ARRAY_META
 from tests.datasets_fakes import make_reuters, reuters_doc
 
 TOPICS = ["earn", "acq", "gold", "crude"]
@@ -45,9 +46,11 @@ def _same(a, b):
     assert a.name == b.name
     assert (a.X != b.X).nnz == 0 if sp.issparse(a.X) else np.array_equal(a.X, b.X)
     np.testing.assert_array_equal(a.y, b.y)
-    assert {k: v for k, v in a.meta.items() if k not in ("feature_names", "members")} == \
-        {k: v for k, v in b.meta.items() if k not in ("feature_names", "members")}
-    np.testing.assert_array_equal(a.meta["feature_names"], b.meta["feature_names"])
+    assert {k: v for k, v in a.meta.items() if k not in ARRAY_META} == \
+        {k: v for k, v in b.meta.items() if k not in ARRAY_META}
+    for key in ("feature_names", "members"):
+        assert a.meta[key].dtype.kind == b.meta[key].dtype.kind == "U"
+        np.testing.assert_array_equal(a.meta[key], b.meta[key])
 
 
 def test_second_load_reads_the_npz(home, monkeypatch):
@@ -82,8 +85,11 @@ def test_stale_or_corrupt_cache_is_rebuilt(home, monkeypatch):
     archive = home / reuters.ARCHIVE
     docs = [reuters_doc(i + 1, [TOPICS[i % 2]], f"T{i}", f"other text {i}") for i in range(6)]
     make_reuters(archive, docs)  # a different archive (different size)
+    assert datasets.card("reuters-20", home, build=False)["downloaded"] is True
+    assert "n_samples" not in datasets.card("reuters-20", home, build=False)  # stale card
     ds = datasets.load("reuters-20", home)
     assert len(calls) == 2 and ds.meta["n_samples"] == 6
+    assert datasets.card("reuters-20", home)["n_samples"] == 6  # cached again: full card
     (npz,) = (home / ".olearn_cache").glob("reuters-20-p*.npz")
     npz.write_bytes(b"not a zip file")
     with pytest.warns(UserWarning, match="unreadable cache"):
@@ -124,13 +130,18 @@ def test_card_cached_absent_and_built(home, tmp_path):
     assert absent["missing"] == ["usps.bz2", "usps.t.bz2"]
     assert "ESL" in absent["notes"] and absent["paper_table"]["n_samples"] == 7291
     assert "n_samples" not in absent
-    built = datasets.card("reuters-20", home)  # archive present: parsed once, cached
+    static = datasets.card("reuters-20", home)  # default: cheap, never parses
+    assert static["downloaded"] is True and static["missing"] == [] and "n_samples" not in static
+    built = datasets.card("reuters-20", home, build=True)  # archive present: parsed, cached
     assert built["downloaded"] is True and built["n_samples"] == 12
     for key in ("n_samples", "n_features", "n_classes", "class_counts", "nnz", "density",
                 "source", "licence", "url", "notes", "paper_table"):
         assert key in built, key
     assert built["density"] == pytest.approx(built["nnz"] / (12 * built["n_features"]))
     sidecar = next((home / ".olearn_cache").glob("reuters-20-p*.card.json"))
+    assert json.loads(sidecar.read_text())["n_samples"] == 12
+    sidecar.unlink()  # a lost sidecar is rewritten by the next (cached) load
+    datasets.load("reuters-20", home)
     assert json.loads(sidecar.read_text())["n_samples"] == 12
     (home / reuters.ARCHIVE).unlink()
     offline = datasets.card("reuters-20", home)  # cached card, archive gone
@@ -173,3 +184,24 @@ def test_cache_write_failure_only_warns(tmp_path):
             assert "could not cache" in str(caught[0].message)
     finally:
         locked.chmod(0o755)
+
+
+@pytest.mark.parametrize("name", datasets.names())
+def test_every_card_without_archives(name, tmp_path):
+    card = datasets.card(name, tmp_path / "nothing-here", build=False)
+    assert not (tmp_path / "nothing-here").exists()  # a card creates no folder
+    for key in ("name", "kind", "title", "source", "url", "licence", "notes", "downloaded"):
+        assert card[key] not in (None, ""), key
+    if card["kind"] in ("toy", "embedded"):
+        assert card["downloaded"] is True and card["n_samples"] > 0
+    else:
+        assert card["downloaded"] is False and card["missing"] == card["files"]
+        assert "paper_table" in card
+
+
+def test_damaged_archive_in_the_data_folder(home):
+    archive = home / reuters.ARCHIVE
+    archive.write_bytes(archive.read_bytes()[:300])  # truncated gzip
+    with pytest.raises(datasets.DatasetUnavailable, match="reuters21578.tar.gz") as info:
+        datasets.load("reuters-20", home)
+    assert "fetch reuters-20" in str(info.value) and str(home) in str(info.value)

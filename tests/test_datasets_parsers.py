@@ -133,7 +133,7 @@ def test_hashed_rare_positives_are_the_topic(tmp_path):
     paths = {
         newsgroups.ARCHIVE: _fake_news(tmp_path, per_group=3),
         reuters.ARCHIVE: make_reuters(tmp_path / reuters.ARCHIVE, docs),
-        livedoor.ARCHIVE: make_livedoor(tmp_path / livedoor.ARCHIVE, {"smax": [("a", "b")]}),
+        livedoor.ARCHIVE: make_livedoor(tmp_path / livedoor.ARCHIVE, {"smax": [("ab", "cd")]}),
     }
     ds = hashed.build_hashed(paths, name="sgd-rare", test_fraction=0.25)
     assert ds.X.shape[0] + ds.X_test.shape[0] == 24 + 20 + 1

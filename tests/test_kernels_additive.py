@@ -1,8 +1,5 @@
 """The numba kernel equals the readable rules, step by step, on dense and CSR input."""
 
-import os
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -69,14 +66,3 @@ def test_kernel_equals_readable_rule(rule, variant, sparse, seed):
     assert np.allclose(coef_out, coef_ref, rtol=1e-9, atol=1e-9 * np.abs(coef_ref).max())
     assert coef_out.any(axis=1).sum() > 10  # the stream really made aggressive steps
 
-
-def test_suite_passes_without_jit():
-    """The kernel-equality tests also pass with NUMBA_DISABLE_JIT=1 (plain Python)."""
-    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", __file__,
-         "-k", "kernel_equals", "--no-header"],
-        env=env, capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
-    assert " passed" in proc.stdout

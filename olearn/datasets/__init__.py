@@ -19,6 +19,8 @@ file is reused only while the archives it came from keep their sizes.
 from __future__ import annotations
 
 import os
+import tarfile
+import zlib
 from pathlib import Path
 
 from olearn.datasets import _cache, _paths
@@ -26,7 +28,6 @@ from olearn.datasets._base import Dataset, DatasetUnavailable
 from olearn.datasets._download import ensure_file
 from olearn.datasets._paths import cache_dir, data_home
 from olearn.datasets._registry import KINDS, SPECS, DatasetSpec, spec
-from olearn.datasets.upload import read_upload
 
 __all__ = [
     "Dataset", "DatasetUnavailable", "cache_dir", "card", "data_home", "fetch", "load",
@@ -91,8 +92,9 @@ def load(
 
     Examples
     --------
-    >>> load("toy-xor", n_samples=40).meta["class_counts"]  # doctest: +SKIP
-    {0: 20, 1: 20}
+    >>> ds = load("toy-xor", n_samples=40, random_state=1)
+    >>> ds.X.shape, sorted(ds.meta["class_counts"])
+    ((40, 2), [0, 1])
     """
     s = spec(name)
     opts = _options(s, options)
@@ -102,20 +104,31 @@ def load(
     path = _cache_file(s, opts, home)
     cached = _cache.read(path, _sizes(s, home))
     if cached is not None:
+        if _cache.read_card(path, _sizes(s, home)) is None:  # sidecar lost or from old code
+            _cache.write_card(path, cached, _sizes(s, home))
         return cached
     paths = {f: ensure_file(f, home, download=download, progress=progress) for f in s.files}
-    ds = s.function()(paths, **s.fixed, **opts)
+    try:
+        ds = s.function()(paths, **s.fixed, **opts)
+    except (EOFError, OSError, tarfile.TarError, zlib.error, UnicodeDecodeError) as exc:
+        raise DatasetUnavailable(
+            f"{name}: could not read {', '.join(s.files)} in {home} ({exc!r}). The file is "
+            f"damaged or not the expected archive: delete it and run "
+            f"`python -m olearn datasets fetch {name}` (or olearn.datasets.fetch)."
+        ) from exc
     _cache.write(path, ds, _sizes(s, home))
     return ds
 
 
-def card(name: str, data_home: str | os.PathLike | None = None, *, build: bool = True) -> dict:
+def card(name: str, data_home: str | os.PathLike | None = None, *, build: bool = False) -> dict:
     """The dataset card of ``name`` with its default options.
 
-    Cheap when the dataset is cached (reads the ``.card.json`` sidecar).  Otherwise, if its
-    archives are in the data folder and ``build`` is True, the dataset is parsed (and
-    cached) once.  If an archive is absent, nothing is downloaded: the static part of the
-    card is returned with ``downloaded=False`` and ``missing`` (the absent files).
+    Always cheap by default: the cached card (the ``.card.json`` sidecar written beside the
+    parsed ``.npz``) when there is one, else the static part (title, source, url, licence,
+    notes, ``paper_table``) without sizes.  With ``build=True`` a dataset whose archives are
+    in the data folder but which is not cached yet is parsed (and cached) first.  Nothing is
+    ever downloaded: with an archive absent, ``downloaded`` is False and ``missing`` lists
+    the absent files.  Toys and digits are generated (cheap) and always have sizes.
 
     Returns
     -------
@@ -135,10 +148,10 @@ def card(name: str, data_home: str | os.PathLike | None = None, *, build: bool =
     if not s.files:
         return {**head, "downloaded": True, **_meta(load(name))}
     home = _paths.data_home(data_home)
-    path = _cache_file(s, _options(s, {}), home)
-    stored = _cache.read_card(path)
+    path = _cache_file(s, _options(s, {}), home, create=False)
+    stored = _cache.read_card(path, _sizes(s, home))
     missing = [f for f in s.files if not (home / f).is_file()]
-    if stored is not None and (missing or _cache.read(path, _sizes(s, home)) is not None):
+    if stored is not None:
         return {**head, "downloaded": not missing, **stored}
     if not missing and build:
         return {**head, "downloaded": True, **_meta(load(name, home, download=False))}
@@ -165,8 +178,9 @@ def _options(s: DatasetSpec, options: dict) -> dict:
     return {**s.defaults, **options}
 
 
-def _cache_file(s: DatasetSpec, opts: dict, home: Path) -> Path:
-    return _paths.cache_dir(home) / f"{_cache.cache_key(s.name, s.parser_version, opts)}.npz"
+def _cache_file(s: DatasetSpec, opts: dict, home: Path, create: bool = True) -> Path:
+    folder = _paths.cache_dir(home, create=create)
+    return folder / f"{_cache.cache_key(s.name, s.parser_version, opts)}.npz"
 
 
 def _sizes(s: DatasetSpec, home: Path) -> dict[str, int]:
@@ -176,3 +190,13 @@ def _sizes(s: DatasetSpec, home: Path) -> dict[str, int]:
 
 def _meta(ds: Dataset) -> dict:
     return {k: v for k, v in ds.meta.items() if k not in _cache.ARRAY_META}
+
+
+def __getattr__(attr: str):
+    """``read_upload`` is imported on first use (it pulls in scikit-learn's svmlight reader,
+    which listing names or reading a card does not need)."""
+    if attr == "read_upload":
+        from olearn.datasets.upload import read_upload
+
+        return read_upload
+    raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")

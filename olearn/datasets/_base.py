@@ -19,6 +19,7 @@ STATISTICS_KEYS = frozenset({
     "n_samples", "n_features", "n_classes", "class_counts", "nnz", "density", "nnz_per_row",
     "n_test", "test_class_counts", "test_nnz",
 })  # computed by :func:`statistics`, never stored
+ARRAY_META = ("feature_names", "members", "test_members")  # card entries held as str arrays
 
 
 class DatasetUnavailable(OSError, ValueError):
@@ -119,6 +120,7 @@ def make_dataset(name: str, X, y, card: dict, X_test=None, y_test=None) -> Datas
         X_test, y_test = _as_matrix(X_test), _as_labels(y_test)
         if X_test.shape[1] != X.shape[1] or X_test.shape[0] != y_test.shape[0]:
             raise ValueError(f"{name}: test split shapes {X_test.shape}, {y_test.shape}")
+    card = {k: (np.asarray(v, dtype=str) if k in ARRAY_META else v) for k, v in card.items()}
     meta = {"name": name, **card, **statistics(X, y, X_test, y_test)}
     return Dataset(name=name, X=X, y=y, meta=meta, X_test=X_test, y_test=y_test)
 

@@ -21,10 +21,7 @@ from pathlib import Path
 import numpy as np
 import scipy.sparse as sp
 
-from olearn.datasets._base import STATISTICS_KEYS, Dataset, make_dataset
-
-# Card entries stored as arrays in the .npz (kept out of the JSON card).
-ARRAY_META = ("feature_names", "members", "test_members")
+from olearn.datasets._base import ARRAY_META, STATISTICS_KEYS, Dataset, make_dataset
 
 
 def cache_key(name: str, parser_version: int, options: dict) -> str:
@@ -52,9 +49,20 @@ def write(path: Path, ds: Dataset, sources: dict[str, int]) -> None:
             arrays[key] = np.asarray(ds.meta[key], dtype=str)
     try:
         _atomic(path, lambda f: np.savez(f, **arrays))
-        _atomic(card_path(path), lambda f: f.write(card_to_json(ds.meta).encode()))
     except OSError as exc:
         warnings.warn(f"could not cache {ds.name} in {path.parent}: {exc}", stacklevel=3)
+        return
+    write_card(path, ds, sources)
+
+
+def write_card(path: Path, ds: Dataset, sources: dict[str, int]) -> None:
+    """Store the card of ``ds`` (with the archive sizes) beside ``path``; warn, never fail."""
+    sidecar = card_to_json({**ds.meta, "sources": sources})
+    try:
+        _atomic(card_path(path), lambda f: f.write(sidecar.encode()))
+    except OSError as exc:
+        warnings.warn(f"could not write the card of {ds.name} in {path.parent}: {exc}",
+                      stacklevel=3)
 
 
 def read(path: Path, sources_now: dict[str, int]) -> Dataset | None:
@@ -79,12 +87,17 @@ def read(path: Path, sources_now: dict[str, int]) -> Dataset | None:
     return make_dataset(card.pop("name", path.stem), X, y, card, X_test, y_test)
 
 
-def read_card(path: Path) -> dict | None:
-    """The card stored beside ``path``, or None."""
+def read_card(path: Path, sources_now: dict[str, int]) -> dict | None:
+    """The card stored beside ``path``, or None if absent, unreadable or stale (same rule as
+    :func:`read`: the archive sizes recorded must match those present)."""
     try:
-        return card_from_json(card_path(path).read_text(encoding="utf-8"))
+        meta = card_from_json(card_path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
+    sources = meta.pop("sources", {})
+    if any(sources.get(k) != v for k, v in sources_now.items()) or not path.is_file():
+        return None
+    return meta
 
 
 def card_path(path: Path) -> Path:

@@ -37,30 +37,31 @@ def _data_home(value: str | os.PathLike | None) -> Path:
     return Path(value).expanduser()
 
 
-def cache_dir(data_home: str | os.PathLike | None = None) -> Path:
-    """The folder for parsed ``.npz`` matrices and their cards (created if needed).
+def cache_dir(data_home: str | os.PathLike | None = None, *, create: bool = True) -> Path:
+    """The folder for parsed ``.npz`` matrices and their cards.
 
     Parameters
     ----------
     data_home : str or path-like, optional
         The data folder whose ``.olearn_cache`` subfolder is preferred when writable.
+    create : bool, default=True
+        Create the folder if needed (False: only say where it is or would be).
 
     Returns
     -------
     pathlib.Path
     """
     env = os.environ.get("OLEARN_CACHE")
+    beside_data = _data_home(data_home) / ".olearn_cache"
     if env:
         path = Path(env).expanduser()
+    elif _can_create(beside_data):
+        path = beside_data
+    else:
+        path = Path(os.environ.get("XDG_CACHE_HOME") or "~/.cache").expanduser() / "olearn"
+    if create:
         path.mkdir(parents=True, exist_ok=True)
-        return path
-    beside_data = _data_home(data_home) / ".olearn_cache"
-    if _can_create(beside_data):
-        beside_data.mkdir(parents=True, exist_ok=True)
-        return beside_data
-    user = Path(os.environ.get("XDG_CACHE_HOME") or "~/.cache").expanduser() / "olearn"
-    user.mkdir(parents=True, exist_ok=True)
-    return user
+    return path
 
 
 def is_writable_dir(path: Path) -> bool:

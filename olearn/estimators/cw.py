@@ -46,8 +46,11 @@ class _ConfidenceWeightedClassifier(AdditiveLinearClassifier):
 
     def _hyper(self) -> tuple[float, float, float]:
         """``(phi, r, C)`` for the kernel (unused ones are NaN)."""
-        eta = getattr(self, "eta", None)
-        phi = phi_of(eta) if eta is not None and self._rule_name() != "AROW" else math.nan
+        phi = math.nan
+        if self._rule_name() != "AROW":
+            if not isinstance(self.eta, numbers.Real):
+                raise ValueError(f"eta must be a number in (0.5, 1), got {self.eta!r}")
+            phi = phi_of(self.eta)
         return phi, float(getattr(self, "r", math.nan)), float(getattr(self, "C", math.nan))
 
     def _check_hyper(self) -> None:
@@ -148,7 +151,10 @@ _COMMON_DOC = """
         Diagonal (text-sized data) or full covariance (``n_features <= 2000``).
     diagonal_form : {"precision", "truncated"}, default="precision"
         Diagonal only: ``1/Sigma_j += c x_j^2`` (seed 001's D code, SOL, Jubatus) or the
-        diagonal of the full update (see :mod:`olearn.core.cw`).
+        diagonal of the full update (see :mod:`olearn.core.cw`).  "precision" treats every
+        feature as if it alone carried the margin, so on dense, correlated, unscaled features
+        it shrinks the variances too fast (AROW on raw iris: 67% training accuracy against
+        87% with "truncated"); standardise such data or use "truncated".
     a : float, default=1.0
         Prior variance: the covariance starts at ``a I``.
     probability : bool, default=False
@@ -250,8 +256,11 @@ class AROWClassifier(_ConfidenceWeightedClassifier):
     --------
     >>> from sklearn.datasets import load_iris
     >>> from olearn.estimators import AROWClassifier
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
     >>> X, y = load_iris(return_X_y=True)
-    >>> AROWClassifier(r=1.0, random_state=0).fit(X, y).score(X, y) > 0.8
+    >>> clf = make_pipeline(StandardScaler(), AROWClassifier(r=1.0, random_state=0))
+    >>> clf.fit(X, y).score(X, y) > 0.8
     True
 
     References

@@ -35,7 +35,7 @@ def format_table(table: pd.DataFrame) -> str:
             formatters[column] = lambda v: "" if pd.isna(v) else f"{v:+.2f}"
         elif pd.api.types.is_float_dtype(table[column]):
             formatters[column] = lambda v: "" if pd.isna(v) else f"{v:.2f}"
-    return table.to_string(index=False, formatters=formatters)
+    return table.to_string(index=False, formatters=formatters, na_rep="-")
 
 
 def render(result: ReproResult) -> str:

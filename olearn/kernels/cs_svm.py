@@ -74,6 +74,8 @@ def cs_sweep(indptr, indices, data, y, sqnorm, W, alpha, C, index, active_size,
     """
     K = W.shape[1]
     G = np.empty(K)
+    scores = np.empty(K)
+    cls = np.empty(K, dtype=np.int64)
     B = np.empty(K)
     D = np.empty(K)
     new = np.empty(K)
@@ -90,15 +92,25 @@ def cs_sweep(indptr, indices, data, y, sqnorm, W, alpha, C, index, active_size,
             continue
         k = n_classes_active[i]
         yp = y_pos[i]
-        for a in range(k):
-            G[a] = 1.0  # e_i^m
-        if yp < k:
-            G[yp] = 0.0
-        for q in range(indptr[i], indptr[i + 1]):  # G_m += w_m . x_i
-            j = indices[q]
-            v = data[q]
+        if 2 * k >= K:  # most classes active: all K scores, contiguous rows of W
+            for m in range(K):
+                scores[m] = 0.0
+            for q in range(indptr[i], indptr[i + 1]):  # s_m = w_m . x_i
+                j = indices[q]
+                v = data[q]
+                for m in range(K):
+                    scores[m] += W[j, m] * v
             for a in range(k):
-                G[a] += W[j, class_index[i, a]] * v
+                G[a] = scores[class_index[i, a]] + (0.0 if a == yp else 1.0)  # + e_i^m
+        else:  # a few active classes: gather only theirs
+            for a in range(k):
+                cls[a] = class_index[i, a]
+                G[a] = 0.0 if a == yp else 1.0  # e_i^m
+            for q in range(indptr[i], indptr[i + 1]):
+                j = indices[q]
+                v = data[q]
+                for a in range(k):
+                    G[a] += W[j, cls[a]] * v
         minG = np.inf
         maxG = -np.inf
         for a in range(k):

@@ -162,8 +162,8 @@ def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[
         if row.phase == "cap":
             verdict += t("spa.sub.test.cap", lang)
         thr = "−∞" if np.isinf(row.threshold) else num(row.threshold)
-        tested = tab.assign(admitted=[bool(a) if not np.isnan(r) and r <= row.k else None
-                                      for a, r in zip(admitted, rank)])
+        tested = tab.assign(admitted=[("✓" if a else "✗") if not np.isnan(r) and r <= row.k
+                                      else "" for a, r in zip(admitted, rank)])
         add("test", tested.sort_values("rank", na_position="last"), highlight=(row.cls,),
             k=row.k, cls=row.cls, Q=num(row.Q), running=num(row.running_sum),
             formula=_test_formula(variant, row.phase, row.k), threshold=thr,
@@ -239,7 +239,8 @@ def spa_walkthrough(inst: Instance, variant: str | None = None, C: float = 1.0,
     obj_cf, _ = objective(W, W_after - W, x, y, variant, C)
     qp_table = pd.DataFrame({"class": classes, "τ closed form": np.asarray(tr.tau),
                              "τ quadprog": qp.tau})
-    qp_table["|difference|"] = (qp_table["τ closed form"] - qp_table["τ quadprog"]).abs()
+    qp_table["|difference|"] = [f"{v:.1e}" for v in
+                                (qp_table["τ closed form"] - qp_table["τ quadprog"]).abs()]
     qp_table = qp_table[[u != y for u in range(K)]].reset_index(drop=True)
     diff = float(np.max(np.abs(np.asarray(tr.tau) - qp.tau)))
     qp_text = t("spa.qp_text", lang, diff=f"{diff:.1e}", obj_cf=num(obj_cf, 8),

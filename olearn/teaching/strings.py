@@ -370,6 +370,110 @@ STRINGS: dict[str, tuple[str, str]] = {
     "rep.paper_axis": ("paper", "論文"),
     "rep.ours_axis": ("ours", "本実装"),
     "rep.summary": ("Setup, choices and verdicts", "設定・選択・結論"),
+    # --- confidence-weighted ---------------------------------------------------------
+    "cw.title": ("One confidence-weighted update", "信頼度重み付き学習の一回の更新"),
+    "cw.intro": (
+        "CW keeps a Gaussian N(μ, Σ) over the weights. One update moves the mean by α Σ y x "
+        "and shrinks the covariance along x by β, just enough that a weight drawn from the "
+        "new Gaussian classifies x right with probability η (CW), or trading that off against "
+        "a loss (AROW, SCW). Seed 001 teaches all four.",
+        "CW は重みに対するガウス分布 N(μ, Σ) を保持します。一回の更新で平均を α Σ y x だけ"
+        "動かし、共分散を x の方向に β だけ縮めます。新しい分布から引いた重みが確率 η で x を"
+        "正しく分類するのに必要なだけ (CW)、または損失とのトレードオフで (AROW, SCW)。"
+        "seed 001 が四つすべてを解説しています。"),
+    "cw.rule": ("Rule", "更新則"),
+    "cw.eta": ("η (confidence)", "η (信頼度)"),
+    "cw.r": ("r (AROW)", "r (AROW)"),
+    "cw.C": ("C (SCW)", "C (SCW)"),
+    "cw.warmup": ("Updates before this one", "この更新より前の更新回数"),
+    "cw.numbers": ("The numbers of this update", "この更新の数値"),
+    "cw.verdict": ("α = {alpha}, β = {beta}; after the step Pr[y w·x ≥ 0] = {prob} "
+                   "(η = {eta}).",
+                   "α = {alpha}, β = {beta}; 更新後 Pr[y w·x ≥ 0] = {prob} (η = {eta})。"),
+    "cw.fig.weights": ("Weight space: N(μ, Σ), 1σ", "重み空間: N(μ, Σ), 1σ"),
+    "cw.fig.input": ("Input space: x and μ·z = 0", "入力空間: x と μ·z = 0"),
+    "cw.fig.margin": ("The margin y w·x ~ N(m, v)", "マージン y w·x ~ N(m, v)"),
+    "cw.noise_title": ("Seed 001's claim: CW breaks under label noise, AROW and SCW do not",
+                       "seed 001 の主張: CW はラベルノイズで崩れ、AROW と SCW は崩れない"),
+    "cw.noise": ("Training labels flipped", "反転した訓練ラベルの割合"),
+    "cw.passes": ("Passes", "パス数"),
+    "cw.fig.pass": ("pass over the training set", "訓練データのパス"),
+    "cw.fig.noise": ("Test error on digits after each pass", "各パス後の digits のテスト誤り率"),
+    "cw.noise_caption": ("digits (embedded), 70/30 split, rows scaled to unit length, default "
+                         "parameters; test labels are clean. The full experiment is on the "
+                         "Reproduce page (cw-family-claims).",
+                         "digits (同梱), 70/30 分割, 行を単位長に正規化, 既定のパラメータ; "
+                         "テストラベルはノイズなし。完全な実験は論文の再現ページ "
+                         "(cw-family-claims) にあります。"),
+    # --- Crammer-Singer ----------------------------------------------------------------
+    "cs.title": ("The Crammer-Singer SVM, one sub-problem at a time",
+                 "Crammer-Singer SVM を部分問題ごとに"),
+    "cs.intro": (
+        "The dual decomposes by example: pick an example p, fix every other dual variable, "
+        "solve its small problem exactly (the fixed point of seed 003), repeat. The dual "
+        "objective rises, the primal falls, and the gap closes on LIBLINEAR's optimum of the "
+        "same objective. One SPA-I step is exactly one such sub-problem.",
+        "双対問題は例ごとに分解できます: 例 p を選び、他の双対変数を固定してその小さな問題を"
+        "厳密に解き (seed 003 の不動点)、繰り返します。双対目的関数は上がり、主目的関数は"
+        "下がり、ギャップは同じ目的関数の LIBLINEAR の最適値に向かって閉じます。SPA-I の"
+        "一回の更新はちょうどこの部分問題一つです。"),
+    "cs.step": ("Sub-problem", "部分問題"),
+    "cs.primal": ("primal P(W)", "主問題 P(W)"),
+    "cs.dual": ("dual D(α)", "双対 D(α)"),
+    "cs.liblinear": ("LIBLINEAR's optimum", "LIBLINEAR の最適値"),
+    "cs.sweep": ("sweep over the examples", "全例の一巡"),
+    "cs.objective": ("objective", "目的関数"),
+    "cs.gap_title": ("The duality gap closes", "双対ギャップが閉じる"),
+    "cs.plane_title": ("After sub-problem {s} (example {p} circled)",
+                       "部分問題 {s} の後 (例 {p} を丸で表示)"),
+    "cs.step_text": (
+        "Example p = {p} (class {y}), ‖x_p‖² = {A}, KKT violation {v}. Fixed point: θ went "
+        "{thetas}. Support classes (α < 0): {S}.",
+        "例 p = {p} (クラス {y}), ‖x_p‖² = {A}, KKT 違反 {v}。不動点: θ の推移 {thetas}。"
+        "サポートクラス (α < 0): {S}。"),
+    "cs.final": ("Final gap {gap} after {sweeps} sweeps; ours {ours} vs LIBLINEAR {ref}.",
+                 "{sweeps} 回の一巡の後のギャップ {gap}; 本実装 {ours}, LIBLINEAR {ref}。"),
+    # --- PCVM --------------------------------------------------------------------------
+    "pcvm.title": ("PCVM: EM iterations with a learned noise precision γ",
+                   "PCVM: ノイズ精度 γ を学習する EM 反復"),
+    "pcvm.intro": (
+        "A sparse kernel classifier: one weight per training point, most of them switched off "
+        "by the EM. Seed 002 adds a noise precision γ with a prior of scale λ; γ = 1 is Chen's "
+        "original PCVM. Slide through the iterations to watch γ, the weights left (circled) "
+        "and the boundary.",
+        "訓練点ごとに一つの重みを持ち、EM がその多くを 0 にする疎なカーネル分類器です。"
+        "seed 002 はスケール λ の事前分布を持つノイズ精度 γ を加えます。γ = 1 は Chen の元の"
+        "PCVM です。反復をスライドして γ、残った重み (丸)、境界を見てください。"),
+    "pcvm.data": ("Data", "データ"),
+    "pcvm.lambda": ("λ (γ's prior scale; 0 = fixed γ = 1)", "λ (γ の事前分布のスケール; 0 = γ = 1 固定)"),
+    "pcvm.theta": ("RBF width θ", "RBF の幅 θ"),
+    "pcvm.iteration": ("EM iteration", "EM 反復"),
+    "pcvm.iter_title": ("Iteration {i}: γ = {gamma}, {nz} weights left",
+                        "反復 {i}: γ = {gamma}, 残った重み {nz} 個"),
+    "pcvm.vectors": ("weights left (non-zero)", "残った重み (非ゼロ)"),
+    "pcvm.nonzero": ("non-zero weights", "非ゼロの重み"),
+    "pcvm.history": ("γ and the weights left, per iteration", "反復ごとの γ と残った重み"),
+    "pcvm.sweep": ("The λ sweep (seed 002, Tables 1-3) on this data",
+                   "このデータでの λ の掃引 (seed 002, 表 1-3)"),
+    # --- SGD ---------------------------------------------------------------------------
+    "sgd.title": ("SGD-SVM: one global learning rate or one per feature",
+                  "SGD-SVM: 全体で一つの学習率か素性ごとの学習率か"),
+    "sgd.intro": (
+        "Bottou's SGD uses η_t = 1/(λ(t + t₀)) for every weight. Seed 004 gives each feature "
+        "its own clock t_j (the examples in which it appeared), so a rare word keeps a large "
+        "rate when it finally shows up. The data here are word-like: a few frequent features, "
+        "many rare ones.",
+        "Bottou の SGD は全ての重みに η_t = 1/(λ(t + t₀)) を使います。seed 004 は素性ごとに"
+        "時計 t_j (その素性が現れた例の数) を持たせ、稀な単語が現れたときに大きな学習率を"
+        "保ちます。ここでのデータは単語のように、少数の頻出素性と多数の稀な素性からなります。"),
+    "sgd.lam": ("λ (regularisation)", "λ (正則化)"),
+    "sgd.epochs": ("Epochs", "エポック数"),
+    "sgd.global": ("global rate", "全体の学習率"),
+    "sgd.per-feature": ("per-feature rates", "素性ごとの学習率"),
+    "sgd.rate": ("learning rate used", "使われた学習率"),
+    "sgd.objective": ("The objective E(w, b) during training", "学習中の目的関数 E(w, b)"),
+    "sgd.rates": ("Rates: frequent x0 (solid), rare x150 (dotted)",
+                  "学習率: 頻出 x0 (実線), 稀 x150 (点線)"),
 }
 
 

@@ -9,11 +9,41 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from olearn.teaching.strings import t
-from olearn.viz.common import argmax_grid, region_colorscale, style
+from olearn.viz.common import FastFigure, argmax_grid, region_colorscale, style
 from olearn.viz.palette import EXAMPLE_COLOR, class_color, rgba
 
 
-def _plane(fig, walk, step, col: int) -> None:
+class _Layer:
+    """Annotations and shapes collected as plain dicts and assigned once (plotly re-validates
+    every existing annotation on each ``add_annotation``: quadratic and slow)."""
+
+    def __init__(self):
+        self.annotations: list[dict] = []
+        self.shapes: list[dict] = []
+
+    def annotate(self, **kw) -> None:
+        self.annotations.append(kw)
+
+    def vline(self, x, xref, yref, text=None, dash="dash", color="#222", width=1.5):
+        self.shapes.append(dict(type="line", x0=x, x1=x, xref=xref, y0=0, y1=1,
+                                yref=f"{yref} domain", line=dict(color=color, dash=dash,
+                                                                 width=width)))
+        if text:
+            self.annotate(x=x, xref=xref, y=0.0, yref=f"{yref} domain", text=text,
+                          showarrow=False, xanchor="left", yanchor="bottom", xshift=4,
+                          font=dict(size=12, color=color))
+
+    def vrect(self, x0, x1, xref, yref, color, text=None):
+        self.shapes.append(dict(type="rect", x0=x0, x1=x1, xref=xref, y0=0, y1=1,
+                                yref=f"{yref} domain", fillcolor=color, line_width=0,
+                                layer="below"))
+        if text:
+            self.annotate(x=x0, xref=xref, y=1.0, yref=f"{yref} domain", text=text,
+                          showarrow=False, xanchor="left", yanchor="bottom",
+                          font=dict(size=12, color="#555"))
+
+
+def _plane(fig, walk, step, col: int, layer: _Layer) -> None:
     inst = walk.instance
     W0 = np.asarray(inst.W, dtype=float)
     W1 = np.asarray(walk.W_after, dtype=float)
@@ -26,20 +56,20 @@ def _plane(fig, walk, step, col: int) -> None:
     box = (-R, R, -R, R)
     Wp, b = planar(shown)
     xs, ys, Z, _ = argmax_grid(Wp, b, box, steps=120)
-    fig.add_trace(go.Heatmap(x=xs, y=ys, z=Z, zmin=-0.5, zmax=K - 0.5,
+    fig.add_trace(dict(type="heatmap", x=xs, y=ys, z=Z, zmin=-0.5, zmax=K - 0.5,
                              colorscale=region_colorscale(K), showscale=False,
                              hoverinfo="skip"), row=1, col=col)
     xref, yref = ("x", "y") if col == 1 else (f"x{col}", f"y{col}")
     hl = set(step.highlight)
 
     def arrow(tip, color, width, dash=False, text=None):
-        fig.add_annotation(x=tip[0], y=tip[1], ax=0, ay=0, xref=xref, yref=yref, axref=xref,
-                           ayref=yref, showarrow=True, arrowhead=2, arrowsize=1.2,
-                           arrowwidth=width, arrowcolor=color, opacity=0.45 if dash else 1.0,
-                           text="", standoff=0)
+        layer.annotate(x=tip[0], y=tip[1], ax=0, ay=0, xref=xref, yref=yref, axref=xref,
+                       ayref=yref, showarrow=True, arrowhead=2, arrowsize=1.2,
+                       arrowwidth=width, arrowcolor=color, opacity=0.45 if dash else 1.0,
+                       text="", standoff=0)
         if text:
-            fig.add_annotation(x=tip[0], y=tip[1], xref=xref, yref=yref, text=text,
-                               showarrow=False, yshift=12, font=dict(color=color, size=14))
+            layer.annotate(x=tip[0], y=tip[1], xref=xref, yref=yref, text=text,
+                           showarrow=False, yshift=12, font=dict(color=color, size=14))
 
     for u in range(K):
         c = class_color(u)
@@ -47,14 +77,14 @@ def _plane(fig, walk, step, col: int) -> None:
         if step.stage == "update":
             arrow(W0[u, :2], c, 1.5, dash=True)
             if np.any(W0[u] != W1[u]):
-                fig.add_trace(go.Scatter(x=[W0[u, 0], W1[u, 0]], y=[W0[u, 1], W1[u, 1]],
+                fig.add_trace(dict(type="scatter", x=[W0[u, 0], W1[u, 0]], y=[W0[u, 1], W1[u, 1]],
                                          mode="lines", line=dict(color=c, dash="dot", width=2),
                                          showlegend=False, hoverinfo="skip"), row=1, col=col)
             arrow(W1[u, :2], c, w, text=f"w{u}")
         else:
             arrow(shown[u, :2], c, w, text=f"w{u}")
     arrow(x[:2], EXAMPLE_COLOR, 2.5)
-    fig.add_trace(go.Scatter(x=[x[0]], y=[x[1]], mode="markers+text",
+    fig.add_trace(dict(type="scatter", x=[x[0]], y=[x[1]], mode="markers+text",
                              marker=dict(symbol="star", size=16, color=EXAMPLE_COLOR),
                              text=[f"x (y={inst.y})"], textposition="bottom right",
                              showlegend=False, hoverinfo="skip"), row=1, col=col)
@@ -68,7 +98,7 @@ def _classes_axis(K: int, y: int, order=None) -> list[str]:
     return [f"{u} (y)" if u == y else str(u) for u in idx]
 
 
-def _numberline(fig, walk, step, col: int, lang: str) -> str:
+def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
     inst = walk.instance
     tr = walk.spa
     K, y = inst.W.shape[0], inst.y
@@ -76,30 +106,28 @@ def _numberline(fig, walk, step, col: int, lang: str) -> str:
     s0 = np.asarray(tr.scores_before)
     hl = set(step.highlight)
     xref = "x" if col == 1 else f"x{col}"
+    yref = "y" if col == 1 else f"y{col}"
     if key in ("scores", "passive", "update", "after"):
         labels = _classes_axis(K, y)
         s1 = np.asarray(tr.scores_after)
         sy = s1[y] if key == "after" else s0[y]
-        fig.add_vrect(x0=sy - 1, x1=sy, fillcolor=rgba(class_color(y), 0.15), line_width=0,
-                      row=1, col=col, annotation_text=t("fig.band", lang),
-                      annotation_position="top left", annotation_font_size=12)
+        layer.vrect(sy - 1, sy, xref, yref, rgba(class_color(y), 0.15), t("fig.band", lang))
         if key in ("update", "after"):
             for u in range(K):
                 if s0[u] != s1[u]:
-                    fig.add_annotation(x=s1[u], y=labels[u], ax=s0[u], ay=labels[u],
-                                       xref=xref, yref=f"y{col}" if col > 1 else "y",
-                                       axref=xref, ayref=f"y{col}" if col > 1 else "y",
-                                       arrowhead=2, arrowwidth=2, arrowcolor=class_color(u),
-                                       showarrow=True, text="")
-            fig.add_trace(go.Scatter(x=s0, y=labels, mode="markers", name=t("fig.before", lang),
+                    layer.annotate(x=s1[u], y=labels[u], ax=s0[u], ay=labels[u], xref=xref,
+                                   yref=yref, axref=xref, ayref=yref, arrowhead=2,
+                                   arrowwidth=2, arrowcolor=class_color(u), showarrow=True,
+                                   text="")
+            fig.add_trace(dict(type="scatter", x=s0, y=labels, mode="markers", name=t("fig.before", lang),
                                      marker=dict(size=13, symbol="circle-open", color="#555",
                                                  line=dict(width=2))), row=1, col=col)
-            fig.add_trace(go.Scatter(x=s1, y=labels, mode="markers", name=t("fig.after", lang),
+            fig.add_trace(dict(type="scatter", x=s1, y=labels, mode="markers", name=t("fig.after", lang),
                                      marker=dict(size=15, color=[class_color(u) for u in range(K)],
                                                  line=dict(width=1, color="#222"))),
                           row=1, col=col)
         else:
-            fig.add_trace(go.Scatter(
+            fig.add_trace(dict(type="scatter", 
                 x=s0, y=labels, mode="markers", showlegend=False,
                 marker=dict(size=[18 if u in hl else 13 for u in range(K)],
                             color=[class_color(u) for u in range(K)],
@@ -110,13 +138,12 @@ def _numberline(fig, walk, step, col: int, lang: str) -> str:
     if key == "margins":
         wrong = [u for u in range(K) if u != y]
         m = np.asarray(tr.margins)[wrong]
-        fig.add_trace(go.Bar(x=m, y=_classes_axis(K, y, wrong), orientation="h",
-                             marker_color=[class_color(u) for u in wrong],
-                             marker_line=dict(width=[3 if u in hl else 0 for u in wrong],
-                                              color="#222"), showlegend=False),
+        fig.add_trace(dict(type="bar", x=m, y=_classes_axis(K, y, wrong), orientation="h",
+                             marker=dict(color=[class_color(u) for u in wrong],
+                                         line=dict(width=[3 if u in hl else 0 for u in wrong],
+                                                   color="#222")), showlegend=False),
                       row=1, col=col)
-        fig.add_vline(x=1.0, line_dash="dash", line_color="#222", row=1, col=col,
-                      annotation_text="m = 1", annotation_position="top")
+        layer.vline(1.0, xref, yref, "m = 1")
         fig.update_xaxes(title_text=t("fig.margins", lang), row=1, col=col)
         return t("fig.margins", lang)
     # Q, sorted, test, tau: bars of Q (sorted from the 'sorted' sub-step on)
@@ -132,7 +159,7 @@ def _numberline(fig, walk, step, col: int, lang: str) -> str:
         c = class_color(u)
         if key == "test":
             adm = table.loc[_classes_axis(K, y, [u])[0], "admitted"]
-            c = c if adm is True else ("#bbbbbb" if adm is None else rgba(c, 0.35))
+            c = c if adm == "✓" else ("#bbbbbb" if adm == "" else rgba(c, 0.35))
         if key == "tau" and u not in tr.support:
             c = "#cccccc"
         colors.append(c)
@@ -141,30 +168,34 @@ def _numberline(fig, walk, step, col: int, lang: str) -> str:
         theta = tr.theta
         base = [min(max(Q[u], 0.0), theta) if u in tr.support else Q[u] for u in idx]
         top = [Q[u] - theta if u in tr.support else 0.0 for u in idx]
-        fig.add_trace(go.Bar(x=base, y=labels, orientation="h", name="θ",
-                             marker_color=[rgba(class_color(u), 0.25) for u in idx]),
+        fig.add_trace(dict(type="bar", x=base, y=labels, orientation="h", name="θ",
+                             marker=dict(color=[rgba(class_color(u), 0.25) for u in idx])),
                       row=1, col=col)
-        fig.add_trace(go.Bar(x=top, y=labels, orientation="h", name="τ = Q − θ",
-                             marker_color=colors, marker_line=dict(width=lines, color="#222"),
+        fig.add_trace(dict(type="bar", x=top, y=labels, orientation="h", name="τ = Q − θ",
+                             marker=dict(color=colors, line=dict(width=lines, color="#222")),
                              text=[f"τ={v:.3g}" if v > 0 else "" for v in top],
                              textposition="outside"), row=1, col=col)
         fig.update_layout(barmode="stack")
-        fig.add_vline(x=theta, line_dash="dash", line_color="#222", row=1, col=col,
-                      annotation_text=f"θ = {theta:.3g}", annotation_position="top")
+        layer.vline(theta, xref, yref, f"θ = {theta:.3g}")
         fig.update_xaxes(title_text=t("fig.tau", lang), row=1, col=col)
+        fig.update_yaxes(autorange="reversed", row=1, col=col)  # rank 1 on top
         return t("fig.tau", lang)
-    fig.add_trace(go.Bar(x=[Q[u] for u in idx], y=labels, orientation="h", showlegend=False,
-                         marker_color=colors, marker_line=dict(width=lines, color="#222"),
+    fig.add_trace(dict(type="bar", x=[Q[u] for u in idx], y=labels, orientation="h", showlegend=False,
+                         marker=dict(color=colors, line=dict(width=lines, color="#222")),
                          text=[f"{Q[u]:.3g}" for u in idx], textposition="outside"),
                   row=1, col=col)
-    fig.add_vline(x=0.0, line_color="#222", row=1, col=col)
+    layer.vline(0.0, xref, yref, dash="solid")
     if key == "test":
         row = next(r for r in tr.tests if r.k == step.k and r.cls == step.highlight[0])
         if np.isfinite(row.threshold):
-            fig.add_vline(x=row.threshold, line_dash="dash", line_color="#C00000", row=1,
-                          col=col, annotation_text=f"{t('fig.threshold', lang)} "
-                          f"{row.threshold:.3g}", annotation_position="top")
-    fig.update_xaxes(title_text=t("fig.Q", lang), row=1, col=col)
+            layer.vline(row.threshold, xref, yref,
+                        f"{t('fig.threshold', lang)} {row.threshold:.3g}", color="#C00000",
+                        width=2)
+    top = max([float(Q[u]) for u in idx if np.isfinite(Q[u])] + [0.0])
+    low = min([float(Q[u]) for u in idx if np.isfinite(Q[u])] + [0.0])
+    fig.update_xaxes(title_text=t("fig.Q", lang), row=1, col=col,
+                     range=[low - 0.05 * (top - low + 1e-9), top + 0.25 * (top - low + 1e-9)])
+    fig.update_yaxes(autorange="reversed", row=1, col=col)  # rank 1 on top
     return t("fig.Q", lang)
 
 
@@ -176,15 +207,17 @@ def spa_step_figure(walk, index: int) -> go.Figure:
     d = walk.instance.W.shape[1]
     has_plane = d == 2 or (walk.instance.bias and d == 3)
     cols = 2 if has_plane else 1
-    fig = make_subplots(rows=1, cols=cols, column_widths=[0.5, 0.5] if has_plane else [1.0],
-                        horizontal_spacing=0.12,
-                        subplot_titles=[t("fig.plane", lang), " "] if has_plane else [" "])
+    fig = FastFigure(cols=cols, spacing=0.12,
+                     titles=[t("fig.plane", lang), " "] if has_plane else [" "])
+    layer = _Layer()
     if has_plane:
-        _plane(fig, walk, step, 1)
-    title = _numberline(fig, walk, step, cols, lang)
-    fig.layout.annotations[cols - 1].text = title
-    fig.update_yaxes(title_text=t("ui.class", lang), type="category", row=1, col=cols)
-    return style(fig, height=480, title=step.title)
+        _plane(fig, walk, step, 1, layer)
+    title = _numberline(fig, walk, step, cols, lang, layer)
+    fig.layout["annotations"][cols - 1]["text"] = title  # the number line's subplot title
+    fig.layout["annotations"] += layer.annotations
+    fig.layout["shapes"] = layer.shapes
+    fig.update_yaxes(col=cols, title_text=t("ui.class", lang), type="category")
+    return style(fig.figure(), height=520, title=step.title, legend_below=True)
 
 
 def cap_figure(walk) -> go.Figure:
@@ -198,11 +231,11 @@ def cap_figure(walk) -> go.Figure:
     y = walk.instance.y
     for col in [c for c in tab.columns if c.startswith("tau_")]:
         u = int(col.split("_")[1])
-        fig.add_trace(go.Scatter(x=tab["C"], y=tab[col], mode="lines", name=f"τ_{u}",
+        fig.add_trace(dict(type="scatter", x=tab["C"], y=tab[col], mode="lines", name=f"τ_{u}",
                                  line=dict(color=class_color(u), width=2)))
-    fig.add_trace(go.Scatter(x=tab["C"], y=tab["T"], mode="lines", name="T = Σ τ",
+    fig.add_trace(dict(type="scatter", x=tab["C"], y=tab["T"], mode="lines", name="T = Σ τ",
                              line=dict(color="#111", width=3)))
-    fig.add_trace(go.Scatter(x=tab["C"], y=tab["T_hard"], mode="lines", name="T (SPA)",
+    fig.add_trace(dict(type="scatter", x=tab["C"], y=tab["T_hard"], mode="lines", name="T (SPA)",
                              line=dict(color="#111", width=1.5, dash="dash")))
     if walk.variant == "I" and tab["cap_binds"].any():
         c_edge = float(tab.loc[tab["cap_binds"], "C"].max())
@@ -230,7 +263,7 @@ def pa_vs_spa_figure(walk) -> go.Figure:
               ("PA: s_u after", "PA", "x", "#4292C6"),
               ("SPA: s_u after", "SPA", "diamond", "#006D2C")]
     for col, name, symbol, color in series:
-        fig.add_trace(go.Scatter(x=tab[col], y=labels, mode="markers", name=name,
+        fig.add_trace(dict(type="scatter", x=tab[col], y=labels, mode="markers", name=name,
                                  marker=dict(symbol=symbol, size=14, color=color,
                                              line=dict(width=2, color=color))))
     fig.update_xaxes(title_text=t("fig.scores", lang))

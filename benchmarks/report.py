@@ -1,0 +1,150 @@
+"""The results as markdown (``results/benchmarks.md``) and JSON (``results/benchmarks.json``)."""
+
+from __future__ import annotations
+
+import json
+import math
+import platform
+from pathlib import Path
+
+from benchmarks.epochs import REFERENCE
+
+
+def _fmt(value, spec: str = ".3g", none: str = "—") -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return none
+    return format(value, spec)
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out
+
+
+def environment() -> dict:
+    """Machine and library versions, for the report's header."""
+    import importlib.metadata as md
+    import os
+
+    versions = {}
+    for pkg in ("numpy", "scipy", "numba", "scikit-learn", "river", "vowpalwabbit", "olearn"):
+        try:
+            versions[pkg] = md.version(pkg)
+        except md.PackageNotFoundError:
+            versions[pkg] = "not installed" if pkg != "olearn" else "source tree"
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        load = "?"
+    return {"python": platform.python_version(), "cpu": cpu, "cores": os.cpu_count(),
+            "load_average_at_start": load, "versions": versions}  # fmt: skip
+
+
+def markdown(results: dict) -> str:
+    """The whole report as markdown."""
+    env = results["environment"]
+    lines = [
+        "# olearn benchmarks", "",
+        f"Command: `{results['command']}` ({'quick' if results['quick'] else 'full'} mode), "
+        f"{results['started']} UTC, {results['wall_seconds']:.0f} s.", "",
+        f"Machine: {env['cpu']} ({env['cores']} cores, load average at start "
+        f"{env['load_average_at_start']}: the cores are shared, so compare ratios within this "
+        f"run, not absolute times across runs). Python {env['python']}; "
+        + ", ".join(f"{k} {v}" for k, v in env["versions"].items()) + ".", "",
+        "One epoch = every training row once, in the given order, from zero weights. Times are "
+        "medians of interleaved repeats after a warm-up (numba compiled). Data conversion to a "
+        "peer's format (VW cache, River dicts) is not timed; the estimators' own input "
+        "validation is (it is part of the call). See benchmarks/README.md.", "",
+    ]  # fmt: skip
+    if results.get("targets"):
+        lines += ["## Targets", ""]
+        lines += _table(["target", "measured", "goal", "met"], [
+            [t["target"], t["measured"], t["goal"], {True: "yes", False: "**no**"}.get(t["met"], "—")]
+            for t in results["targets"]
+        ])  # fmt: skip
+        lines.append("")
+    lines += ["## Datasets", ""]
+    cards = results["datasets"]
+    lines += _table(["dataset", "n", "d", "K", "nnz", "nnz/row", "n_test", "layout", "source"], [
+        [c["dataset"], str(c["n"]), str(c["d"]), str(c["K"]), str(c["nnz"]),
+         str(c["nnz_per_row"]), str(c["n_test"]), c["layout"], c["source"]] for c in cards
+    ])  # fmt: skip
+    lines.append("")
+    for card in cards:
+        name = card["dataset"]
+        rows = [r for r in results["epochs"] if r["dataset"] == name]
+        lines += [f"## One epoch: {name}", ""]
+        lines += _table(
+            ["contestant", "library", "epoch ms", "examples/s", "M nnz/s", f"time / {REFERENCE}",
+             "peak MB (traced / RSS)", "test error %", "note"],
+            [[r["contestant"], r["library"], _fmt(r.get("seconds") and r["seconds"] * 1e3, ".4g"),
+              _fmt(r.get("examples_per_s"), ".3g"),
+              _fmt(r.get("nnz_per_s") and r["nnz_per_s"] / 1e6, ".4g"),
+              _fmt(r.get(f"x_{REFERENCE}"), ".3g"),
+              f"{_fmt(r.get('peak_traced_mb'), '.3g')} / {_fmt(r.get('peak_rss_mb'), '.3g')}",
+              _fmt(r.get("test_error") is not None and r["test_error"] * 100 or None, ".2f"),
+              r.get("note", "")] for r in rows],
+        )  # fmt: skip
+        lines.append("")
+    if results.get("cs_svm"):
+        lines += ["## Crammer-Singer SVM: olearn vs LIBLINEAR to the same objective", ""]
+        lines += _table(
+            ["dataset", "C", "LIBLINEAR s", "olearn s", "ratio", "olearn tol", "P LIBLINEAR",
+             "P olearn", "test error % (LIBLINEAR / olearn)", "note"],
+            [[r["dataset"], _fmt(r.get("C")), _fmt(r.get("liblinear_s"), ".3g"),
+              _fmt(r.get("olearn_s"), ".3g"), _fmt(r.get("ratio"), ".3g"),
+              _fmt(r.get("olearn_tol")), _fmt(r.get("liblinear_objective"), ".7g"),
+              _fmt(r.get("olearn_objective"), ".7g"),
+              f"{_fmt(r.get('liblinear_test_error', 0) * 100, '.2f')} / "
+              f"{_fmt(r.get('olearn_test_error', 0) * 100, '.2f')}",
+              r.get("note", "")] for r in results["cs_svm"]],
+        )  # fmt: skip
+        lines.append("")
+    if results.get("scaling"):
+        lines += ["## Scaling (synthetic sparse data, log-log slope of time per epoch)", ""]
+        base = results["scaling"]["grid"]["base"]
+        lines += [f"Base point: {base}; one axis varies at a time. Plot: `scaling.html`.", ""]
+        slopes = results["scaling"]["slopes"]
+        learners = sorted({s["learner"] for s in slopes})
+        lines += _table(["axis"] + learners, [
+            [axis] + [_fmt(next(s["slope"] for s in slopes if s["axis"] == axis
+                                and s["learner"] == name), ".2f") for name in learners]
+            for axis in ("n", "nnz", "K")
+        ])  # fmt: skip
+        lines.append("")
+    if results.get("startup"):
+        s = results["startup"]
+        lines += ["## Start-up (fresh interpreter each)", ""]
+        lines += _table(["run", "wall s", "import olearn s", "import estimator s", "first fit s"], [
+            [name, _fmt(s[key]["wall"], ".3f"), _fmt(s[key]["import_olearn"], ".3f"),
+             _fmt(s[key]["import_estimator"], ".3f"), _fmt(s[key]["first_fit"], ".3f")]
+            for name, key in (("cold (empty NUMBA_CACHE_DIR)", "cold"),
+                              ("warm (on-disk cache)", "warm"))
+        ])  # fmt: skip
+        lines += ["", f"Bare interpreter start (`python -c pass`): {s['interpreter_s']:.3f} s."]
+        app = s.get("app", {})
+        lines += ["", "App first page render: " + (
+            ", ".join(f"{k} = {_fmt(v, '.3f') if isinstance(v, float) else v}"
+                      for k, v in app.items()) or "not measured") + "."]  # fmt: skip
+        lines.append("")
+    if results.get("notes"):
+        lines += ["## Notes", ""] + [f"- {n}" for n in results["notes"]] + [""]
+    return "\n".join(lines)
+
+
+def write(results: dict, out: Path) -> list[str]:
+    """Write ``benchmarks.md`` and ``benchmarks.json`` into ``out``; return their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    md_path, json_path = out / "benchmarks.md", out / "benchmarks.json"
+    md_path.write_text(markdown(results))
+    json_path.write_text(json.dumps(results, indent=1, default=float))
+    return [str(md_path), str(json_path)]

@@ -1,0 +1,226 @@
+"""Seed 000's protocol: folds, tuning fold, choice of C, end-to-end runs, determinism, curves."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold, train_test_split
+from sklearn.preprocessing import normalize
+
+from olearn import datasets
+from olearn.experiments.baselines import learner
+from olearn.experiments.curves import cumulative_rate, curve_task, learning_curves, stream_order
+from olearn.experiments.protocol import (
+    DataRef,
+    ProtocolConfig,
+    choose,
+    fold_indices,
+    param_grid,
+    prepared,
+    run_protocol,
+    tuning_fold,
+)
+
+SMALL = {"folds": 3, "max_samples": 240, "epochs": 2, "c_grid": (0.01, 1.0),
+         "batch_c_grid": (0.1, 10.0)}  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def digits():
+    return datasets.load("digits")
+
+
+# --- folds and the tuning fold ------------------------------------------------------------
+@pytest.mark.parametrize("folds,seed,stratified", [(10, 0, True), (3, 5, True), (4, 1, False)])
+def test_folds_partition_the_data(folds, seed, stratified):
+    y = np.random.default_rng(seed).integers(0, 4, size=203)
+    parts = fold_indices(y, folds, seed, stratified)
+    assert len(parts) == folds
+    tests = np.concatenate([te for _, te in parts])
+    assert np.array_equal(np.sort(tests), np.arange(len(y)))  # disjoint and covering
+    for train, test in parts:
+        assert np.array_equal(np.union1d(train, test), np.arange(len(y)))
+        assert np.intersect1d(train, test).size == 0
+    if stratified:  # per class, fold sizes differ by at most one
+        for label in np.unique(y):
+            counts = [int(np.sum(y[te] == label)) for _, te in parts]
+            assert max(counts) - min(counts) <= 1
+
+
+def test_folds_are_seeded():
+    y = np.repeat(np.arange(3), 30)
+    a, b, c = (fold_indices(y, 5, s) for s in (0, 0, 1))
+    assert all(np.array_equal(x[1], z[1]) for x, z in zip(a, b))
+    assert not all(np.array_equal(x[1], z[1]) for x, z in zip(a, c))
+
+
+def test_fold_errors():
+    with pytest.raises(ValueError, match="per class"):
+        fold_indices(np.array([0] * 10 + [1] * 2), 3, 0)
+    with pytest.raises(ValueError, match="folds must be"):
+        fold_indices(np.arange(5) % 2, 1, 0)
+
+
+def test_tuning_fold_is_seeded_and_uniformish():
+    draws = [tuning_fold(10, s) for s in range(200)]
+    assert draws == [tuning_fold(10, s) for s in range(200)]
+    assert set(draws) == set(range(10))
+
+
+def test_choose_is_argmin_with_ties_to_the_first():
+    rows = [{"error": 5.0, "params": "a"}, {"error": 3.0, "params": "b"},
+            {"error": 3.0, "params": "c"}, {"error": 4.0, "params": "d"}]  # fmt: skip
+    assert choose(rows)["params"] == "b"
+    with pytest.raises(ValueError):
+        choose([])
+
+
+def test_param_grid_overrides():
+    assert param_grid(learner("spa2"), ProtocolConfig(c_grid=(2, 3))) == [{"C": 2.0}, {"C": 3.0}]
+    assert param_grid(learner("maxent"), ProtocolConfig(c_grid=(2,))) != [{"C": 2.0}]
+    assert param_grid(learner("maxent"), ProtocolConfig(batch_c_grid=(7,))) == [{"C": 7.0}]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"folds": 1}, {"epochs": 0}, {"tuning": "outer"}, {"scale": "zscore"},
+     {"c_grid": (0.0, 1.0)}, {"c_grid": ()}, {"inner_fraction": 1.5}, {"svm": "libsvm"},
+     {"max_samples": 3}],
+)  # fmt: skip
+def test_config_validation(kwargs):
+    with pytest.raises(ValueError):
+        ProtocolConfig(**kwargs)
+
+
+# --- end to end -----------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def small_run(digits):
+    config = ProtocolConfig(**SMALL, svm="liblinear")
+    calls = []
+    result = run_protocol([digits], ["perceptron", "spa2", "maxent"], config,
+                          progress=lambda d, t, m: calls.append((d, t)))  # fmt: skip
+    return result, config, calls
+
+
+def test_chosen_C_is_the_argmin_of_the_recorded_tuning_errors(small_run):
+    result, config, _ = small_run
+    for key in ("spa2", "maxent"):
+        rows = result.tuning[result.tuning["key"] == key]
+        assert len(rows) == 2 and (rows["fold"] == config.tuning_fold).all()
+        best = rows.iloc[int(np.argmin(rows["error"].to_numpy()))]  # argmin: first on ties
+        chosen = result.summary.set_index("key").loc[key, "params"]
+        assert chosen == best["params"]
+        assert rows["chosen"].sum() == 1 and rows.loc[rows["chosen"], "params"].item() == chosen
+
+
+def test_every_fold_is_evaluated_once_at_the_chosen_C(small_run):
+    result, config, _ = small_run
+    evals = result.runs[result.runs["stage"] == "eval"]
+    for row in result.summary.itertuples():
+        mine = evals[evals["key"] == row.key]
+        assert sorted(mine["fold"]) == list(range(config.folds))
+        assert (mine["params"] == row.params).all()
+        assert row.error == pytest.approx(mine["error"].mean())
+        other = mine[mine["fold"] != config.tuning_fold]["error"].mean()
+        assert row.error_other_folds == pytest.approx(other)
+    # the tuning fold's eval row is the tuning run itself (tuning="fold"), not a rerun
+    reused = evals[evals["reused"]]
+    assert set(reused["key"]) == {"spa2", "maxent"}
+    assert (reused["fold"] == config.tuning_fold).all()
+
+
+def test_an_eval_error_matches_a_direct_scikit_learn_computation(small_run, digits):
+    """Rebuild one fold by hand (subsample, unit rows, StratifiedKFold) and refit Maxent."""
+    result, config, _ = small_run
+    idx = np.arange(len(digits.y))
+    keep, _ = train_test_split(idx, train_size=config.max_samples, random_state=config.seed,
+                               stratify=digits.y)  # fmt: skip
+    keep = np.sort(keep)
+    X, y = normalize(digits.X[keep]), digits.y[keep]
+    splits = list(StratifiedKFold(config.folds, shuffle=True, random_state=config.seed)
+                  .split(X, y))  # fmt: skip
+    C = json.loads(result.summary.set_index("key").loc["maxent", "params"])["C"]
+    for fold, (train, test) in enumerate(splits):
+        clf = LogisticRegression(C=C, max_iter=1000).fit(X[train], y[train])
+        expected = 100 * np.mean(clf.predict(X[test]) != y[test])
+        runs = result.runs
+        ours = runs[(runs["key"] == "maxent") & (runs["stage"] == "eval") & (runs["fold"] == fold)]
+        assert ours["error"].item() == pytest.approx(expected)
+        assert ours["n_test"].item() == len(test)
+
+
+def test_progress_reaches_the_total(small_run):
+    _, config, calls = small_run
+    done = [d for d, _ in calls]
+    total = {t for _, t in calls}
+    # perceptron: 3 folds; spa2 and maxent: 2 grid points + 2 other folds each
+    assert total == {3 + 2 * (2 + 2)}
+    assert done[-1] == 11 and done == sorted(done)
+
+
+def test_inner_tuning_never_touches_the_test_parts(digits):
+    config = ProtocolConfig(**SMALL, tuning="inner", inner_fraction=0.25)
+    result = run_protocol([digits], ["pa1"], config)
+    tune = result.tuning
+    n_train = config.max_samples - config.max_samples // config.folds
+    assert (tune["n_test"] == round(0.25 * n_train)).all()
+    evals = result.runs[result.runs["stage"] == "eval"]
+    assert sorted(evals["fold"]) == [0, 1, 2] and not evals["reused"].any()
+
+
+def _strip(result):
+    return result.runs.drop(columns=["train_time"]), result.summary.drop(columns=["train_time"])
+
+
+def test_same_seed_same_table_serial_joblib_dask():
+    distributed = pytest.importorskip("distributed")
+    ref = DataRef("digits")  # loaded by name inside each worker
+    config = ProtocolConfig(**SMALL)
+    algos = ["pa1", "spa"]
+    serial = _strip(run_protocol([ref], algos, config))
+    again = _strip(run_protocol([ref], algos, config))
+    joblib2 = _strip(run_protocol([ref], algos, config, jobs=2))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:  # fmt: skip
+        with distributed.Client(cluster) as client:
+            dask = _strip(run_protocol([ref], algos, config, backend="dask", scheduler=client))
+    for other in (again, joblib2, dask):
+        pd.testing.assert_frame_equal(serial[0], other[0])
+        pd.testing.assert_frame_equal(serial[1], other[1])
+    other_seed = _strip(run_protocol([ref], algos, ProtocolConfig(**{**SMALL, "seed": 1})))
+    assert not serial[0]["error"].equals(other_seed[0]["error"])
+
+
+# --- learning curves ----------------------------------------------------------------------------
+def test_curve_equals_a_predict_then_learn_loop(digits):
+    """The curve from the kernel's recorded mistakes equals an independent loop of
+    predict(x_t) followed by partial_fit(x_t) through the public API."""
+    config = ProtocolConfig(max_samples=120, folds=3)
+    out = curve_task(data=digits, algorithm="spa1", params={"C": 0.1}, config=config, points=500)
+
+    X, y = prepared(digits, config)
+    order = stream_order(len(y), config.seed)
+    est = learner("spa1").make(C=0.1)
+    wrong = []
+    classes = np.unique(y)
+    for i in order:
+        # before any update the weights are zero: predict() would answer the lowest class
+        guess = est.predict(X[i : i + 1])[0] if hasattr(est, "classes_") else classes[0]
+        wrong.append(bool(guess != y[i]))
+        est.partial_fit(X[i : i + 1], y[i : i + 1], classes=classes)
+    expected = cumulative_rate(np.array(wrong))
+    assert out["t"] == list(range(1, len(y) + 1))
+    np.testing.assert_allclose(out["rate"], expected)
+    assert out["mistakes"] == sum(wrong)
+
+
+def test_learning_curves_cover_online_learners_only(digits):
+    curves = learning_curves([digits], ["pa", "maxent"], ProtocolConfig(max_samples=100, folds=3),
+                             points=7)  # fmt: skip
+    assert set(curves["key"]) == {"pa"}
+    assert curves["t"].iloc[-1] == 100 and len(curves) == 7
+    assert ((curves["rate"] >= 0) & (curves["rate"] <= 100)).all()
