@@ -77,7 +77,7 @@ with guard():
         if flag and ui.get("t", 0) >= n_total:
             ui.set("t", 0)
 
-    p1, p2, p3, p4, p5, _ = st.columns([1, 1, 1, 1, 1, 5], vertical_alignment="bottom")
+    p1, p2, p3, p4, p5, _ = st.columns([1.3, 1.1, 1.1, 1.2, 1.4, 3], vertical_alignment="bottom")
     p1.button(tr("play.rewind"), icon=":material/first_page:", on_click=ui.set, args=("t", 0),
               key="play.rewind", width="stretch")
     p2.button(tr("play.back"), icon=":material/chevron_left:", on_click=move, args=(-1,),

@@ -72,8 +72,8 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
     >>> from sklearn.datasets import load_digits
     >>> from olearn.estimators import CrammerSingerSVC
     >>> X, y = load_digits(return_X_y=True)
-    >>> clf = CrammerSingerSVC(C=0.01, random_state=0).fit(X[:1500] / 16, y[:1500])
-    >>> clf.score(X[1500:] / 16, y[1500:]) > 0.9
+    >>> clf = CrammerSingerSVC(C=0.1, random_state=0).fit(X[:1500] / 16, y[:1500])
+    >>> clf.score(X[1500:] / 16, y[1500:]) > 0.85
     True
     >>> 0 <= clf.objective_ - clf.dual_objective_ < 1e-3 * clf.objective_
     True

@@ -39,9 +39,8 @@ class _ConfidenceWeightedClassifier(AdditiveLinearClassifier):
     the full covariance its square root ``A`` (``Sigma = A A'``, the form the kernel updates).
     """
 
-    _rule = ""  # the CWTrace rule name, set per instance by _rule_name()
-
     def _rule_name(self) -> str:  # pragma: no cover - overridden
+        """The rule's name as in ``CWTrace.rule`` (e.g. "SCW-I"), from the parameters."""
         raise NotImplementedError
 
     def _hyper(self) -> tuple[float, float, float]:

@@ -288,6 +288,8 @@ def _summary(setup, seeds, table, sens, verdicts, elapsed, jobs, quick) -> str:
              f"label noise {', '.join(f'{100 * p:.0f}%' for p in setup['noise'])} on the "
              f"training part; {setup['passes']} passes, seeds {seeds}; rows L2-normalised; "
              "diagonal covariance, registry defaults; test error in %.",
+             "Note: in a binary pair a flipped label is the opposite class, so 30% noise "
+             "leaves 40 points of label signal; in K classes the flips spread over K - 1 classes.",
              f"Ran in {elapsed:.1f} s with {jobs} job(s).", ""]  # fmt: skip
     for d in setup["datasets"]:
         sub = table[table.dataset == d]

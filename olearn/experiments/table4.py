@@ -72,13 +72,13 @@ def run(
     algorithms: Sequence[str] | None = None,
     folds: int | None = None,
     epochs: int | None = None,
-    seed: int = 0,
-    tuning: str = "fold",
-    scale: str = "none",
+    seed: int | None = None,
+    tuning: str | None = None,
+    scale: str | None = None,
     c_grid: Sequence[float] | None = None,
     batch_c_grid: Sequence[float] | None = None,
     max_samples: int | None = None,
-    svm: str = "auto",
+    svm: str | None = None,
     backend: str = "loky",
     scheduler: Any = None,
     data_home: str | None = None,
@@ -94,7 +94,7 @@ def run(
     datasets : names (default the paper's three; any dataset name works, with no paper value).
     algorithms : protocol keys (default the paper's nine).
     folds, epochs, seed, tuning, scale, c_grid, batch_c_grid, max_samples, svm : see
-        :class:`olearn.experiments.protocol.ProtocolConfig`.
+        :class:`olearn.experiments.protocol.ProtocolConfig`; None keeps its default.
     data_home : where the dataset archives are (default ``$OLEARN_DATA``).
     curves : also compute each online learner's learning curve at its chosen C.
 
@@ -107,10 +107,11 @@ def run(
     """
     start = time.perf_counter()
     base = dict(QUICK) if quick else {}
-    explicit = {"folds": folds, "epochs": epochs, "c_grid": c_grid,
-                "batch_c_grid": batch_c_grid, "max_samples": max_samples}  # fmt: skip
+    explicit = {"folds": folds, "epochs": epochs, "c_grid": c_grid, "seed": seed,
+                "batch_c_grid": batch_c_grid, "max_samples": max_samples, "tuning": tuning,
+                "scale": scale, "svm": svm}  # fmt: skip
     base.update({k: v for k, v in explicit.items() if v is not None})
-    config = ProtocolConfig(seed=seed, tuning=tuning, scale=scale, svm=svm, **base)
+    config = ProtocolConfig(**base)  # None: the protocol's documented default
     names = list(datasets) if datasets else list(DATASETS)
     keys = list(algorithms) if algorithms else [k for _, k in ALGORITHMS]
     refs = [DataRef(name, data_home) for name in names]

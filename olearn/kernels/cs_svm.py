@@ -14,8 +14,6 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from olearn.kernels.sparse import row_axpy
-
 # as olearn.core.cs_svm.SKIP_VIOLATION
 SKIP_VIOLATION = 1e-12
 
@@ -75,12 +73,9 @@ def cs_sweep(indptr, indices, data, y, sqnorm, W, alpha, C, index, active_size,
     K = W.shape[1]
     G = np.empty(K)
     scores = np.empty(K)
-    cls = np.empty(K, dtype=np.int64)
     B = np.empty(K)
     D = np.empty(K)
     new = np.empty(K)
-    coef = np.zeros(K)
-    changed_classes = np.empty(K, dtype=np.int64)
     worst = 0.0
     n_changed = 0
     s = 0
@@ -102,15 +97,13 @@ def cs_sweep(indptr, indices, data, y, sqnorm, W, alpha, C, index, active_size,
                     scores[m] += W[j, m] * v
             for a in range(k):
                 G[a] = scores[class_index[i, a]] + (0.0 if a == yp else 1.0)  # + e_i^m
-        else:  # a few active classes: gather only theirs
+        else:  # a few active classes: one dot product each (the sum stays in a register)
             for a in range(k):
-                cls[a] = class_index[i, a]
-                G[a] = 0.0 if a == yp else 1.0  # e_i^m
-            for q in range(indptr[i], indptr[i + 1]):
-                j = indices[q]
-                v = data[q]
-                for a in range(k):
-                    G[a] += W[j, cls[a]] * v
+                m = class_index[i, a]
+                dot = 0.0
+                for q in range(indptr[i], indptr[i + 1]):
+                    dot += W[indices[q], m] * data[q]
+                G[a] = dot + (0.0 if a == yp else 1.0)  # G_m = w_m . x_i + e_i^m
         minG = np.inf
         maxG = -np.inf
         for a in range(k):
@@ -154,19 +147,16 @@ def cs_sweep(indptr, indices, data, y, sqnorm, W, alpha, C, index, active_size,
         for a in range(k):
             B[a] = G[a] - A * alpha[i, class_index[i, a]]  # B = G - A alpha_i
         cs_subproblem(A, B, k, yp if yp < k else -1, C, D, new)
-        n_moved = 0
+        moved = False
         for a in range(k):
             m = class_index[i, a]
             delta = new[a] - alpha[i, m]
             alpha[i, m] = new[a]
-            if delta != 0.0:
-                coef[m] = delta
-                changed_classes[n_moved] = m
-                n_moved += 1
-        if n_moved > 0:
-            row_axpy(indptr, indices, data, i, W, False, coef, changed_classes, n_moved)
+            if delta != 0.0:  # w_m += (alpha_new - alpha_old) x_i, one class at a time
+                moved = True
+                for q in range(indptr[i], indptr[i + 1]):
+                    W[indices[q], m] += delta * data[q]
+        if moved:
             n_changed += 1
-            for a in range(n_moved):
-                coef[changed_classes[a]] = 0.0
         s += 1
     return worst, active_size, n_changed

@@ -1,7 +1,10 @@
 """numba mirror of :mod:`olearn.core.spa`: the exact SPA / SPA-I / SPA-II coefficients.
 
-Only the classes with Q > 0 are sorted (a stable sort of their indices by Q descending, as the
-readable rule does), and nothing is sorted when no class has Q > 0.
+Only the classes with Q > 0 are ordered (by Q descending, ties to the lower class index, as
+the readable rule's stable sort), nothing is ordered when no class has Q > 0, and the order is
+built lazily: the support-class search usually stops after a few classes, so each next class
+is selected only when the search reaches it (a stable partial selection sort, in place, no
+allocation).  Above ``FULL_SORT_FROM`` candidates one stable merge sort is cheaper.
 """
 
 from __future__ import annotations
@@ -12,12 +15,48 @@ import numpy as np
 from olearn._numerics import TINY_SQNORM
 from olearn.kernels.codes import SPA1, SPA2
 
+FULL_SORT_FROM = 32  # candidates above which a full stable sort beats lazy selection
+
+
+@numba.njit(cache=True)
+def select_next(negq, classes, k, p):
+    """Stable selection step: move the largest Q of positions ``k..p-1`` to position ``k``.
+
+    ``negq`` holds -Q (so the largest Q is the smallest entry); the strict comparison keeps
+    the first of equal entries and the shift keeps the others in order, so positions
+    ``0..k`` end up exactly as a stable sort would put them.
+    """
+    best = k
+    for m in range(k + 1, p):
+        if negq[m] < negq[best]:
+            best = m
+    if best != k:
+        q = negq[best]
+        u = classes[best]
+        for m in range(best, k, -1):  # shift, do not swap: swapping would break stability
+            negq[m] = negq[m - 1]
+            classes[m] = classes[m - 1]
+        negq[k] = q
+        classes[k] = u
+
+
+@numba.njit(cache=True)
+def sort_all(negq, classes, p):
+    """Order all ``p`` candidates at once (stable merge sort on -Q)."""
+    rank = np.argsort(negq[:p], kind="mergesort")
+    sorted_q = negq[:p][rank]
+    sorted_classes = classes[:p][rank]
+    negq[:p] = sorted_q
+    classes[:p] = sorted_classes
+
 
 @numba.njit(cache=True)
 def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf):
     """Fill ``coef`` for one SPA step (``code`` SPA, SPA1 or SPA2); return the active count.
 
-    ``active`` receives the support classes then ``y``; ``qbuf`` is (K,) scratch.
+    ``active`` receives the support classes then ``y``; ``qbuf`` is (K,) scratch.  Position k
+    of (``qbuf``, ``active``) holds (-Q, class) of the k-th class in Q-descending order once
+    ``ordered > k``.
     """
     if sqnorm < TINY_SQNORM:
         return 0  # x is numerically zero: passive
@@ -27,19 +66,24 @@ def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf):
         if u != y:
             q = (1.0 - (scores[y] - scores[u])) / sqnorm  # Q_u
             if q > 0.0:
-                qbuf[p] = -q  # negated: an ascending stable sort gives Q descending
+                qbuf[p] = -q  # negated: ascending order of qbuf is Q descending
                 active[p] = u
                 p += 1
     if p == 0:
         return 0  # loss is zero: passive
-    rank = np.argsort(qbuf[:p], kind="mergesort")  # ties keep the lower class index first
-    order = active[:p][rank]
+    ordered = 0
+    if p > FULL_SORT_FROM:
+        sort_all(qbuf, active, p)
+        ordered = p
     h = 0.5 / C
     a = 1.0 + h / sqnorm if code == SPA2 else 1.0  # SPA-II: theta = a T
     J = 0
     S = 0.0
     for k in range(1, p + 1):  # the support-class search
-        q = -qbuf[rank[k - 1]]
+        if ordered < k:
+            select_next(qbuf, active, k - 1, p)
+            ordered = k
+        q = -qbuf[k - 1]
         if code == SPA2:
             thr = (sqnorm + h) * S / (k * sqnorm + (k - 1) * h)  # derived SPA-II test
         else:
@@ -54,22 +98,24 @@ def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf):
         J = 0
         S = 0.0
         for k in range(1, p + 1):
-            q = -qbuf[rank[k - 1]]
+            if ordered < k:
+                select_next(qbuf, active, k - 1, p)
+                ordered = k
+            q = -qbuf[k - 1]
             if k > 1 and not q > (S - C) / (k - 1):
                 break
             S += q
             J = k
     T = 0.0
     for k in range(J):
-        u = order[k]
-        excess = J * (-qbuf[rank[k]]) - S  # support_step, without cancellation
+        u = active[k]
+        excess = J * (-qbuf[k]) - S  # support_step, without cancellation
         if capped:
             tau = (excess + C) / J
         else:
-            tau = (-qbuf[rank[k]] + a * excess) / (1.0 + a * J)
+            tau = (-qbuf[k] + a * excess) / (1.0 + a * J)
         coef[u] = -tau
         T += tau
-        active[k] = u
     coef[y] = T  # w_y += (sum tau) x
     active[J] = y
     return J + 1

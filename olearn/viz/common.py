@@ -20,25 +20,13 @@ PLOTLY_CONFIG = {
 }
 
 
-def _template() -> dict:
-    """plotly_white as a plain dict (a name would stay a string in unvalidated figures)."""
-    global _TEMPLATE
-    if _TEMPLATE is None:
-        import plotly.io as pio
-
-        _TEMPLATE = pio.templates["plotly_white"].to_plotly_json()
-    return _TEMPLATE
-
-
-_TEMPLATE = None
-
-
 def style(fig: go.Figure, height: int = 460, title: str | None = None,
           legend_below: bool = False) -> go.Figure:
     """Apply the app's look: white template, 14 px font, compact margins, legend on top (or
     below the plot when subplot titles take the top)."""
+    if fig._validate:  # unvalidated figures keep no template: Streamlit's theme styles them
+        fig.update_layout(template="plotly_white")
     fig.update_layout(
-        template=_template(),
         font=TEXT_FONT,
         height=height,
         margin=dict(l=50, r=20, t=105 if title else 60, b=50),

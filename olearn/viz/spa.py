@@ -35,11 +35,11 @@ class _Layer:
 
     def vrect(self, x0, x1, xref, yref, color, text=None):
         self.shapes.append(dict(type="rect", x0=x0, x1=x1, xref=xref, y0=0, y1=1,
-                                yref=f"{yref} domain", fillcolor=color, line_width=0,
+                                yref=f"{yref} domain", fillcolor=color, line=dict(width=0),
                                 layer="below"))
         if text:
             self.annotate(x=x0, xref=xref, y=1.0, yref=f"{yref} domain", text=text,
-                          showarrow=False, xanchor="left", yanchor="bottom",
+                          showarrow=False, xanchor="right", yanchor="top", xshift=-4,
                           font=dict(size=12, color="#555"))
 
 
