@@ -20,6 +20,10 @@ if not hidden & {"all", "lang"}:
     st.sidebar.selectbox(t("lang.label"), LANGS, key="lang",
                          format_func=lambda code: t("lang.name", code))
 L = st.session_state["lang"]
+if "all" not in hidden:
+    with st.sidebar.expander(t("ui.share", L), icon=":material/link:"):
+        st.caption(t("ui.share.help", L))
+        st.caption(t("ui.png_hint", L))
 
 
 def page(path: str, key: str, icon: str, **kw) -> st.Page:

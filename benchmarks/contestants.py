@@ -39,6 +39,7 @@ class Entry:
     note: str = ""
     minus: str | None = None
     hidden: bool = False
+    memory: Callable[[], dict] | None = None  # overrides measure.peak_memory_mb(epoch)
     close: Callable[[], None] = field(default=lambda: None)
 
 
@@ -65,9 +66,9 @@ def olearn_entries(data: BenchData) -> list[Entry]:
 
     entries = []
     for spec in registry.ALGORITHMS:
-        if not spec.online:
-            continue
         keys = spec.estimator().get_params()
+        if not (spec.online or "epochs" in keys):  # batch solvers have no "one epoch"
+            continue
         fixed = {k: v for k, v in (("epochs", 1), ("shuffle", False)) if k in keys}
 
         def fit(spec=spec, fixed=fixed):
@@ -105,12 +106,12 @@ def sklearn_entries(data: BenchData) -> list[Entry]:
     ovr = " (OvR)" if data.n_classes > 2 else ""
     one_pass = {"max_iter": 1, "tol": None, "shuffle": False}
     makers = {
-        f"SGD pa1{ovr}": lambda: SGDClassifier(loss="hinge", penalty=None, learning_rate="pa1",
-                                               eta0=C, **one_pass),  # fmt: skip
-        f"SGD pa2{ovr}": lambda: SGDClassifier(loss="hinge", penalty=None, learning_rate="pa2",
-                                               eta0=C, **one_pass),  # fmt: skip
-        f"Perceptron{ovr}": lambda: Perceptron(**one_pass),
-    }
+        f"SGDClassifier pa1{ovr}": lambda: SGDClassifier(
+            loss="hinge", penalty=None, learning_rate="pa1", eta0=C, **one_pass),
+        f"SGDClassifier pa2{ovr}": lambda: SGDClassifier(
+            loss="hinge", penalty=None, learning_rate="pa2", eta0=C, **one_pass),
+        f"sklearn Perceptron{ovr}": lambda: Perceptron(**one_pass),
+    }  # fmt: skip
     if hasattr(lm, "PassiveAggressiveClassifier"):  # deprecated in 1.8, removal planned in 1.10
         makers[f"PassiveAggressiveClassifier{ovr}"] = lambda: lm.PassiveAggressiveClassifier(
             C=C, loss="hinge", **one_pass
@@ -124,8 +125,11 @@ def sklearn_entries(data: BenchData) -> list[Entry]:
 
 def _dict_rows(X, rows: int) -> list[dict]:
     X = sp.csr_matrix(X[:rows])
-    return [dict(zip(X.indices[X.indptr[i]:X.indptr[i + 1]].tolist(),
-                     X.data[X.indptr[i]:X.indptr[i + 1]].tolist())) for i in range(X.shape[0])]  # fmt: skip
+    out = []
+    for i in range(X.shape[0]):
+        lo, hi = X.indptr[i], X.indptr[i + 1]
+        out.append(dict(zip(X.indices[lo:hi].tolist(), X.data[lo:hi].tolist())))
+    return out
 
 
 def river_entries(data: BenchData, max_rows: int) -> list[Entry]:
@@ -180,6 +184,7 @@ def vw_entries(data: BenchData) -> list[Entry]:
     empty = Entry("VW empty run", "Vowpal Wabbit", vw.empty, lambda m: None, data.n, hidden=True)
     oaa = Entry(f"VW --oaa {data.n_classes}", "Vowpal Wabbit", vw.epoch,
                 lambda m: vw.test_error(), data.n, minus=empty.name, close=vw.close,
+                memory=vw.peak_memory,
                 note=f"vowpalwabbit {version}, own cache, minus an empty --noop run")  # fmt: skip
     return [oaa, empty]
 
@@ -208,4 +213,7 @@ def all_entries(data: BenchData, *, river_rows: int, with_vw: bool = True) -> li
     entries = olearn_entries(data) + sklearn_entries(data) + river_entries(data, river_rows)
     if with_vw:
         entries += vw_entries(data)
-    return entries + limit_entries(data)
+    entries += limit_entries(data)
+    names = [e.name for e in entries]
+    assert len(set(names)) == len(names), f"contestant names must be unique: {names}"
+    return entries

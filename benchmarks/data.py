@@ -92,7 +92,8 @@ def _from_dataset(name: str, ds, seed: int = 0) -> BenchData:
     codes = codes.astype(np.int64)
     if ds.X_test is not None:
         n = ds.X.shape[0]
-        return BenchData(name, ds.X, codes[:n], ds.X_test, codes[n:], len(classes), "olearn.datasets")
+        return BenchData(name, ds.X, codes[:n], ds.X_test, codes[n:], len(classes),
+                         "olearn.datasets")  # fmt: skip
     # no official test split: a seeded 80/20 split, training rows kept in their given order
     n = ds.X.shape[0]
     test = np.zeros(n, dtype=bool)
@@ -159,10 +160,10 @@ def quick_sets() -> list[BenchData]:
     from sklearn.datasets import load_digits
 
     X, y = load_digits(return_X_y=True)
-    digits = BenchData("digits", X[:1000] / 16.0, y[:1000].astype(np.int64), X[1000:] / 16.0,
-                       y[1000:].astype(np.int64), 10, "sklearn digits (dense)")  # fmt: skip
+    digits = BenchData("digits", X[:800] / 16.0, y[:800].astype(np.int64), X[800:] / 16.0,
+                       y[800:].astype(np.int64), 10, "sklearn digits (dense)")  # fmt: skip
     return [
         digits,
-        make_sparse(1500, 3000, 8, 40, n_test=300, seed=1, name="sparse-8"),
-        make_sparse(1500, 2**16, 2, 40, n_test=300, seed=2, name="sparse-binary"),
+        make_sparse(800, 3000, 8, 40, n_test=200, seed=1, name="sparse-8"),
+        make_sparse(800, 2**16, 2, 40, n_test=200, seed=2, name="sparse-binary"),
     ]

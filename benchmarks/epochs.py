@@ -18,19 +18,25 @@ def bench_dataset(
     """Warm every contestant up, time them interleaved, measure peak memory; one dict per row.
 
     Row keys: dataset, contestant, library, seconds (one full epoch, extrapolated for
-    subsamples and net of ``minus``), examples_per_s, nnz_per_s, peak_traced_mb, peak_rss_mb,
+    subsamples and net of ``minus``), examples_per_s, nnz_per_s, peak_mb, memory_method,
     test_error, rows_timed, repeats, note, and ``x_<REFERENCE>`` (seconds / reference seconds).
     """
     entries = [e for e in all_entries(data, river_rows=river_rows, with_vw=with_vw)]
     runnable = [e for e in entries if e.rows > 0]
     errors: dict[str, float | None] = {}
     try:
-        for e in runnable:  # warm-up: numba compiles, caches fill; its model gives the error
-            model = e.epoch()
+        for e in list(runnable):  # warm-up: numba compiles, caches fill; the model's error
+            try:
+                model = e.epoch()
+            except Exception as err:  # noqa: BLE001 - a failing contestant is reported
+                e.rows, e.note = 0, f"skipped: {type(err).__name__}: {str(err)[:100]}"
+                runnable.remove(e)
+                continue
             errors[e.name] = None if e.hidden else e.error(model)
         log(f"  {data.name}: warm; timing {len(runnable)} contestants x >= {repeats} rounds")
         times = interleaved_medians({e.name: e.epoch for e in runnable}, repeats, min_total)
-        memory = {e.name: peak_memory_mb(e.epoch) for e in runnable if not e.hidden}
+        memory = {e.name: (e.memory or (lambda e=e: peak_memory_mb(e.epoch)))()
+                  for e in runnable if not e.hidden}  # fmt: skip
     finally:
         for e in entries:
             e.close()
@@ -51,7 +57,8 @@ def bench_dataset(
         rows.append({
             **row, "seconds": seconds, "examples_per_s": data.n / seconds if seconds > 0 else None,
             "nnz_per_s": data.nnz / seconds if seconds > 0 else None,
-            "peak_traced_mb": mem["traced_mb"], "peak_rss_mb": mem["rss_mb"], "test_error": errors.get(e.name), "rows_timed": e.rows,
+            "peak_mb": mem["traced_mb"], "memory_method": mem["method"],
+            "test_error": errors.get(e.name), "rows_timed": e.rows,
             "repeats": len(times[e.name]["samples"]),
         })  # fmt: skip
     ref = next((r["seconds"] for r in rows if r["contestant"] == REFERENCE), None)

@@ -12,7 +12,6 @@ Both return a checksum of the scores so the compiler cannot drop the work.
 from __future__ import annotations
 
 import numba
-import numpy as np
 
 
 @numba.njit(cache=True)

@@ -2,16 +2,17 @@
 
 - :func:`interleaved_medians` runs every contestant once per round, round after round, so a
   burst of load from other processes hits all of them alike; garbage collection is off
-  during each timed call (as in :mod:`timeit`).
-- :func:`peak_memory_mb` runs the call once more under :mod:`tracemalloc` after resetting the
-  resident-set high-water mark (``/proc/self/clear_refs`` = 5, Linux >= 4.0), and reports
-  both peaks (see there for what each one misses).
+  during each timed call (as in :mod:`timeit`) and runs between rounds, over the objects
+  created since the timing started only (:func:`gc.freeze`).
+- :func:`peak_memory_mb` runs the call once more under :mod:`tracemalloc`.  A resident-set
+  measure (``VmHWM``) was tried and dropped: after the warm-up the allocator reuses freed
+  memory, so it reads 0 for almost everything.  Native peers measure themselves
+  (``Entry.memory``, e.g. Vowpal Wabbit in a fresh interpreter).
 """
 
 from __future__ import annotations
 
 import gc
-import re
 import time
 import tracemalloc
 from collections.abc import Callable
@@ -21,7 +22,6 @@ import numpy as np
 
 def time_once(fn: Callable[[], object]) -> float:
     """Wall time of one call, in seconds, with the garbage collector off."""
-    gc.collect()
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -55,55 +55,35 @@ def interleaved_medians(
         s = samples[name]
         return len(s) < repeats or (len(s) < max_repeats and sum(s) < min_total)
 
-    while any(needs(name) for name in calls):
-        for name, fn in calls.items():
-            if needs(name):
-                samples[name].append(time_once(fn))
+    gc.collect()
+    gc.freeze()  # what exists now is never scanned again: later collections stay cheap
+    try:
+        while any(needs(name) for name in calls):
+            for name, fn in calls.items():
+                if needs(name):
+                    samples[name].append(time_once(fn))
+            gc.collect()  # between rounds, outside the timed calls
+    finally:
+        gc.unfreeze()
     return {name: {"median": float(np.median(s)), "min": float(np.min(s)), "samples": s}
             for name, s in samples.items()}  # fmt: skip
 
 
-def _status_kb(field: str) -> int | None:
-    try:
-        with open("/proc/self/status") as f:
-            match = re.search(rf"^{field}:\s+(\d+) kB", f.read(), re.M)
-        return int(match.group(1)) if match else None
-    except OSError:
-        return None
-
-
-def _reset_peak() -> bool:
-    try:
-        with open("/proc/self/clear_refs", "w") as f:
-            f.write("5")
-        return True
-    except OSError:
-        return False
-
-
 def peak_memory_mb(fn: Callable[[], object]) -> dict:
-    """Peak extra memory of one call, in MB, seen two ways.
-
-    ``traced_mb``: the peak of Python and numpy allocations (:mod:`tracemalloc`); it misses
-    native ones (numba's runtime, LIBLINEAR, Vowpal Wabbit).  ``rss_mb``: the growth of the
-    resident-set high-water mark over the resident set before the call (``VmHWM`` after
-    resetting it); it sees native allocations but not memory the allocator reuses from
-    earlier frees, so it is a lower bound.  None where ``/proc`` is unavailable.
+    """Peak memory allocated during one call, in MB (:mod:`tracemalloc`: Python and numpy
+    allocations, which hold every array the learners keep; numba's small per-call scratch
+    and native libraries' own allocations are not seen).
 
     Examples
     --------
     >>> out = peak_memory_mb(lambda: np.ones(10_000_000))  # 80 MB
-    >>> 70 < out["traced_mb"] < 90
-    True
+    >>> 70 < out["traced_mb"] < 90, out["method"]
+    (True, 'tracemalloc')
     """
-    gc.collect()
-    before = _status_kb("VmRSS")
-    reset = before is not None and _reset_peak()
     tracemalloc.start()
     try:
         fn()
         _, traced = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    rss = max(_status_kb("VmHWM") - before, 0) / 1024.0 if reset else None
-    return {"traced_mb": traced / 2**20, "rss_mb": rss}
+    return {"traced_mb": traced / 2**20, "method": "tracemalloc"}

@@ -68,7 +68,7 @@ def markdown(results: dict) -> str:
     if results.get("targets"):
         lines += ["## Targets", ""]
         lines += _table(["target", "measured", "goal", "met"], [
-            [t["target"], t["measured"], t["goal"], {True: "yes", False: "**no**"}.get(t["met"], "—")]
+            [t["target"], t["measured"], t["goal"], "yes" if t["met"] else "**no**"]
             for t in results["targets"]
         ])  # fmt: skip
         lines.append("")
@@ -85,12 +85,13 @@ def markdown(results: dict) -> str:
         lines += [f"## One epoch: {name}", ""]
         lines += _table(
             ["contestant", "library", "epoch ms", "examples/s", "M nnz/s", f"time / {REFERENCE}",
-             "peak MB (traced / RSS)", "test error %", "note"],
+             "peak MB", "test error %", "note"],
             [[r["contestant"], r["library"], _fmt(r.get("seconds") and r["seconds"] * 1e3, ".4g"),
               _fmt(r.get("examples_per_s"), ".3g"),
               _fmt(r.get("nnz_per_s") and r["nnz_per_s"] / 1e6, ".4g"),
               _fmt(r.get(f"x_{REFERENCE}"), ".3g"),
-              f"{_fmt(r.get('peak_traced_mb'), '.3g')} / {_fmt(r.get('peak_rss_mb'), '.3g')}",
+              _fmt(r.get("peak_mb"), ".3g") + ("" if r.get("memory_method") in
+                                                 (None, "tracemalloc") else " (RSS)"),
               _fmt(r.get("test_error") is not None and r["test_error"] * 100 or None, ".2f"),
               r.get("note", "")] for r in rows],
         )  # fmt: skip
@@ -128,13 +129,17 @@ def markdown(results: dict) -> str:
             [name, _fmt(s[key]["wall"], ".3f"), _fmt(s[key]["import_olearn"], ".3f"),
              _fmt(s[key]["import_estimator"], ".3f"), _fmt(s[key]["first_fit"], ".3f")]
             for name, key in (("cold (empty NUMBA_CACHE_DIR)", "cold"),
-                              ("warm (on-disk cache)", "warm"))
+                              ("warm (on-disk cache)", "warm")) if key in s
         ])  # fmt: skip
         lines += ["", f"Bare interpreter start (`python -c pass`): {s['interpreter_s']:.3f} s."]
-        app = s.get("app", {})
-        lines += ["", "App first page render: " + (
-            ", ".join(f"{k} = {_fmt(v, '.3f') if isinstance(v, float) else v}"
-                      for k, v in app.items()) or "not measured") + "."]  # fmt: skip
+        app = dict(s.get("app", {}))
+        table = app.pop("app_timing_table", None)
+        lines += ["", "App first page render (server side, AppTest, fresh interpreter), "
+                  "seconds: " + (", ".join(f"{k} = {_fmt(v, '.3f') if isinstance(v, float) else v}"
+                                           for k, v in app.items()) or "not measured") + "."]
+        if table:
+            lines += ["", "Rerun times from `python -m benchmarks.app_timing --repeat 5` "
+                      "(the app's own benchmark):", "", "```", table, "```"]  # fmt: skip
         lines.append("")
     if results.get("notes"):
         lines += ["## Notes", ""] + [f"- {n}" for n in results["notes"]] + [""]

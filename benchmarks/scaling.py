@@ -69,7 +69,7 @@ def run_scaling(quick: bool, repeats: int, log: Callable[[str], None] = print) -
             learners = _learners(data.X, data.y)
             for fn in learners.values():
                 fn()  # warm
-            times = interleaved_medians(learners, repeats, min_total=0.1)
+            times = interleaved_medians(learners, repeats, min_total=0.02 if quick else 0.2)
             for name, t in times.items():
                 points.append({"axis": axis, "size": size, "learner": name,
                                "seconds": t["median"], "nnz": data.nnz, **shape})  # fmt: skip
@@ -95,17 +95,19 @@ def plot_scaling(result: dict, html_path, png_path=None) -> list[str]:
     titles = {"n": "rows n", "nnz": "non-zeros per row", "K": "classes K"}
     slope = {(s["axis"], s["learner"]): s["slope"] for s in result["slopes"]}
     fig = make_subplots(rows=1, cols=3, subplot_titles=[titles[a] for a in axes])
-    colours = {"olearn SPA-I": "#1f77b4", "olearn PA-I": "#2ca02c", "sklearn SGD pa1 OvR": "#d62728"}
+    colours = {"olearn SPA-I": "#1f77b4", "olearn PA-I": "#2ca02c",
+               "sklearn SGD pa1 OvR": "#d62728"}  # fmt: skip
     for col, axis in enumerate(axes, start=1):
         for name, colour in colours.items():
-            pts = sorted((p for p in result["points"] if p["axis"] == axis and p["learner"] == name),
+            pts = sorted((p for p in result["points"]
+                          if p["axis"] == axis and p["learner"] == name),
                          key=lambda p: p["size"])  # fmt: skip
             fig.add_trace(go.Scatter(
                 x=[p["size"] for p in pts], y=[p["seconds"] for p in pts], mode="lines+markers",
                 name=f"{name}", legendgroup=name, showlegend=col == 1,
                 line={"color": colour},
-                hovertemplate=f"{name}<br>{axis}=%{{x}}<br>%{{y:.4f}} s"
-                              f"<br>slope {slope.get((axis, name), float('nan')):.2f}<extra></extra>",
+                hovertemplate=f"{name}<br>{axis}=%{{x}}<br>%{{y:.4f}} s<br>slope "
+                              f"{slope.get((axis, name), float('nan')):.2f}<extra></extra>",
             ), row=1, col=col)  # fmt: skip
         fig.update_xaxes(type="log", title_text=titles[axis], row=1, col=col)
         fig.update_yaxes(type="log", title_text="seconds per epoch" if col == 1 else None,

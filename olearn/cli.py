@@ -51,11 +51,16 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--batch-c-grid", type=_floats, default=None)
     rep.add_argument("--max-samples", type=int, default=None, help="stratified subsample size")
     rep.add_argument("--svm", choices=("auto", "liblinear", "olearn"), default=None)
+    rep.add_argument("--fit-intercept", action="store_true", default=None,
+                     help="give every learner a bias (default: none, as in the paper)")
     rep.add_argument("--no-curves", dest="curves", action="store_false", default=None)
     rep.add_argument("--jobs", type=int, default=1)
     rep.add_argument("--backend", choices=("loky", "threading", "dask"), default="loky")
     rep.add_argument("--scheduler", default=None, help="Dask scheduler address (tcp://...)")
     rep.add_argument("--data-home", default=None)
+    rep.add_argument("--data-option", dest="data_options", action="append", type=_data_option,
+                     default=None, metavar="NAME:KEY=VALUE",
+                     help="a loader option, e.g. 20news-8:remove_headers=false (repeatable)")
     rep.add_argument("--quick", action="store_true", help="small, fast version")
     rep.add_argument("--out", default="results", help="results folder (default ./results)")
     rep.add_argument("--no-progress", dest="show_progress", action="store_false")
@@ -71,6 +76,26 @@ def _floats(text: str) -> tuple[float, ...]:
     if not values:
         raise argparse.ArgumentTypeError("empty grid")
     return values
+
+
+def _data_option(text: str) -> tuple[str, str, object]:
+    """``"20news-8:remove_headers=false"`` -> ``("20news-8", "remove_headers", False)``."""
+    name, sep, rest = text.partition(":")
+    key, eq, raw = rest.partition("=")
+    if not (sep and eq and name and key):
+        raise argparse.ArgumentTypeError(f"expected NAME:KEY=VALUE, got {text!r}")
+    lowered = raw.strip().lower()
+    value: object = raw
+    if lowered in ("true", "false"):
+        value = lowered == "true"
+    else:
+        for cast in (int, float):
+            try:
+                value = cast(raw)
+                break
+            except ValueError:
+                continue
+    return name, key, value
 
 
 def _cmd_list() -> int:
@@ -175,9 +200,15 @@ def _cmd_reproduce(args) -> int:
     options = {
         name: getattr(args, name)
         for name in ("datasets", "algorithms", "folds", "epochs", "seed", "tuning", "scale",
-                     "c_grid", "batch_c_grid", "max_samples", "svm", "curves", "data_home")
+                     "c_grid", "batch_c_grid", "max_samples", "svm", "curves", "data_home",
+                     "data_options", "fit_intercept")
         if getattr(args, name) is not None
     }  # fmt: skip
+    if "data_options" in options:
+        grouped: dict[str, dict] = {}
+        for name, key, value in options["data_options"]:
+            grouped.setdefault(name, {})[key] = value
+        options["data_options"] = grouped
     if args.backend != "loky":
         options["backend"] = args.backend
     if args.scheduler is not None:

@@ -16,11 +16,17 @@ from olearn.core.pa import pa_step, perceptron_step
 from olearn.core.pcvm import em_step as pcvm_em_step
 from olearn.core.sgd_svm import sgd_step
 from olearn.core.spa import spa_step
-from olearn.estimators import AROWClassifier, CWClassifier, SCWClassifier
-from olearn.estimators import PAClassifier, PerceptronClassifier, SPAClassifier
-from olearn.estimators.cs_svm import CrammerSingerSVC
-from olearn.estimators.pcvm import PCVMClassifier
-from olearn.estimators.sgd_svm import SGDSVMClassifier
+from olearn.estimators import (
+    AROWClassifier,
+    CrammerSingerSVC,
+    CWClassifier,
+    PAClassifier,
+    PCVMClassifier,
+    PerceptronClassifier,
+    SCWClassifier,
+    SGDSVMClassifier,
+    SPAClassifier,
+)
 from olearn.kernels.additive import additive_epoch
 from olearn.kernels.cs_svm import cs_sweep
 from olearn.kernels.cw import cw_epoch

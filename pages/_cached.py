@@ -83,7 +83,7 @@ def _memo(key: tuple, compute, keep: int = 32):
 
 def comparison(name: str | None, upload: bytes | None, filename: str | None, algorithms: tuple,
                c_grid: tuple, epochs: int, folds: int, seed: int, max_samples: int,
-               lang: str, progress=None):
+               lang: str, scale: str = "none", progress=None):
     """The Compare page's result and figures, computed once per setting (every input is part
     of the key; an upload by its content's hash)."""
     import hashlib
@@ -96,11 +96,11 @@ def comparison(name: str | None, upload: bytes | None, filename: str | None, alg
 
         data = dataset_from(name, upload, filename)
         res = compare(data, algorithms, c_grid, epochs, folds, seed, max_samples or None,
-                      progress=progress)
+                      progress=progress, scale=scale)
         return res, error_figure(res, lang), curves_figure(res, lang), time_figure(res, lang)
 
     return _memo(("compare", name, digest, filename, algorithms, c_grid, epochs, folds, seed,
-                  max_samples, lang), compute)
+                  max_samples, lang, scale), compute)
 
 
 @st.cache_data(show_spinner=False)

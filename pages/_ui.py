@@ -48,7 +48,12 @@ def guard():
         if os.environ.get(RAISE_ENV):
             raise
         message = str(exc) or type(exc).__name__
-        key = "ui.bad_param" if isinstance(exc, ValueError | KeyError) else "ui.error"
+        if isinstance(exc, OSError):  # a dataset not on this machine (DatasetUnavailable)
+            key = "ui.data_missing"
+        elif isinstance(exc, ValueError | KeyError):
+            key = "ui.bad_param"
+        else:
+            key = "ui.error"
         st.error(tr(key, message=message), icon="⚠️")
 
 

@@ -45,10 +45,13 @@ with guard():
         epochs = ui.number("epochs", tr("cmp.epochs"), 1, 20, 1, where=c3, step=1)
         folds = ui.number("folds", tr("cmp.folds"), 2, 10, 3, where=c4, step=1)
         seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c5, step=1)
+        m1, m2 = st.columns([4, 2])
         max_samples = ui.select_slider("max", tr("cmp.max_samples"),
-                                       [0, 300, 600, 1000, 2000, 5000], 600)
+                                       [0, 300, 600, 1000, 2000, 5000], 600, where=m1)
+        scale = ui.select("scale", tr("cmp.scale"), ["none", "l2"], "none", where=m2,
+                          radio=True, format_func=lambda v: tr(f"cmp.scale.{v}"))
     settings = (name, filename, tuple(algos), grid, int(epochs), int(folds), int(seed),
-                int(max_samples))
+                int(max_samples), scale)
     clicked = st.button(tr("cmp.run"), type="primary", key="cmp.run")
     from_link = "cmp.ran" not in st.session_state and st.query_params.get("run") == "1"
     if clicked or from_link:
@@ -62,7 +65,7 @@ with guard():
         bar = st.progress(0.0)
         res, fig_err, fig_curves, fig_time = comparison(
             name, upload, filename, tuple(algos), C_GRIDS[grid], int(epochs), int(folds),
-            int(seed), int(max_samples), L,
+            int(seed), int(max_samples), L, scale,
             progress=lambda share, msg: bar.progress(min(share, 1.0),
                                                       tr("cmp.progress", message=msg)))
         bar.empty()

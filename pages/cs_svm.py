@@ -18,7 +18,8 @@ with guard():
     K = ui.slider("K", tr("play.K"), 2, 5, 3, where=c3)
     C = ui.select_slider("C", "C", [0.01, 0.1, 0.3, 1.0, 3.0, 10.0], 1.0, where=c4)
     seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c5, step=1)
-    walk = cs_page(kind, int(n), int(K), float(C), int(seed))
+    with st.spinner():
+        walk = cs_page(kind, int(n), int(K), float(C), int(seed))
     last = walk.sweeps.iloc[-1]
     st.info(tr("cs.final", gap=f"{last['gap']:.2e}", sweeps=int(last["sweep"]),
                ours=f"{last['primal']:.6g}", ref=f"{walk.liblinear_primal:.6g}"))

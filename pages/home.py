@@ -21,7 +21,8 @@ with guard():
             st.page_link(FILES.get(key, f"pages/{key}.py"), label=f"**{tr('page.' + key)}**",
                          icon=icon)
             st.caption(tr(f"home.desc.{key}"))
-    family, cards = home_data(tr("home.family"))
+    with st.spinner():
+        family, cards = home_data(tr("home.family"))
     plot(family, key="home.family")
     st.caption(tr("home.family_caption"))
     st.subheader(tr("home.datasets"))

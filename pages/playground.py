@@ -3,6 +3,8 @@
 import streamlit as st
 
 from olearn import registry
+from olearn.viz.common import PLOTLY_CONFIG
+from olearn.viz.stream import placement_figure
 from pages._cached import stream_figures
 from pages._ui import Controls, guard, lang, plot, tr
 
@@ -47,17 +49,40 @@ with guard():
                 points = parse_points(raw)
                 ui.values["pts"] = raw
             else:
-                table = st.data_editor(
-                    [{"x1": a, "x2": b, "class": c} for a, b, c in parse_points(raw)],
-                    num_rows="dynamic", key="play.points_table",
-                    column_config={"class": st.column_config.NumberColumn(min_value=0,
-                                                                          max_value=11,
-                                                                          step=1)})
-                points = tuple((float(r["x1"]), float(r["x2"]), int(r["class"]))
-                               for r in table
-                               if None not in (r.get("x1"), r.get("x2"), r.get("class")))
+                if "play.pts" not in st.session_state:
+                    st.session_state["play.pts"] = list(parse_points(raw))
+                    st.session_state["play.pts_version"] = 0
+                version = st.session_state["play.pts_version"]
+                e1, e2 = st.columns([1, 2])
+                with e1:
+                    rows = [{"x1": a, "x2": b, "class": c}
+                            for a, b, c in st.session_state["play.pts"]]
+                    table = st.data_editor(
+                        rows,
+                        num_rows="dynamic", key=f"play.points_table.{version}", height=300,
+                        column_config={"class": st.column_config.NumberColumn(
+                            min_value=0, max_value=11, step=1)})
+                    st.session_state["play.pts"] = [
+                        (float(r["x1"]), float(r["x2"]), int(r["class"])) for r in table
+                        if None not in (r.get("x1"), r.get("x2"), r.get("class"))]
+                    st.caption(tr("play.points"))
+                with e2:
+                    place = st.segmented_control(tr("play.place_class"), list(range(6)),
+                                                 default=0, key="play.place_class")
+                    event = st.plotly_chart(
+                        placement_figure(tuple(st.session_state["play.pts"]), L),
+                        on_select="rerun", selection_mode="points", config=PLOTLY_CONFIG,
+                        key=f"play.place.{version}")
+                    st.caption(tr("play.place_title"))
+                    clicked = event.selection.points if event else []
+                    if clicked:  # a click on the grid adds a point of the chosen class
+                        st.session_state["play.pts"].append(
+                            (float(clicked[0]["x"]), float(clicked[0]["y"]), int(place or 0)))
+                        st.session_state["play.pts_version"] = version + 1
+                        ui.set("t", len(st.session_state["play.pts"]))  # show it learnt
+                        st.rerun()
+                points = tuple(st.session_state["play.pts"])
                 ui.values["pts"] = ";".join(f"{a:g},{b:g},{c}" for a, b, c in points)
-                st.caption(tr("play.points"))
     if not keys:
         st.info(tr("play.need_algo"))
         st.stop()

@@ -15,10 +15,13 @@ with guard():
     lam = ui.select_slider("lam", tr("sgd.lam"), [1e-4, 3e-4, 1e-3, 3e-3, 1e-2], 1e-3, where=c1)
     epochs = ui.slider("epochs", tr("sgd.epochs"), 1, 5, 3, where=c2)
     seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c3, step=1)
-    walk, fig_obj, fig_rates = sgd_page(float(lam), int(epochs), int(seed), L)
-    left, right = st.columns(2)
+    with st.spinner():
+        walk, fig_obj, fig_f1, fig_rates = sgd_page(float(lam), int(epochs), int(seed), L)
+    left, mid, right = st.columns(3)
     with left:
         plot(fig_obj, key="sgd.obj")
+    with mid:
+        plot(fig_f1, key="sgd.f1")
     with right:
         plot(fig_rates, key="sgd.rates")
     st.dataframe(walk.final, hide_index=True)

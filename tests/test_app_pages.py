@@ -9,7 +9,6 @@ here rather than a polite ``st.error``.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -219,13 +218,22 @@ def test_compare_runs_the_protocol_with_progress_and_download():
     assert not charts(at)  # new settings wait for the button again
 
 
-def test_compare_rejects_a_bad_upload_with_a_message(monkeypatch):
-    monkeypatch.delenv("OLEARN_APP_RAISE")
+def test_compare_upload_mode_and_bad_uploads_give_clear_errors():
+    """AppTest cannot drive a file uploader: the page's upload mode is checked for its prompt,
+    and the call it makes with the bytes is checked for clear ValueErrors (which the page's
+    guard shows as st.error, see test_page_error_becomes_a_message_not_a_traceback)."""
     at = open_page("pages/compare.py")
+    at.radio(key="cmp.source").set_value("upload").run()
+    assert_clean(at)
+    assert any("Upload a file" in i.value for i in at.info)
     from olearn.teaching.compare import dataset_from
 
-    with pytest.raises(ValueError):
-        dataset_from(upload=b"a,b\n1,x\n", filename="bad.csv")
+    with pytest.raises(ValueError, match="bad.csv|numeric|row"):
+        dataset_from(upload=b"a,b,label\n" + b"1,x,0\n" * 12, filename="bad.csv")
+    with pytest.raises(ValueError, match="class"):
+        dataset_from(upload=b"a,b,label\n" + b"1,2,0\n" * 12, filename="one.csv")
+    ok = dataset_from(upload=b"a,b,label\n" + b"1,2,0\n3,4,1\n" * 6, filename="ok.csv")
+    assert ok.X.shape == (12, 2)
 
 
 # --- Reproduce --------------------------------------------------------------------------------
@@ -302,3 +310,14 @@ def test_sgd_page_lambda_changes_the_curves():
     assert_clean(at)
     assert charts(at)[0] != first
     assert set(at.dataframe[0].value["schedule"]) == {"global", "per-feature"}
+
+
+def test_playground_points_placed_by_the_user():
+    at = open_page("pages/playground.py", {"kind": "placed"})
+    assert at.dataframe, "the editable table of points is shown"
+    assert at.slider(key="play.t").max == 8  # the eight default points are the stream
+    at.slider(key="play.t").set_value(5).run()
+    assert_clean(at)
+    planes = [c for c in charts(at) if "mistakes" in json.dumps(c["layout"])][0]
+    assert "/ 5 mistakes" in json.dumps(planes["layout"]["annotations"])
+    assert len(charts(at)) == 3  # the click-to-place grid, the planes, the mistakes

@@ -48,12 +48,12 @@ def _wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 120.0) -> N
 
 
 @pytest.fixture(scope="module")
-def server():
+def server(tmp_path_factory):
     if shutil.which("chromium") is None:
         pytest.fail("Debian's chromium is required for the browser test (apt install chromium)")
     port = _free_port()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    log = open(ROOT / "results" / "browser-test-streamlit.log", "w")  # noqa: SIM115
+    log = open(tmp_path_factory.mktemp("streamlit") / "server.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1",
@@ -121,21 +121,29 @@ def test_spa_step_through_in_the_browser(server, page):
     assert page.locator("[data-testid='stSidebarNav']").count() == 1  # app.py's navigation
     page.screenshot(path=str(SHOTS / "spa-1-scores.png"), full_page=True)
     next_button = page.get_by_role("button", name="Next ▶")
-    for _ in range(6):  # scores -> margins -> Q -> sorted -> k=1 -> k=2 -> k=3
+    titles = ["2. Margins and loss", "3. Q values", "4. Sorted", "5.1 Support test, k = 1",
+              "5.2 Support test, k = 2", "5.3 Support test, k = 3",
+              "6. Threshold θ and the steps τ", "7. The update", "8. New scores"]
+    heading = main.locator("h4").first  # the sub-step card's title
+
+    def step_to(title):
         next_button.click()
-        time.sleep(0.3)
-        _settle(page, min_wait=0.3)
-    main.get_by_text("5.3 Support test, k = 3").first.wait_for()
+        page.wait_for_function(
+            "t => [...document.querySelectorAll('[data-testid=stMain] h4')]"
+            ".some(e => e.innerText.trim() === t)", arg=title, timeout=60_000)
+
+    for title in titles[:6]:
+        step_to(title)
+    _settle(page, min_wait=0.3)
+    assert heading.inner_text().strip() == "5.3 Support test, k = 3"
     text = main.inner_text()
     assert "Class 2: Q_k = 0.375" in text
     assert "Threshold Σ_{j<3} Q_j / 3 = 0.5" in text
     assert "is not, and the search stops" in text
     page.screenshot(path=str(SHOTS / "spa-5.3-support-test.png"), full_page=True)
-    for _ in range(3):  # tau -> update -> new scores
-        next_button.click()
-        time.sleep(0.3)
-        _settle(page, min_wait=0.3)
-    main.get_by_text("8. New scores").first.wait_for()
+    for title in titles[6:]:  # tau -> update -> new scores
+        step_to(title)
+    _settle(page, min_wait=0.3)
     assert "Correctly classified: yes" in main.inner_text()
     _assert_no_error(page)
     page.screenshot(path=str(SHOTS / "spa-8-new-scores.png"), full_page=True)
@@ -145,6 +153,8 @@ def test_spa_step_through_in_the_browser(server, page):
 def test_every_page_renders_without_error(server, page, path):
     page.goto(f"{server}/{path}")
     page.locator("h1").first.wait_for()
+    if path not in ("compare", "reproduce"):  # those two compute only on a button press
+        page.locator(".js-plotly-plot").first.wait_for()
     _settle(page, min_wait=1.5)
     _assert_no_error(page)
     page.screenshot(path=str(SHOTS / f"page-{path or 'home'}.png"), full_page=True)
@@ -155,9 +165,30 @@ def test_language_switch_and_lesson_link(server, page):
     page.get_by_text("SPA の一回の更新をステップごとに").wait_for()
     _settle(page)
     assert "Q 値" in page.locator("[data-testid='stMain']").inner_text()
+    page.screenshot(path=str(SHOTS / "spa-japanese.png"), full_page=True)
     page.goto(f"{server}/spa?scenario=pa-failure&step=2&hide=all")
     page.locator("h1").first.wait_for()
     _settle(page)
     assert page.locator("[data-testid='stSelectbox']").count() == 0
     assert "3. Q values" in page.locator("[data-testid='stMain']").inner_text()
     page.screenshot(path=str(SHOTS / "spa-lesson-link.png"), full_page=True)
+
+
+def test_playground_click_places_a_point(server, page):
+    """Click on the placement grid: a point of the chosen class joins the stream."""
+    page.goto(f"{server}/playground?kind=placed&algos=spa")
+    grid = page.locator(".js-plotly-plot").first
+    grid.wait_for()
+    _settle(page)
+    slider_value = page.locator("[data-testid='stSliderThumbValue']").last
+    assert slider_value.inner_text().strip() == "8"  # eight default points; t starts at 8
+    box = grid.locator(".nsewdrag").first.bounding_box()
+    fx, fy = (2 + 4.3) / 8.6, 1 - (-3 + 4.3) / 8.6  # data (2, -3) in the [-4.3, 4.3] axes
+    page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=stSliderThumbValue]')]"
+        ".some(e => e.innerText.trim() === '9')", timeout=60_000)
+    _settle(page)
+    _assert_no_error(page)
+    assert "/ 9 mistakes" in page.locator("[data-testid='stMain']").inner_text()
+    page.screenshot(path=str(SHOTS / "playground-placed-points.png"), full_page=True)

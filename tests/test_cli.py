@@ -80,3 +80,22 @@ def test_option_a_reproduction_does_not_take(capsys, monkeypatch):
 def test_bad_grid_is_an_argparse_error():
     proc = _run("reproduce", "matsushima-table4", "--c-grid", "a,b")
     assert proc.returncode == 2 and "expected numbers" in proc.stderr
+
+
+def test_data_option_reaches_the_loader(tmp_path, capsys):
+    import json
+
+    code = main(["reproduce", "matsushima-table4", "--datasets", "toy-blobs", "--quick",
+                 "--algorithms", "pa", "--data-option", "toy-blobs:n_samples=90",
+                 "--data-option", "toy-blobs:noise=0.1", "--no-progress", "--no-curves",
+                 "--out", str(tmp_path)])  # fmt: skip
+    assert code == 0
+    details = json.loads((tmp_path / "matsushima-table4.json").read_text())["details"]
+    assert details["sizes"]["toy-blobs"]["n_samples"] == 90
+    assert details["data_options"] == {"toy-blobs": {"n_samples": 90, "noise": 0.1}}
+    assert "loader options" in capsys.readouterr().out
+
+
+def test_bad_data_option_is_an_argparse_error():
+    proc = _run("reproduce", "matsushima-table4", "--data-option", "20news-8")
+    assert proc.returncode == 2 and "NAME:KEY=VALUE" in proc.stderr

@@ -54,7 +54,7 @@ def test_kernel_equals_readable_solver_sweep_by_sweep(sparse, fit_intercept, see
                 max_iter=sweeps, shrinking=False, random_state=seed,
             ).fit(Xin, y)  # fmt: skip
         ref = cs_svm_solve(Xa, y, 0.8, tol=1e-12, max_iter=sweeps, random_state=seed)
-        assert np.allclose(clf.dual_coef_, ref.alpha, rtol=1e-9, atol=1e-12)
+        assert np.allclose(clf.alpha_, ref.alpha, rtol=1e-9, atol=1e-12)
         assert np.allclose(clf._W.T, ref.W, rtol=1e-9, atol=1e-12)
         assert clf.objective_ == pytest.approx(ref.sweeps[-1].primal, rel=1e-9)
         assert clf.dual_objective_ == pytest.approx(ref.sweeps[-1].dual, rel=1e-9, abs=1e-12)

@@ -145,7 +145,8 @@ def test_an_eval_error_matches_a_direct_scikit_learn_computation(small_run, digi
                   .split(X, y))  # fmt: skip
     C = json.loads(result.summary.set_index("key").loc["maxent", "params"])["C"]
     for fold, (train, test) in enumerate(splits):
-        clf = LogisticRegression(C=C, max_iter=1000).fit(X[train], y[train])
+        clf = LogisticRegression(C=C, max_iter=1000, fit_intercept=config.fit_intercept)
+        clf.fit(X[train], y[train])
         expected = 100 * np.mean(clf.predict(X[test]) != y[test])
         runs = result.runs
         ours = runs[(runs["key"] == "maxent") & (runs["stage"] == "eval") & (runs["fold"] == fold)]
@@ -204,7 +205,7 @@ def test_curve_equals_a_predict_then_learn_loop(digits):
 
     X, y = prepared(digits, config)
     order = stream_order(len(y), config.seed)
-    est = learner("spa1").make(C=0.1)
+    est = learner("spa1").make(C=0.1, fit_intercept=config.fit_intercept)
     wrong = []
     classes = np.unique(y)
     for i in order:

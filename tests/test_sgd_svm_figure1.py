@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import time
 
+import numba
 import numpy as np
 import pandas as pd
+import pytest
 from sklearn.metrics import f1_score
 
 from olearn.experiments import sgd_figure1
@@ -33,7 +35,7 @@ def test_quick_run_prints_its_table_in_well_under_a_minute(tmp_path):
     start = time.perf_counter()
     result = sgd_figure1.run(quick=True, progress=lambda d, t, m: calls.append((d, t)))
     elapsed = time.perf_counter() - start
-    assert elapsed < 45.0
+    assert elapsed < (45.0 if not numba.config.DISABLE_JIT else 90.0)  # plain Python is slower
     assert isinstance(result, ReproResult)
     table = result.table
     assert {"dataset", "algorithm", "paper", "ours", "time"} <= set(table.columns)
@@ -54,3 +56,14 @@ def test_quick_run_prints_its_table_in_well_under_a_minute(tmp_path):
         assert np.all(np.diff(pts[:, 0]) > 0) and np.all(np.diff(pts[:, 1]) >= 0)
     paths = result.write(tmp_path)
     assert pd.read_csv(paths[0]).shape[0] == table.shape[0]
+
+
+def test_cli_style_options():
+    result = sgd_figure1.run(datasets=["sgd-balanced"], algorithms=["global", "per-feature-all"],
+                             seed=3, shuffles=2, epochs=1, max_samples=800)  # fmt: skip
+    assert set(result.table.algorithm) == {sgd_figure1.ALGORITHM_KEYS["global"],
+                                           sgd_figure1.ALGORITHM_KEYS["per-feature-all"]}
+    assert sorted({r["seed"] for r in result.details["runs"]}) == [3, 4]
+    assert max(p[0] for c in result.details["curves"] for p in c["points"]) == 1.0
+    with pytest.raises(ValueError):
+        sgd_figure1.run(quick=True, algorithms=["adagrad"])

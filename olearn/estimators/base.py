@@ -40,6 +40,10 @@ def _encode_classes(y: np.ndarray) -> np.ndarray:
 class OnlineClassifier(ClassifierMixin, BaseEstimator):
     """Base class: scikit-learn ``fit`` / ``partial_fit`` / ``predict`` over a numba kernel."""
 
+    # True when the family's kernel only sums x_j-weighted terms, so dense rows can be passed
+    # with their zeros as explicit entries instead of being converted to CSR.
+    _dense_view = False
+
     # --- hooks ---------------------------------------------------------------------------
     def _check_hyper(self) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -101,7 +105,9 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             ) from err
 
     def _run(self, X, y_idx: np.ndarray, epochs: int, rng, record_mistakes: bool = False):
-        indptr, indices, data = csr_arrays(X)
+        # one conversion for all epochs; dense rows are viewed, not converted, when the
+        # family's kernel allows it (see kernels.sparse.csr_arrays)
+        indptr, indices, data = csr_arrays(X, dense_view=self._dense_view)
         n = y_idx.shape[0]
         mistakes = None
         for _ in range(epochs):
@@ -224,6 +230,7 @@ class AdditiveLinearClassifier(OnlineClassifier):
     """
 
     _rule = ""  # "perceptron", "pa" or "spa"
+    _dense_view = True  # row_scores / row_axpy (and the CW family's loops) add x_j terms only
 
     def _code(self) -> int:
         from olearn.kernels.codes import additive_code

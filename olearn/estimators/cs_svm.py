@@ -60,7 +60,7 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
         (``w_1 - w_0``, as ``LinearSVC``).
     intercept_ : ndarray of shape (n_classes,) or (1,); 0.0 when ``fit_intercept=False``.
     classes_ : ndarray of shape (n_classes,)
-    dual_coef_ : ndarray of shape (n_samples, n_classes), the dual variables alpha
+    alpha_ : ndarray of shape (n_samples, n_classes), the dual variables alpha
         (``w_m = sum_i alpha_i^m x_i``; the seed's tau is ``alpha / C``).
     n_iter_ : int, sweeps made.
     objective_ : float, the primal objective P at the solution.
@@ -175,7 +175,7 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
                 "increase max_iter", ConvergenceWarning, stacklevel=2,
             )  # fmt: skip
         self.n_iter_ = sweeps
-        self.dual_coef_ = alpha
+        self.alpha_ = alpha
         self._W = W
         self._set_public(X.shape[1])
         self.dual_objective_ = float(alpha[np.arange(n), y_idx].sum() - 0.5 * np.sum(W * W))

@@ -12,7 +12,7 @@ import numpy as np
 from olearn.kernels.codes import PERCEPTRON, SPA, SPA1, SPA2
 from olearn.kernels.pa import pa_coefficients, perceptron_coefficients
 from olearn.kernels.spa import spa_coefficients
-from olearn.kernels.sparse import row_axpy, row_scores
+from olearn.kernels.sparse import row_axpy, row_axpy_all, row_scores
 
 
 @numba.njit(cache=True)
@@ -55,8 +55,11 @@ def additive_epoch(indptr, indices, data, y, order, W, code, C, intercept, coef_
         if record:
             for u in range(K):
                 coef_out[t, u] = coef[u]
-        if n_active > 0:
+        if 2 * n_active > K:  # most classes move (SPA): a contiguous pass over all K
+            row_axpy_all(indptr, indices, data, i, W, intercept, coef)
+        elif n_active > 0:
             row_axpy(indptr, indices, data, i, W, intercept, coef, active, n_active)
+        if n_active > 0:
             n_updates += 1
             for a in range(n_active):
                 coef[active[a]] = 0.0

@@ -7,16 +7,44 @@ import numpy as np
 import scipy.sparse as sp
 
 
-def csr_arrays(X) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def csr_arrays(X, dense_view: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """``(indptr, indices, data)`` of X as CSR (int64, int32, float64); dense X is converted.
 
     Explicit zeros of a dense matrix are dropped, so a dense and a CSR copy of the same data
-    give the same arrays.
+    give the same arrays.  A CSR input that is not canonical (unsorted or duplicate indices)
+    is canonicalised on a copy: the caller's matrix is never modified.
+
+    With ``dense_view=True``, a dense X with at least half non-zeros is not converted:
+    ``data`` is X's values in row-major order (a view when X is C-contiguous float64) and
+    ``indices`` repeats ``0..d-1``; converting costs more than the epoch itself on such data
+    (USPS: 116 ms vs 2 ms).  Its zeros then stay as explicit entries; they add exact zeros to
+    every score, norm and update, so a kernel that only sums ``x_j``-weighted terms learns
+    the same model (up to the sign of zero); a kernel that counts non-zeros must not ask.
+
+    Examples
+    --------
+    >>> indptr, indices, data = csr_arrays(np.array([[1.0, 0.0], [0.0, 2.0]]))
+    >>> indptr.tolist(), indices.tolist(), data.tolist()
+    ([0, 1, 2], [0, 1], [1.0, 2.0])
+    >>> csr_arrays(np.array([[1.0, 0.0], [3.0, 2.0]]), dense_view=True)[1].tolist()
+    [0, 1, 0, 1]
     """
-    X = sp.csr_matrix(X, dtype=np.float64) if not sp.issparse(X) else X.tocsr()
-    if X.dtype != np.float64:
-        X = X.astype(np.float64)
-    X.sum_duplicates()
+    if dense_view and not sp.issparse(X):
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        if X.ndim == 2 and X.size and 2 * np.count_nonzero(X) >= X.size:
+            n, d = X.shape
+            return (
+                np.arange(0, n * d + 1, d, dtype=np.int64),
+                np.tile(np.arange(d, dtype=np.int32), n),
+                X.reshape(-1),
+            )
+    if sp.issparse(X):
+        X = X.tocsr()
+        if not X.has_canonical_format:
+            X = X.copy()
+            X.sum_duplicates()
+    else:
+        X = sp.csr_matrix(X, dtype=np.float64)
     return (
         np.ascontiguousarray(X.indptr, dtype=np.int64),
         np.ascontiguousarray(X.indices, dtype=np.int32),
@@ -58,4 +86,23 @@ def row_axpy(indptr, indices, data, i, W, intercept, coef, active, n_active):
         b = W.shape[0] - 1
         for a in range(n_active):
             u = active[a]
+            W[b, u] += coef[u]
+
+
+@numba.njit(cache=True)
+def row_axpy_all(indptr, indices, data, i, W, intercept, coef):
+    """``W[:, u] += coef[u] * x_i`` for every class u, contiguously.
+
+    For a step that moves most classes (SPA with many support classes): the caller keeps
+    ``coef[u] = 0`` for the classes it does not move, which then get exact zeros added.
+    """
+    K = W.shape[1]
+    for p in range(indptr[i], indptr[i + 1]):
+        j = indices[p]
+        v = data[p]
+        for u in range(K):
+            W[j, u] += coef[u] * v
+    if intercept:
+        b = W.shape[0] - 1
+        for u in range(K):
             W[b, u] += coef[u]

@@ -53,11 +53,12 @@ def dataset_from(name: str | None = None, upload: bytes | None = None,
 
 def compare(data, algorithms: Sequence[str] = DEFAULT_ALGORITHMS, c_grid=(0.01, 0.1, 1.0),
             epochs: int = 1, folds: int = 5, seed: int = 0, max_samples: int | None = 1000,
-            curves: bool = True, progress: Callable | None = None) -> Comparison:
+            curves: bool = True, progress: Callable | None = None,
+            scale: str = "none") -> Comparison:
     """Run the protocol (K-fold CV, C tuned on one random fold) and the learning curves.
 
-    ``progress(done, total, message)`` is called across both phases (the curves count as the
-    last part).
+    ``progress(share, message)`` is called across both phases (the curves count as the
+    last part); ``scale`` is the protocol's row scaling ("none" or "l2").
 
     >>> from olearn.datasets.toy import make_toy
     >>> res = compare(make_toy("blobs", n_samples=90), ["perceptron", "spa1"], folds=3,
@@ -73,7 +74,8 @@ def compare(data, algorithms: Sequence[str] = DEFAULT_ALGORITHMS, c_grid=(0.01, 
         raise ValueError("choose at least one algorithm")
     config = ProtocolConfig(folds=int(folds), seed=int(seed), epochs=int(epochs),
                             c_grid=tuple(c_grid) if c_grid else None,
-                            max_samples=int(max_samples) if max_samples else None)
+                            max_samples=int(max_samples) if max_samples else None,
+                            scale=scale)
 
     def phase(offset: float, share: float):
         if progress is None:

@@ -228,8 +228,10 @@ def spa_walkthrough(inst: Instance, variant: str | None = None, C: float = 1.0,
     K = W.shape[0]
     classes = [_label(u, y) for u in range(K)]
     winner = int(np.argmax(pa.scores_after))
+    verdict = ("spa.pa_ok" if pa.correct_after
+               else "spa.pa_fail" if tr.correct_after else "spa.pa_fail_both")
     pa_text = t("spa.pa_text", lang, rival=pa.rival, tau=num(pa.tau), winner=winner, y=y,
-                verdict=t("spa.pa_ok" if pa.correct_after else "spa.pa_fail", lang))
+                verdict=t(verdict, lang))
     pa_table = pd.DataFrame({
         "class": classes, "s_u": np.asarray(pa.scores_before),
         "PA: s_u after": np.asarray(pa.scores_after),

@@ -34,14 +34,15 @@ STRINGS: dict[str, tuple[str, str]] = {
     "page.compare": ("Compare on real data", "実データで比較"),
     "page.reproduce": ("Reproduce the papers", "論文の再現"),
     "ui.share": ("Link to this view (seed included)", "この画面へのリンク (シード込み)"),
-    "ui.share.help": ("The URL in the address bar reproduces this screen. Add `&hide=all` "
+    "ui.share.help": ("The address bar's URL reproduces this screen, seed included. Add "
+                      "`&hide=all` "
                       "(or `&hide=key1,key2`) to hide the controls for a lesson.",
                       "アドレスバーの URL でこの画面を再現できます。授業用に `&hide=all` "
                       "(または `&hide=key1,key2`) を付けると操作部品を隠せます。"),
     "ui.error": ("Something went wrong: {message}", "エラーが発生しました: {message}"),
     "ui.bad_param": ("Invalid parameter: {message}", "パラメータが不正です: {message}"),
-    "ui.not_yet": ("{what} is not available yet in this build: {why}",
-                   "{what} はこのビルドではまだ利用できません: {why}"),
+    "ui.data_missing": ("Data not available on this machine: {message}",
+                        "このマシンではデータを利用できません: {message}"),
     "ui.download_csv": ("Download CSV", "CSV をダウンロード"),
     "ui.png_hint": ("Every figure downloads as PNG from its toolbar (camera icon).",
                     "図はツールバーのカメラアイコンから PNG で保存できます。"),
@@ -97,6 +98,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "spa.pa_ok": ("correct", "正解"),
     "spa.pa_fail": ("still misclassified: the failure SPA fixes",
                     "依然として誤分類: SPA が解決する失敗"),
+    "spa.pa_fail_both": ("still misclassified, and so is x after this rule's step: the slack "
+                         "price C is too small for either to reach margin 1",
+                         "依然として誤分類。この更新則でも同様: C が小さすぎてどちらもマージン 1 "
+                         "に届きません"),
     "spa.qp_title": ("Closed form vs a generic QP solver (quadprog)",
                      "閉形式と汎用 QP ソルバー (quadprog) の比較"),
     "spa.qp_text": ("Largest difference in τ: {diff}; objective closed form {obj_cf}, "
@@ -251,6 +256,8 @@ STRINGS: dict[str, tuple[str, str]] = {
                      "学習器の不確かさ。"),
     "play.points": ("Your points (edit, add rows; class 0..11)",
                     "あなたの点 (編集・行の追加; クラスは 0..11)"),
+    "play.place_class": ("Class of the next point", "次に置く点のクラス"),
+    "play.place_title": ("Click to place a point", "クリックして点を置く"),
     "play.to_spa": ("Open this state in the SPA step-through", "この状態を SPA の小ステップで開く"),
     "play.spa_learner": ("Learner for the step-through", "小ステップで見る学習器"),
     "play.need_algo": ("Choose at least one learner.", "学習器を一つ以上選んでください。"),
@@ -315,17 +322,22 @@ STRINGS: dict[str, tuple[str, str]] = {
         "結果はキャッシュされ、同じ設定ならすぐに表示されます。"),
     "cmp.source": ("Data", "データ"),
     "cmp.source.registered": ("A registered dataset", "登録済みデータセット"),
-    "cmp.source.upload": ("Upload my own (svmlight / CSV)", "自分のデータをアップロード (svmlight / CSV)"),
+    "cmp.source.upload": ("Upload my own (svmlight / CSV)",
+                          "自分のデータをアップロード (svmlight / CSV)"),
     "cmp.dataset": ("Dataset", "データセット"),
     "cmp.upload": ("Upload a file (svmlight or CSV, at most 50 MB; label column 'label' or last)",
                    "ファイルをアップロード (svmlight または CSV, 50 MB まで; ラベル列は 'label' "
                    "または最後の列)"),
-    "cmp.need_upload": ("Upload a file to compare on it.", "比較するファイルをアップロードしてください。"),
+    "cmp.need_upload": ("Upload a file to compare on it.",
+                        "比較するファイルをアップロードしてください。"),
     "cmp.algorithms": ("Algorithms", "アルゴリズム"),
     "cmp.C_grid": ("C grid", "C の候補"),
     "cmp.epochs": ("Epochs", "エポック数"),
     "cmp.folds": ("Folds", "分割数"),
     "cmp.max_samples": ("Subsample (0 = all)", "サブサンプル (0 = 全部)"),
+    "cmp.scale": ("Row scaling", "行の正規化"),
+    "cmp.scale.none": ("none (the paper's features)", "なし (論文の素性)"),
+    "cmp.scale.l2": ("unit length (L2)", "単位長 (L2)"),
     "cmp.run": ("Run the comparison", "比較を実行"),
     "cmp.press_run": ("Choose the settings and press the button.",
                       "設定を選んでボタンを押してください。"),
@@ -345,7 +357,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cmp.unavailable": ("This dataset is not on this machine: set OLEARN_DATA to the folder "
                         "holding its archives (or allow the download). Details: {message}",
                         "このデータセットはこのマシンにありません: アーカイブのあるフォルダを "
-                        "OLEARN_DATA に設定してください (またはダウンロードを許可)。詳細: {message}"),
+                        "OLEARN_DATA に設定してください (またはダウンロードを許可)。"
+                        "詳細: {message}"),
     # --- reproduce -------------------------------------------------------------------
     "rep.title": ("Reproduce the papers", "論文の再現"),
     "rep.intro": (
@@ -445,7 +458,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "seed 002 はスケール λ の事前分布を持つノイズ精度 γ を加えます。γ = 1 は Chen の元の"
         "PCVM です。反復をスライドして γ、残った重み (丸)、境界を見てください。"),
     "pcvm.data": ("Data", "データ"),
-    "pcvm.lambda": ("λ (γ's prior scale; 0 = fixed γ = 1)", "λ (γ の事前分布のスケール; 0 = γ = 1 固定)"),
+    "pcvm.lambda": ("λ (γ's prior scale; 0 = fixed γ = 1)",
+                    "λ (γ の事前分布のスケール; 0 = γ = 1 固定)"),
     "pcvm.theta": ("RBF width θ", "RBF の幅 θ"),
     "pcvm.iteration": ("EM iteration", "EM 反復"),
     "pcvm.iter_title": ("Iteration {i}: γ = {gamma}, {nz} weights left",
@@ -471,6 +485,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "sgd.global": ("global rate", "全体の学習率"),
     "sgd.per-feature": ("per-feature rates", "素性ごとの学習率"),
     "sgd.rate": ("learning rate used", "使われた学習率"),
+    "sgd.seconds": ("training time (s)", "学習時間 (秒)"),
+    "sgd.f1": ("F-measure (held out)", "F 値 (評価データ)"),
+    "sgd.f1_title": ("F-measure vs training time", "学習時間に対する F 値"),
     "sgd.objective": ("The objective E(w, b) during training", "学習中の目的関数 E(w, b)"),
     "sgd.rates": ("Rates: frequent x0 (solid), rare x150 (dotted)",
                   "学習率: 頻出 x0 (実線), 稀 x150 (点線)"),

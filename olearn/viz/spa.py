@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from olearn.teaching.strings import t
 from olearn.viz.common import FastFigure, argmax_grid, region_colorscale, style
@@ -119,15 +118,17 @@ def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
                                    yref=yref, axref=xref, ayref=yref, arrowhead=2,
                                    arrowwidth=2, arrowcolor=class_color(u), showarrow=True,
                                    text="")
-            fig.add_trace(dict(type="scatter", x=s0, y=labels, mode="markers", name=t("fig.before", lang),
+            fig.add_trace(dict(type="scatter", x=s0, y=labels, mode="markers",
+                               name=t("fig.before", lang),
                                      marker=dict(size=13, symbol="circle-open", color="#555",
                                                  line=dict(width=2))), row=1, col=col)
-            fig.add_trace(dict(type="scatter", x=s1, y=labels, mode="markers", name=t("fig.after", lang),
+            fig.add_trace(dict(type="scatter", x=s1, y=labels, mode="markers",
+                               name=t("fig.after", lang),
                                      marker=dict(size=15, color=[class_color(u) for u in range(K)],
                                                  line=dict(width=1, color="#222"))),
                           row=1, col=col)
         else:
-            fig.add_trace(dict(type="scatter", 
+            fig.add_trace(dict(type="scatter",
                 x=s0, y=labels, mode="markers", showlegend=False,
                 marker=dict(size=[18 if u in hl else 13 for u in range(K)],
                             color=[class_color(u) for u in range(K)],
@@ -180,7 +181,8 @@ def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
         fig.update_xaxes(title_text=t("fig.tau", lang), row=1, col=col)
         fig.update_yaxes(autorange="reversed", row=1, col=col)  # rank 1 on top
         return t("fig.tau", lang)
-    fig.add_trace(dict(type="bar", x=[Q[u] for u in idx], y=labels, orientation="h", showlegend=False,
+    fig.add_trace(dict(type="bar", x=[Q[u] for u in idx], y=labels, orientation="h",
+                       showlegend=False,
                          marker=dict(color=colors, line=dict(width=lines, color="#222")),
                          text=[f"{Q[u]:.3g}" for u in idx], textposition="outside"),
                   row=1, col=col)

@@ -155,3 +155,26 @@ def weight_space_figure(run, t: int, lang: str = "en") -> go.Figure | None:
                   yaxis=dict(title=dict(text="w · feature 2"), zeroline=True, scaleanchor="x"))
     fig = go.Figure(data=data, layout=layout, _validate=False)
     return style(fig, height=420, title=tt("play.weight_space", lang))
+
+
+def placement_figure(points: tuple, lang: str = "en") -> go.Figure:
+    """A clickable grid over [-4, 4]^2 (faint dots every 0.25) with the placed points on top:
+    clicking a grid dot adds a point there (the page listens to the selection)."""
+    g = np.arange(-4.0, 4.0001, 0.5)
+    gx, gy = np.meshgrid(g, g)
+    data = [dict(type="scatter", x=gx.ravel(), y=gy.ravel(), mode="markers",
+                 marker=dict(size=10, color="rgba(120,120,120,0.25)"), hoverinfo="x+y",
+                 showlegend=False)]
+    if points:
+        P = np.asarray(points, dtype=float)
+        data.append(dict(type="scatter", x=P[:, 0], y=P[:, 1], mode="markers",
+                         marker=dict(size=12, color=[class_color(int(c)) for c in P[:, 2]],
+                                     line=dict(width=1, color="#222")),
+                         hoverinfo="skip", showlegend=False))
+    layout = dict(xaxis=dict(range=[-4.3, 4.3], zeroline=True, fixedrange=True),
+                  yaxis=dict(range=[-4.3, 4.3], zeroline=True, fixedrange=True),
+                  clickmode="event+select", dragmode=False)
+    fig = go.Figure(data=data, layout=layout, _validate=False)
+    fig = style(fig, height=380)
+    fig.update_layout(margin=dict(t=20, b=30))
+    return fig

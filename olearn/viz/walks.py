@@ -186,15 +186,22 @@ def pcvm_history_figure(walk, i: int, lang: str = "en") -> go.Figure:
 # --- SGD ---------------------------------------------------------------------------------------
 
 
-def sgd_figures(walk, lang: str = "en") -> tuple[go.Figure, go.Figure]:
+def sgd_figures(walk, lang: str = "en") -> tuple[go.Figure, go.Figure, go.Figure]:
+    """(objective vs examples, held-out F-measure vs training time, the rates of a frequent
+    and a rare feature)."""
     colors = {"global": "#6A51A3", "per-feature": "#D94801"}
-    obj = go.Figure()
+    obj, f1 = go.Figure(), go.Figure()
     for schedule, part in walk.curves.groupby("schedule"):
-        obj.add_trace(go.Scatter(x=part["t"], y=part["objective"], mode="lines",
-                                 name=t(f"sgd.{schedule}", lang),
-                                 line=dict(color=colors[schedule], width=2.5)))
+        name, color = t(f"sgd.{schedule}", lang), colors[schedule]
+        obj.add_trace(go.Scatter(x=part["t"], y=part["objective"], mode="lines", name=name,
+                                 line=dict(color=color, width=2.5)))
+        f1.add_trace(go.Scatter(x=part["seconds"], y=part["F-measure"], mode="lines+markers",
+                                name=name, line=dict(color=color, width=2.5),
+                                marker=dict(size=5)))
     obj.update_xaxes(title_text=t("cmp.t_axis", lang))
     obj.update_yaxes(title_text="E(w, b)", type="log")
+    f1.update_xaxes(title_text=t("sgd.seconds", lang))
+    f1.update_yaxes(title_text=t("sgd.f1", lang), range=[0, 1.02])
     rates = go.Figure()
     for (schedule, feature), part in walk.rates.groupby(["schedule", "feature"]):
         rates.add_trace(go.Scatter(x=part["t"], y=part["rate"], mode="lines+markers",
@@ -205,4 +212,5 @@ def sgd_figures(walk, lang: str = "en") -> tuple[go.Figure, go.Figure]:
     rates.update_xaxes(title_text=t("cmp.t_axis", lang))
     rates.update_yaxes(title_text=t("sgd.rate", lang), type="log")
     return (style(obj, height=380, title=t("sgd.objective", lang)),
+            style(f1, height=380, title=t("sgd.f1_title", lang)),
             style(rates, height=380, title=t("sgd.rates", lang)))
