@@ -128,11 +128,12 @@ def _dataset_lines() -> list[str]:
     except (ImportError, AttributeError):
         return ["(olearn.datasets.names is not available yet)"]
     lines = []
+    width = max(len(n) for n in names) + 1
     for name in names:
         try:
-            card = datasets.card(name)
+            card = datasets.card(name, build=False)  # never parse a corpus just to list it
         except Exception as exc:  # a card that cannot be computed must not break `list`
-            lines.append(f"{name:<24} (card unavailable: {_one_line(exc)})")
+            lines.append(f"{name:<{width}} (card unavailable: {_one_line(exc)})")
             continue
         sizes = []
         for label, key in (("n", "n_samples"), ("d", "n_features"), ("K", "n_classes")):
@@ -142,7 +143,7 @@ def _dataset_lines() -> list[str]:
         if card.get("n_test"):
             sizes.append(f"test={card['n_test']:,}")
         text = " ".join(sizes) or "(sizes known once fetched)"
-        lines.append(f"{name:<24} {text:<36} {card.get('title', '')}")
+        lines.append(f"{name:<{width}} {text:<36} {card.get('title', '')}")
     return lines
 
 

@@ -23,14 +23,23 @@ with guard():
     with st.spinner():
         walk, sweep = pcvm_page(kind, int(n), float(lam), float(theta), int(seed))
     n_iter = len(walk.history)
-    i = ui.slider("i", tr("pcvm.iteration"), 1, n_iter, n_iter) - 1
-    fig_plane, fig_hist = pcvm_figures(kind, int(n), float(lam), float(theta), int(seed),
-                                       int(i), L)
-    left, right = st.columns(2)
-    with left:
-        plot(fig_plane, key="pcvm.plane")
-    with right:
-        plot(fig_hist, key="pcvm.hist")
+    playing = st.toggle(tr("pcvm.animate"), key="pcvm.playing")
+
+    @st.fragment(run_every=0.5 if playing else None)
+    def frame():
+        with guard():  # a fragment's errors do not reach the page's guard
+            if st.session_state.get("pcvm.playing"):  # animate: next iteration, then loop
+                ui.set("i", ui.get("i", n_iter) % n_iter + 1)
+            i = ui.slider("i", tr("pcvm.iteration"), 1, n_iter, n_iter) - 1
+            fig_plane, fig_hist = pcvm_figures(kind, int(n), float(lam), float(theta),
+                                               int(seed), int(i), L)
+            left, right = st.columns(2)
+            with left:
+                plot(fig_plane, key="pcvm.plane")
+            with right:
+                plot(fig_hist, key="pcvm.hist")
+
+    frame()
     st.markdown(f"#### {tr('pcvm.sweep')}")
     st.dataframe(sweep, hide_index=True)
     ui.sync()

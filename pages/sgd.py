@@ -24,5 +24,6 @@ with guard():
         plot(fig_f1, key="sgd.f1")
     with right:
         plot(fig_rates, key="sgd.rates")
+        st.caption(tr("sgd.rates_caption"))
     st.dataframe(walk.final, hide_index=True)
     ui.sync()

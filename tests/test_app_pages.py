@@ -321,3 +321,11 @@ def test_playground_points_placed_by_the_user():
     planes = [c for c in charts(at) if "mistakes" in json.dumps(c["layout"])][0]
     assert "/ 5 mistakes" in json.dumps(planes["layout"]["annotations"])
     assert len(charts(at)) == 3  # the click-to-place grid, the planes, the mistakes
+
+
+def test_pcvm_animation_toggle_runs():
+    at = open_page("pages/pcvm.py")
+    at.slider(key="pcvm.i").set_value(3).run()
+    at.toggle(key="pcvm.playing").set_value(True).run()
+    assert_clean(at)
+    assert at.slider(key="pcvm.i").value == 4  # one animation tick ran with the page

@@ -38,3 +38,54 @@ def test_spa_kernel_equals_readable_rule_with_ties(K, variant):
     assert np.allclose(W.T, W_ref, rtol=1e-9, atol=1e-12)
     supports = (coefs < 0).sum(axis=1)
     assert supports.max() >= min(K - 1, 3)  # steps with several support classes happened
+
+
+def _readable_coefs(rule, variant, X, y, K, C, W0):
+    from olearn.core.pa import pa_step, perceptron_step
+
+    W, coefs = W0.copy(), []
+    for x, label in zip(X, y):
+        if rule == "perceptron":
+            W1, t = perceptron_step(W, x, label)
+            coef = np.zeros(K)
+            if t.mistake:
+                coef[label], coef[t.rival] = 1.0, -1.0
+        elif rule == "pa":
+            W1, t = pa_step(W, x, label, variant, C)
+            coef = np.zeros(K)
+            coef[label], coef[t.rival] = t.tau, -t.tau
+        else:
+            W1, t = spa_step(W, x, label, variant, C)
+            coef = np.array(t.coef)
+        coefs.append(coef)
+        W = W1
+    return W, np.array(coefs)
+
+
+RULES = [("perceptron", None), ("pa", None), ("pa", "I"), ("pa", "II"),
+         ("spa", None), ("spa", "I"), ("spa", "II")]  # fmt: skip
+
+
+@pytest.mark.parametrize("rule,variant", RULES)
+@pytest.mark.parametrize("start", ["zero", "random"])
+def test_two_class_kernel_equals_readable_rule(rule, variant, start):
+    """From zero weights the two-class fast path (one mirrored vector) runs; from a random
+    (not mirrored) state the general loop does; both equal the readable rule."""
+    rng = np.random.default_rng(5)
+    n, d = 80, 7
+    X = rng.normal(size=(n, d)) * (rng.random((n, d)) < 0.6)
+    y = rng.integers(2, size=n)
+    C = 0.3
+    W0 = np.zeros((2, d + 1)) if start == "zero" else rng.normal(size=(2, d + 1))
+    Xa = np.hstack([X, np.ones((n, 1))])  # intercept = feature 1
+    W_ref, coef_ref = _readable_coefs(rule, variant, Xa, y, 2, C, W0)
+    W = np.ascontiguousarray(W0.T)
+    coef_out = np.zeros((n, 2))
+    mistakes = np.zeros(n, dtype=np.bool_)
+    additive_epoch(*csr_arrays(X), y.astype(np.int64), np.arange(n), W,
+                   additive_code(rule, variant), C, True, coef_out, mistakes)  # fmt: skip
+    assert np.allclose(coef_out, coef_ref, rtol=1e-9, atol=1e-12)
+    assert np.allclose(W.T, W_ref, rtol=1e-9, atol=1e-12)
+    assert coef_out.any(axis=1).sum() > 5
+    if start == "zero":
+        assert np.array_equal(W[:, 1], -W[:, 0])  # the mirror the fast path relies on

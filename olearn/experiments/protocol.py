@@ -462,7 +462,11 @@ def run_protocol(
     def offset_progress(offset):
         if progress is None:
             return None
-        return lambda done, _total, message: progress(offset + done, total, message)
+        def report(done, _total, message):
+            if offset == 0 or done > 0:  # one "starting" call for the whole run
+                progress(offset + done, total, message)
+
+        return report
 
     def describe(t):
         return f"{dataset_name(t['data'])} {t['algorithm']} fold {t['fold']} {t['stage']}"

@@ -461,6 +461,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "pcvm.lambda": ("λ (γ's prior scale; 0 = fixed γ = 1)",
                     "λ (γ の事前分布のスケール; 0 = γ = 1 固定)"),
     "pcvm.theta": ("RBF width θ", "RBF の幅 θ"),
+    "pcvm.animate": ("Animate the iterations", "反復をアニメーション表示"),
     "pcvm.iteration": ("EM iteration", "EM 反復"),
     "pcvm.iter_title": ("Iteration {i}: γ = {gamma}, {nz} weights left",
                         "反復 {i}: γ = {gamma}, 残った重み {nz} 個"),
@@ -489,8 +490,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "sgd.f1": ("F-measure (held out)", "F 値 (評価データ)"),
     "sgd.f1_title": ("F-measure vs training time", "学習時間に対する F 値"),
     "sgd.objective": ("The objective E(w, b) during training", "学習中の目的関数 E(w, b)"),
-    "sgd.rates": ("Rates: frequent x0 (solid), rare x150 (dotted)",
-                  "学習率: 頻出 x0 (実線), 稀 x150 (点線)"),
+    "sgd.rates": ("Learning rates used", "使われた学習率"),
+    "sgd.rates_caption": ("x0 is in half of the examples (solid), x150 in 2 % (dotted): with "
+                          "per-feature clocks the rare feature keeps a large rate.",
+                          "x0 は例の半分に現れ (実線)、x150 は 2 % (点線): 素性ごとの時計では"
+                          "稀な素性が大きな学習率を保ちます。"),
 }
 
 
