@@ -15,7 +15,7 @@ from __future__ import annotations
 import gc
 import time
 import tracemalloc
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
 import numpy as np
 
@@ -34,9 +34,9 @@ def time_once(fn: Callable[[], object]) -> float:
 
 
 def interleaved_medians(
-    calls: dict[str, Callable[[], object]], repeats: int, min_total: float = 0.0,
+    calls: dict[Hashable, Callable[[], object]], repeats: int, min_total: float = 0.0,
     max_repeats: int = 50,
-) -> dict[str, dict]:  # fmt: skip
+) -> dict[Hashable, dict]:  # fmt: skip
     """Median (and all samples) of each call, timed round-robin.
 
     Each call gets at least ``repeats`` samples, and more (up to ``max_repeats``) until its
@@ -49,9 +49,9 @@ def interleaved_medians(
     >>> len(out["a"]["samples"]) >= 3 and out["a"]["median"] > 0
     True
     """
-    samples: dict[str, list[float]] = {name: [] for name in calls}
+    samples: dict[Hashable, list[float]] = {name: [] for name in calls}
 
-    def needs(name: str) -> bool:
+    def needs(name: Hashable) -> bool:
         s = samples[name]
         return len(s) < repeats or (len(s) < max_repeats and sum(s) < min_total)
 
