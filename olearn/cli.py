@@ -103,15 +103,19 @@ def _cmd_list() -> int:
     from olearn.experiments.baselines import BASELINES
     from olearn.experiments.reproduction import REPRODUCTIONS
 
+    rows = [("key", "name", "family", "kind", "seed", "tuned")]
+    rows += [(a.key, a.name, a.family, "online" if a.online else "batch", a.seed,
+              ",".join(a.grid) or "-") for a in registry.ALGORITHMS]  # fmt: skip
+    n_algorithms = len(rows)
+    rows += [(b.key, b.name, b.family, "batch", b.seed, ",".join(b.grid) or "-")
+             for b in BASELINES.values()]  # fmt: skip
+    lines = _columns(rows)  # one width per column across both tables
     print("Algorithms (olearn.registry):")
-    print(f"  {'key':<12} {'name':<14} {'family':<8} {'kind':<7} seed  tuned")
-    for a in registry.ALGORITHMS:
-        kind = "online" if a.online else "batch"
-        tuned = ",".join(a.grid) or "-"
-        print(f"  {a.key:<12} {a.name:<14} {a.family:<8} {kind:<7} {a.seed:<5} {tuned}")
+    for line in lines[:n_algorithms]:
+        print(f"  {line}")
     print("Batch baselines (Table 4 of seed 000, olearn.experiments.baselines):")
-    for b in BASELINES.values():
-        print(f"  {b.key:<12} {b.name:<14} {b.family:<8} {'batch':<7} {b.seed:<5} C")
+    for line in lines[n_algorithms:]:
+        print(f"  {line}")
     print("Datasets (olearn.datasets):")
     for line in _dataset_lines():
         print(f"  {line}")
@@ -121,19 +125,30 @@ def _cmd_list() -> int:
     return 0
 
 
+def _columns(rows: Sequence[Sequence[str]]) -> list[str]:
+    """One line per row, each column as wide as its longest cell.
+
+    Examples
+    --------
+    >>> _columns([("key", "name", "x"), ("cs-svm", "Crammer-Singer SVM", "C")])
+    ['key     name                x', 'cs-svm  Crammer-Singer SVM  C']
+    """
+    widths = [max(len(str(row[i])) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(f"{cell!s:<{w}}" for cell, w in zip(row, widths)).rstrip() for row in rows]
+
+
 def _dataset_lines() -> list[str]:
     try:
         from olearn import datasets
         names = datasets.names()
     except (ImportError, AttributeError):
         return ["(olearn.datasets.names is not available yet)"]
-    lines = []
-    width = max(len(n) for n in names) + 1
+    rows = []
     for name in names:
         try:
             card = datasets.card(name, build=False)  # never parse a corpus just to list it
         except Exception as exc:  # a card that cannot be computed must not break `list`
-            lines.append(f"{name:<{width}} (card unavailable: {_one_line(exc)})")
+            rows.append((name, f"(card unavailable: {_one_line(exc)})", ""))
             continue
         sizes = []
         for label, key in (("n", "n_samples"), ("d", "n_features"), ("K", "n_classes")):
@@ -143,8 +158,8 @@ def _dataset_lines() -> list[str]:
         if card.get("n_test"):
             sizes.append(f"test={card['n_test']:,}")
         text = " ".join(sizes) or "(sizes known once fetched)"
-        lines.append(f"{name:<{width}} {text:<36} {card.get('title', '')}")
-    return lines
+        rows.append((name, text, card.get("title", "")))
+    return _columns(rows)
 
 
 def _cmd_datasets(args) -> int:

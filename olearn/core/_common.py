@@ -1,4 +1,4 @@
-"""Small helpers shared by the multiclass additive rules (Perceptron, PA, SPA)."""
+"""Small helpers shared by the readable rules (validation, the best wrong class)."""
 
 from __future__ import annotations
 
@@ -28,11 +28,16 @@ def check_state(W: np.ndarray, x: np.ndarray, y: int) -> tuple[np.ndarray, np.nd
     return W, x, int(y)
 
 
+def check_positive(name: str, value: float) -> float:
+    """``float(value)``; a ValueError naming ``name`` unless it is positive and finite."""
+    value = float(value)
+    if not (value > 0 and np.isfinite(value)):
+        raise ValueError(f"{name} must be a positive finite number, got {value}")
+    return value
+
+
 def check_C(C: float) -> float:
-    C = float(C)
-    if not (C > 0 and np.isfinite(C)):
-        raise ValueError(f"C must be a positive finite number, got {C}")
-    return C
+    return check_positive("C", C)
 
 
 def best_rival(scores: np.ndarray, y: int) -> int:

@@ -12,14 +12,18 @@ direction* Delta (binary: ``Delta = y x``; multiclass: ``Delta = e_y (x) x - e_s
 All formulas are derived in :mod:`olearn.core.cw` and checked against scipy.optimize in
 ``tests/test_cw_optimisation.py``.  Roots are taken in a cancellation-free form (the branch on
 the sign of ``m`` picks the rationalised expression); :func:`cw_alpha_printed` keeps the SCW
-paper's printed expression for comparison.  The kernel :mod:`olearn.kernels.cw` repeats these
-lines in numba, in the same order.
+paper's printed expression for comparison.  The forms the kernel needs are numba functions
+(``@numba.njit``): :mod:`olearn.kernels.cw` calls these same functions, so the rule and the
+kernel share one source of truth and agree to the last bit.  numba's on-disk cache does not
+notice edits to a callee in another file (numba issue #1833): after editing a form here,
+touch ``olearn/kernels/cw.py`` (or clear its ``__pycache__``) so the kernel is recompiled.
 """
 
 from __future__ import annotations
 
 import math
 
+import numba
 from scipy.special import ndtri
 
 
@@ -35,6 +39,7 @@ def phi_of(eta: float) -> float:
     return float(ndtri(eta))
 
 
+@numba.njit(cache=True)
 def std_after(alpha: float, v: float, phi: float, lam: float = 1.0) -> float:
     """``sqrt(u)``: the standard deviation of the margin after a step of size ``alpha``.
 
@@ -49,6 +54,7 @@ def std_after(alpha: float, v: float, phi: float, lam: float = 1.0) -> float:
     return 2.0 * lam * v / (a + math.sqrt(a * a + 4.0 * lam * lam * v))
 
 
+@numba.njit(cache=True)
 def std_cw(m: float, v: float, phi: float, lam: float = 1.0) -> float:
     """``sqrt(u)`` at the exact-CW solution: root of ``(phi^2 + lam) s^2 - m phi s - lam v``."""
     zeta = lam + phi * phi
@@ -58,6 +64,7 @@ def std_cw(m: float, v: float, phi: float, lam: float = 1.0) -> float:
     return 2.0 * lam * v / (disc - m * phi)
 
 
+@numba.njit(cache=True)
 def cw_alpha(m: float, v: float, phi: float, lam: float = 1.0) -> float:
     """Exact CW (NIPS 2008, as restated by the SCW paper): the step making ``m' = phi sqrt(v')``.
 
@@ -82,6 +89,7 @@ def cw_alpha_printed(m: float, v: float, phi: float) -> float:
     return max(0.0, (-m * psi + root) / (v * zeta))
 
 
+@numba.njit(cache=True)
 def cw_beta(alpha: float, v: float, phi: float, lam: float = 1.0) -> tuple[float, float, float]:
     """``(sqrt_u, c, beta)`` for the exact-CW family (CW, SCW-I, SCW-II) at step ``alpha``.
 
@@ -91,6 +99,7 @@ def cw_beta(alpha: float, v: float, phi: float, lam: float = 1.0) -> tuple[float
     return s, alpha * phi / (lam * s), alpha * phi / (lam * s + v * alpha * phi)
 
 
+@numba.njit(cache=True)
 def cw_variance_alpha(m: float, v: float, phi: float, lam: float = 1.0) -> float:
     """CW, variance version (Dredze, Crammer, Pereira, ICML 2008): constraint ``m' >= phi v'``.
 
@@ -107,11 +116,29 @@ def cw_variance_alpha(m: float, v: float, phi: float, lam: float = 1.0) -> float
     return (disc - b) / (4.0 * phi * v)
 
 
+@numba.njit(cache=True)
+def cw_variance_c_beta(alpha: float, v: float, phi: float, lam: float = 1.0) -> tuple[float, float]:
+    """``(c, beta)`` of CW-variance at step ``alpha``: ``c = 2 alpha phi / lam`` (ICML 2008:
+    ``inv(Sigma') = inv(Sigma) + 2 alpha phi x x'`` for lam = 1), ``beta = c / (1 + c v)``."""
+    c = 2.0 * alpha * phi / lam
+    return c, c / (1.0 + c * v)
+
+
+@numba.njit(cache=True)
 def arow_alpha(m: float, v: float, r: float) -> float:
     """AROW (NIPS 2009): ``alpha = max(0, 1 - m) / (v + r)`` (independent of lam)."""
     return max(0.0, 1.0 - m) / (v + r)
 
 
+@numba.njit(cache=True)
+def arow_c_beta(v: float, r: float, lam: float = 1.0) -> tuple[float, float]:
+    """``(c, beta)`` of AROW: ``inv(Sigma') = inv(Sigma) + Delta Delta' / (lam r)``, so
+    ``c = 1 / (lam r)`` and ``beta = c / (1 + c v) = 1 / (lam r + v)``."""
+    c = 1.0 / (lam * r)
+    return c, c / (1.0 + c * v)
+
+
+@numba.njit(cache=True)
 def scw2_alpha(m: float, v: float, phi: float, C: float, lam: float = 1.0) -> float:
     """SCW-II (ICML 2012): constraint ``m + alpha n = phi s`` with ``n = v + 1/(2C)``.
 

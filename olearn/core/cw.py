@@ -113,12 +113,14 @@ import numpy as np
 from scipy.special import ndtr
 
 from olearn._numerics import TINY_VARIANCE
-from olearn.core._common import best_rival
+from olearn.core._common import best_rival, check_C, check_positive
 from olearn.core._cw_closed_forms import (
     arow_alpha,
+    arow_c_beta,
     cw_alpha,
     cw_beta,
     cw_variance_alpha,
+    cw_variance_c_beta,
     phi_of,
     scw2_alpha,
 )
@@ -197,13 +199,6 @@ def check_diagonal_form(form: str) -> str:
     if form not in DIAGONAL_FORMS:
         raise ValueError(f"diagonal_form must be one of {DIAGONAL_FORMS}, got {form!r}")
     return form
-
-
-def _positive(name: str, value: float) -> float:
-    value = float(value)
-    if not (value > 0 and math.isfinite(value)):
-        raise ValueError(f"{name} must be a positive finite number, got {value}")
-    return value
 
 
 # --- traces -----------------------------------------------------------------------------
@@ -415,7 +410,7 @@ def _step(state, x, y, rule, *, eta=math.nan, r=math.nan, C=math.nan, kl_weight=
           diagonal_form="precision"):  # fmt: skip
     mu, Sigma, factor, x, y, multiclass = _check_state(state, x, y)
     diagonal_form = check_diagonal_form(diagonal_form)
-    lam = _positive("kl_weight", kl_weight)
+    lam = check_positive("kl_weight", kl_weight)
     phi = phi_of(eta) if rule != "AROW" else math.nan
     scores, rival, g, w, x_Sigma_x, m, v = _delta_stats(mu, Sigma, factor, x, y, multiclass)
     kappa = 2.0 if multiclass else 1.0
@@ -439,12 +434,12 @@ def _step(state, x, y, rule, *, eta=math.nan, r=math.nan, C=math.nan, kl_weight=
         reason = "aggressive"
         if rule == "AROW":
             alpha = arow_alpha(m, v, r)  # alpha = l / (v + r)
-            c = 1.0 / (lam * r)  # d/dv': inv(Sigma') = inv(Sigma) + Delta Delta' / (lam r)
-            beta = c / (1.0 + c * v)  # = 1 / (lam r + v)
+            # d/dv': inv(Sigma') = inv(Sigma) + Delta Delta' / (lam r); beta = 1 / (lam r + v)
+            c, beta = arow_c_beta(v, r, lam)
         elif rule == "CW-variance":
             alpha = cw_variance_alpha(m, v, phi, lam)
-            c = 2.0 * alpha * phi / lam  # ICML'08: inv(Sigma') = inv(Sigma) + 2 alpha phi x x'
-            beta = c / (1.0 + c * v)
+            # ICML'08: inv(Sigma') = inv(Sigma) + 2 alpha phi x x'
+            c, beta = cw_variance_c_beta(alpha, v, phi, lam)
             sqrt_u = math.sqrt(v / (1.0 + c * v))
         else:
             if rule == "SCW-II":
@@ -571,7 +566,7 @@ def arow_step(state: CWState, x, y, r: float = 1.0, diagonal_form: str = "precis
     >>> t.alpha, t.beta, s.mu.tolist(), s.Sigma.tolist()
     (0.5, 0.5, [0.5], [0.5])
     """
-    r = _positive("r", r)
+    r = check_positive("r", r)
     mu, Sigma, factor, trace = _step(state, x, y, "AROW", r=r, kl_weight=kl_weight,
                              diagonal_form=diagonal_form)  # fmt: skip
     return CWState(mu, Sigma, factor), trace
@@ -590,7 +585,7 @@ def scw_step(state: CWState, x, y, variant: str = "I", C: float = 1.0, eta: floa
     if v not in ("I", "1", "II", "2"):
         raise ValueError(f"variant must be 'I' or 'II', got {variant!r}")
     rule = "SCW-I" if v in ("I", "1") else "SCW-II"
-    C = _positive("C", C)
+    C = check_C(C)
     mu, Sigma, factor, trace = _step(state, x, y, rule, eta=eta, C=C, kl_weight=kl_weight,
                              diagonal_form=diagonal_form)  # fmt: skip
     return CWState(mu, Sigma, factor), trace

@@ -417,13 +417,6 @@ def _iterate(Phi, t, state: PCVMState, cfg: PCVMConfig):
     return new, info
 
 
-def objective_of(Phi, t, state: PCVMState, cfg: PCVMConfig) -> float:
-    """L at ``state`` (active weights only)."""
-    y = Phi[:, state.active] @ state.w[state.active] + state.b
-    return log_posterior(y, t, state.w[state.active], state.b, state.gamma, cfg.lam,
-                         cfg.c, cfg.d, cfg.e, cfg.f)  # fmt: skip
-
-
 def _check(Phi, t, state: PCVMState, cfg: PCVMConfig):
     Phi = np.asarray(Phi, dtype=float)
     t = np.asarray(t, dtype=float)

@@ -7,7 +7,8 @@ within one process it is read once.  Only the last archive of each reader is kep
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import tarfile
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 
@@ -25,3 +26,14 @@ def memo_by_file(reader: Callable) -> Callable:
 
     wrapper.cache_clear = cached.cache_clear
     return wrapper
+
+
+def iter_tar_texts(
+    path: Path, wanted: Callable[[str], bool], encoding: str
+) -> Iterator[tuple[str, str]]:
+    """``(member name, text)`` of each regular file of the ``.tar.gz`` at ``path`` whose
+    member name passes ``wanted``, decoded with ``encoding``, in archive order."""
+    with tarfile.open(path, "r:gz") as archive:
+        for member in archive:
+            if member.isfile() and wanted(member.name):
+                yield member.name, archive.extractfile(member).read().decode(encoding)

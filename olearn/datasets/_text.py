@@ -1,7 +1,7 @@
 """Text helpers shared by the corpus loaders: tokenisers and seeded stratified splits.
 
-- English: scikit-learn's analyzer (lowercase, token pattern ``(?u)\\b\\w\\w+\\b``, optional
-  word bigrams joined by a space, exactly as ``CountVectorizer``/``HashingVectorizer``).
+- English: the loaders call scikit-learn's ``CountVectorizer``/``HashingVectorizer`` directly
+  (lowercase, token pattern ``(?u)\\b\\w\\w+\\b``, optional word bigrams joined by a space).
 - Japanese: no dictionary.  NFKC normalisation (full-width ASCII to half-width), lowercase,
   whitespace removed, then character n-grams within each line (never across lines).
 """
@@ -10,15 +10,8 @@ from __future__ import annotations
 
 import operator
 import unicodedata
-from collections.abc import Callable
 
 import numpy as np
-from sklearn.feature_extraction.text import CountVectorizer
-
-
-def english_analyzer(ngram_range: tuple[int, int] = (1, 1), lowercase: bool = True) -> Callable:
-    """scikit-learn's word analyzer: ``text -> list of tokens (and n-grams)``."""
-    return CountVectorizer(ngram_range=ngram_range, lowercase=lowercase).build_analyzer()
 
 
 def strip_newsgroup_header(text: str) -> str:

@@ -16,13 +16,12 @@ Japanese is tokenised without a dictionary: character n-grams per line
 from __future__ import annotations
 
 import re
-import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from olearn.datasets._corpus import memo_by_file
+from olearn.datasets._corpus import iter_tar_texts, memo_by_file
 
 ARCHIVE = "ldcc-20140209.tar.gz"
 CATEGORIES = (
@@ -69,18 +68,18 @@ def split_article(text: str) -> tuple[str, str]:
     return (lines[2] if len(lines) > 2 else ""), "\n".join(lines[3:]).strip()
 
 
+def _is_article(name: str) -> bool:
+    parts = name.split("/")
+    return (
+        len(parts) == 3 and parts[1] in CATEGORIES
+        and parts[2].startswith(parts[1] + "-") and parts[2].endswith(".txt")
+    )
+
+
 @memo_by_file
 def read_livedoor(path: Path) -> LivedoorCorpus:
     """Read every article of ``ldcc-20140209.tar.gz`` (UTF-8)."""
-    articles = {}
-    with tarfile.open(path, "r:gz") as archive:
-        for member in archive:
-            parts = member.name.split("/")
-            if (
-                member.isfile() and len(parts) == 3 and parts[1] in CATEGORIES
-                and parts[2].startswith(parts[1] + "-") and parts[2].endswith(".txt")
-            ):
-                articles[member.name] = archive.extractfile(member).read().decode("utf-8")
+    articles = dict(iter_tar_texts(path, _is_article, "utf-8"))
     if not articles:
         raise ValueError(f"{path} holds no text/<category>/<category>-<id>.txt articles")
     names = tuple(sorted(articles))

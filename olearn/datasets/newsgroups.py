@@ -24,7 +24,6 @@ This gives 2,586 x 10,398 (nnz 301,625), 4 % more features than the seed's 9,971
 
 from __future__ import annotations
 
-import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,7 +31,7 @@ import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer
 
 from olearn.datasets._base import Dataset, make_dataset
-from olearn.datasets._corpus import memo_by_file
+from olearn.datasets._corpus import iter_tar_texts, memo_by_file
 from olearn.datasets._text import strip_newsgroup_header
 
 ARCHIVE = "20news-bydate.tar.gz"
@@ -58,15 +57,15 @@ class NewsCorpus:
     texts: tuple[str, ...]
 
 
+def _is_post(name: str) -> bool:
+    parts = name.split("/")
+    return len(parts) == 3 and parts[0].startswith("20news-bydate-")
+
+
 @memo_by_file
 def read_20news(path: Path) -> NewsCorpus:
     """Read every post of ``20news-bydate.tar.gz`` (latin-1)."""
-    posts = {}
-    with tarfile.open(path, "r:gz") as archive:
-        for member in archive:
-            parts = member.name.split("/")
-            if member.isfile() and len(parts) == 3 and parts[0].startswith("20news-bydate-"):
-                posts[member.name] = archive.extractfile(member).read().decode("latin-1")
+    posts = dict(iter_tar_texts(path, _is_post, "latin-1"))
     if not posts:
         raise ValueError(f"{path} holds no 20news-bydate-*/<group>/<id> files")
     names = tuple(sorted(posts))

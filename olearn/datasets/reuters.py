@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import html
 import re
-import tarfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,7 +40,7 @@ import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer
 
 from olearn.datasets._base import Dataset, make_dataset
-from olearn.datasets._corpus import memo_by_file
+from olearn.datasets._corpus import iter_tar_texts, memo_by_file
 
 ARCHIVE = "reuters21578.tar.gz"
 TOPICS_20 = (
@@ -122,15 +121,16 @@ def parse_sgml(text: str) -> list[tuple[int, str, tuple[str, ...], str, bool]]:
     return out
 
 
+def _is_sgml(name: str) -> bool:
+    base = name.rsplit("/", 1)[-1]
+    return base.startswith("reut2-") and base.endswith(".sgm")
+
+
 @memo_by_file
 def read_reuters(path: Path) -> ReutersCorpus:
     """Read every document of ``reuters21578.tar.gz`` (latin-1), sorted by NEWID."""
-    docs = []
-    with tarfile.open(path, "r:gz") as archive:
-        for member in archive:
-            name = member.name.rsplit("/", 1)[-1]
-            if member.isfile() and name.startswith("reut2-") and name.endswith(".sgm"):
-                docs.extend(parse_sgml(archive.extractfile(member).read().decode("latin-1")))
+    files = iter_tar_texts(path, _is_sgml, "latin-1")
+    docs = [doc for _, text in files for doc in parse_sgml(text)]
     if not docs:
         raise ValueError(f"{path} holds no reut2-*.sgm files")
     docs.sort(key=lambda d: d[0])

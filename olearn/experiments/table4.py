@@ -39,6 +39,7 @@ ALGORITHMS = (
     ("Perc", "perceptron"), ("PA", "pa"), ("PA-I", "pa1"), ("PA-II", "pa2"), ("SPA", "spa"),
     ("SPA-I", "spa1"), ("SPA-II", "spa2"), ("Maxent", "maxent"), ("SVM", "svm"),
 )  # fmt: skip
+_LABELS = {key: label for label, key in ALGORITHMS}
 
 # seed 000, Table 4 ("各データセットの誤分類率 (%)"): the reference column only.
 PAPER: dict[str, dict[str, float]] = {
@@ -59,8 +60,13 @@ QUICK = {"folds": 3, "max_samples": 600, "epochs": 1, "c_grid": (0.01, 1.0),
          "batch_c_grid": (1.0, 100.0)}  # fmt: skip
 
 
-def _label(key: str) -> str:
-    return dict((k, lab) for lab, k in ALGORITHMS)[key]
+def paper_label(key: str, name: str) -> str:
+    """The column label of protocol key ``key`` in the paper's table, else ``name``.
+
+    >>> paper_label("perceptron", "Perceptron"), paper_label("arow", "AROW")
+    ('Perc', 'AROW')
+    """
+    return _LABELS.get(key, name)
 
 
 def run(
@@ -161,7 +167,7 @@ def _params(text: str) -> dict:
 def _table(summary: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for r in summary.itertuples():
-        label = _label(r.key) if r.key in {k for _, k in ALGORITHMS} else r.algorithm
+        label = paper_label(r.key, r.algorithm)
         paper = PAPER.get(r.dataset, {}).get(label, np.nan)
         rows.append({
             "dataset": r.dataset, "algorithm": label, "paper": paper, "ours": r.error,

@@ -16,7 +16,6 @@ import pandas as pd
 
 from olearn.experiments.protocol import DataRef, ProtocolConfig, run_protocol
 
-PAPER_LABELS = {"perceptron": "Perc", "maxent": "Maxent", "svm": "SVM"}
 DEFAULT_ALGORITHMS = ("perceptron", "pa1", "spa1", "spa2", "arow")
 
 
@@ -67,7 +66,7 @@ def compare(data, algorithms: Sequence[str] = DEFAULT_ALGORITHMS, c_grid=(0.01, 
     (['Perceptron', 'SPA-I'], ['perceptron', 'spa1'])
     """
     from olearn.experiments.curves import learning_curves
-    from olearn.experiments.table4 import PAPER
+    from olearn.experiments.table4 import PAPER, paper_label
 
     algorithms = list(dict.fromkeys(algorithms))
     if not algorithms:
@@ -89,8 +88,8 @@ def compare(data, algorithms: Sequence[str] = DEFAULT_ALGORITHMS, c_grid=(0.01, 
     table = pd.DataFrame({
         "algorithm": s["algorithm"], "key": s["key"], "error %": s["error"],
         "std": s["error_std"],
-        "paper %": [paper.get(PAPER_LABELS.get(k, a), np.nan) for k, a in zip(s["key"],
-                                                                              s["algorithm"])],
+        "paper %": [paper.get(paper_label(k, a), np.nan) for k, a in zip(s["key"],
+                                                                         s["algorithm"])],
         "params": s["params"], "train time (s)": s["train_time"],
     })
     if not table["paper %"].notna().any():
