@@ -92,21 +92,24 @@ class VWOaa:
 
     def peak_memory(self) -> dict:
         """Peak memory of one learning pass, in MB: a fresh interpreter's peak resident set
-        (``ru_maxrss``) running the pass, minus the same for the empty ``--noop`` run (VW
-        allocates natively, which :mod:`tracemalloc` cannot see)."""
+        (``VmHWM``) running the pass, minus that of one that only imports
+        ``vowpalwabbit`` (VW allocates natively, which :mod:`tracemalloc` cannot see; its
+        weight table is allocated when the workspace starts, so it is included)."""
         import subprocess
         import sys
 
-        probe = ("import resource, sys, vowpalwabbit; ws = vowpalwabbit.Workspace(sys.argv[1]); "
-                 "ws.run_parser(); ws.finish(); "
-                 "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")  # fmt: skip
+        # VmHWM, not ru_maxrss: Linux carries ru_maxrss over fork + exec from this (large)
+        # process, so both probes would report our own peak
+        probe = ("import re, sys, vowpalwabbit\n"
+                 "if sys.argv[1]:\n"
+                 "    ws = vowpalwabbit.Workspace(sys.argv[1]); ws.run_parser(); ws.finish()\n"
+                 "print(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read())[1])")
         peaks = []
-        for extra in ("--passes 1", "--noop"):
-            args = f"{self.args} --cache_file {self.cache} {extra}"
+        for args in (f"{self.args} --cache_file {self.cache} --passes 1", ""):
             out = subprocess.run([sys.executable, "-c", probe, args], capture_output=True,
                                  text=True, timeout=600, check=True)  # fmt: skip
             peaks.append(int(out.stdout.split()[-1]))  # kB on Linux
-        return {"traced_mb": max(peaks[0] - peaks[1], 0) / 1024.0, "method": "ru_maxrss"}
+        return {"traced_mb": max(peaks[0] - peaks[1], 0) / 1024.0, "method": "VmHWM"}
 
     def close(self) -> None:
         self._tmp.cleanup()

@@ -84,13 +84,15 @@ def targets(results: dict) -> list[dict]:
                         "met": r["ratio"] <= 2, "value": r["ratio"]})  # fmt: skip
     s = results.get("startup")
     if s:
-        out.append({"target": "warm start: import olearn + first SPA fit (fresh interpreter)",
-                    "measured": f"{s['warm']['wall']:.2f} s", "goal": "< 2 s",
-                    "met": s["warm"]["wall"] < 2, "value": s["warm"]["wall"]})  # fmt: skip
+        warm = s["warm"]["in_process"] + s["interpreter_s"]  # start to first fit done
+        out.append({"target": "warm start: interpreter + import olearn + first SPA fit",
+                    "measured": f"{warm:.2f} s ({s['warm']['wall']:.2f} s with process exit)",
+                    "goal": "< 2 s", "met": warm < 2, "value": warm})  # fmt: skip
         if s.get("cold"):
+            cold = s["cold"]["in_process"] + s["interpreter_s"]
             out.append({"target": "cold start: the same with an empty numba cache",
-                        "measured": f"{s['cold']['wall']:.2f} s", "goal": "< 30 s",
-                        "met": s["cold"]["wall"] < 30, "value": s["cold"]["wall"]})  # fmt: skip
+                        "measured": f"{cold:.2f} s ({s['cold']['wall']:.2f} s with process exit)",
+                        "goal": "< 30 s", "met": cold < 30, "value": cold})  # fmt: skip
     return out
 
 

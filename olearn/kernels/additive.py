@@ -52,7 +52,7 @@ def binary_epoch(indptr, indices, data, y, order, W, code, C, intercept, coef_ou
         for p in range(indptr[i], indptr[i + 1]):  # row_scores with one column
             v = data[p]
             sqnorm += v * v
-            s += w[indices[p]] * v
+            s += w[np.uintp(indices[p])] * v
         if intercept:
             s += w[rows - 1]
             sqnorm += 1.0
@@ -72,7 +72,7 @@ def binary_epoch(indptr, indices, data, y, order, W, code, C, intercept, coef_ou
         if n_active > 0:
             c = coef[0]  # coef[1] == -c
             for p in range(indptr[i], indptr[i + 1]):
-                w[indices[p]] += c * data[p]
+                w[np.uintp(indices[p])] += c * data[p]
             if intercept:
                 w[rows - 1] += c
             n_updates += 1

@@ -60,7 +60,7 @@ def row_scores(indptr, indices, data, i, W, intercept, scores):
         scores[u] = 0.0
     sqnorm = 0.0
     for p in range(indptr[i], indptr[i + 1]):
-        j = indices[p]
+        j = np.uintp(indices[p])  # unsigned: no negative-index wraparound test
         v = data[p]
         sqnorm += v * v
         for u in range(K):
@@ -77,7 +77,7 @@ def row_scores(indptr, indices, data, i, W, intercept, scores):
 def row_axpy(indptr, indices, data, i, W, intercept, coef, active, n_active):
     """``W[:, u] += coef[u] * x_i`` for the ``n_active`` classes listed in ``active``."""
     for p in range(indptr[i], indptr[i + 1]):
-        j = indices[p]
+        j = np.uintp(indices[p])  # unsigned: no negative-index wraparound test
         v = data[p]
         for a in range(n_active):
             u = active[a]
@@ -98,7 +98,7 @@ def row_axpy_all(indptr, indices, data, i, W, intercept, coef):
     """
     K = W.shape[1]
     for p in range(indptr[i], indptr[i + 1]):
-        j = indices[p]
+        j = np.uintp(indices[p])  # unsigned: no negative-index wraparound test
         v = data[p]
         for u in range(K):
             W[j, u] += coef[u] * v
