@@ -152,7 +152,7 @@ def card(name: str, data_home: str | os.PathLike | None = None, *, build: bool =
     stored = _cache.read_card(path, _sizes(s, home))
     missing = [f for f in s.files if not (home / f).is_file()]
     if stored is not None:
-        return {**head, "downloaded": not missing, **stored}
+        return {**head, **stored, "downloaded": not missing, "missing": missing}
     if not missing and build:
         return {**head, "downloaded": True, **_meta(load(name, home, download=False))}
     return {**head, **s.static_card(), "downloaded": not missing, "missing": missing}
