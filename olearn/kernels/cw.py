@@ -11,6 +11,16 @@ rounding.
 Codes (one table, read by the estimators): rules ``CW``, ``CW_VARIANCE``, ``AROW``, ``SCW1``,
 ``SCW2``; diagonal forms ``DIAG_PRECISION`` (``1/S_j += c_x x_j^2``) and ``DIAG_TRUNCATED``
 (``S_j -= beta_x S_j^2 x_j^2``).
+
+Two classes, diagonal covariance: every step moves the two means by ``+-alpha Sigma x`` (the
+rival of class 0 is class 1 and vice versa), so from zero means ``W[:, 1] == -W[:, 0]`` holds
+exactly at every step (IEEE negation and rounding are symmetric), as for the additive kernels
+(:mod:`olearn.kernels.additive`).  :func:`binary_diagonal_epoch` then keeps one mean vector,
+interleaved with the variances (``Z[j] = (mu_0j, S_j)``: one cache line per feature, where
+``W`` and ``S_diag`` cost two), with ``s_1 = -s_0`` and ``m = +-(s_0 - (-s_0))``: the same
+numbers as the general loop, half the mean arithmetic.  It is used when ``W`` is mirrored and
+the pass reads at least as many non-zeros as ``W`` has rows (it copies the state in and out);
+on the hashed ``sgd-balanced`` (2^20 features) it makes the epoch ~3x faster.
 """
 
 from __future__ import annotations
@@ -30,6 +40,7 @@ from olearn.core._cw_closed_forms import (
     cw_variance_c_beta,
     scw2_alpha,
 )
+from olearn.kernels.additive import is_mirrored
 from olearn.kernels.pa import best_rival
 from olearn.kernels.sparse import row_scores
 
@@ -102,7 +113,7 @@ def row_scores_variance(indptr, indices, data, i, W, S_diag, intercept, scores):
         scores[u] = 0.0
     x_Sigma_x = 0.0
     for p in range(indptr[i], indptr[i + 1]):
-        j = indices[p]
+        j = np.uintp(indices[p])  # unsigned: no negative-index wraparound test (~12% faster)
         v = data[p]
         x_Sigma_x += S_diag[j] * v * v
         for u in range(K):
@@ -113,6 +124,83 @@ def row_scores_variance(indptr, indices, data, i, W, S_diag, intercept, scores):
             scores[u] += W[b, u]
         x_Sigma_x += S_diag[b]
     return x_Sigma_x
+
+
+@numba.njit(cache=True)
+def binary_diagonal_epoch(indptr, indices, data, y, order, W, S_diag, code, phi, r, C, lam,
+                          diag_form, intercept, alpha_out, beta_out, mistake_out):  # fmt: skip
+    """:func:`cw_epoch` for two classes, a diagonal covariance and a mirrored ``W``.
+
+    See the module docstring: ``Z[j, 0] = W[j, 0]`` (``W[j, 1] == -W[j, 0]``) and
+    ``Z[j, 1] = S_diag[j]``; every operation on ``Z[:, 0]`` is the one :func:`cw_epoch` makes
+    on ``W[:, 0]``, in the same order, so the results are bit-identical.
+    """
+    D = W.shape[0]
+    Z = np.empty((D, 2))
+    for j in range(D):
+        Z[j, 0] = W[j, 0]
+        Z[j, 1] = S_diag[j]
+    record = alpha_out.shape[0] > 0
+    count_mistakes = mistake_out.shape[0] > 0
+    b = D - 1
+    n_updates = 0
+    for t in range(order.shape[0]):
+        i = order[t]
+        s0 = 0.0  # mu_0 . x; mu_1 . x = -s0
+        x_Sigma_x = 0.0
+        for p in range(indptr[i], indptr[i + 1]):  # row_scores_variance with one mean
+            j = np.uintp(indices[p])  # unsigned: no negative-index wraparound test
+            v = data[p]
+            x_Sigma_x += Z[j, 1] * v * v
+            s0 += Z[j, 0] * v
+        if intercept:
+            s0 += Z[b, 0]
+            x_Sigma_x += Z[b, 1]
+        label = y[i]
+        if count_mistakes:
+            mistake_out[t] = (1 if -s0 > s0 else 0) != label  # argmax, lowest index on ties
+        if label == 0:
+            m = s0 - (-s0)  # (mu_0 - mu_1).x, rival 1
+        else:
+            m = -s0 - s0  # (mu_1 - mu_0).x, rival 0
+        v = 2.0 * x_Sigma_x  # Delta'(I (x) Sigma)Delta
+        alpha, c, beta = cw_coefficients(code, m, v, phi, r, C, lam)
+        if record:
+            alpha_out[t] = alpha
+            beta_out[t] = beta
+        if alpha == 0.0 and c == 0.0:
+            continue
+        n_updates += 1
+        c_x = 2.0 * c  # inv(Sigma) += 2c x x'
+        beta_x = 2.0 * beta  # Sigma -= 2 beta Sigma x x' Sigma
+        for p in range(indptr[i], indptr[i + 1]):
+            j = np.uintp(indices[p])
+            xj = data[p]
+            Sj = Z[j, 1]
+            gj = Sj * xj  # (Sigma x)_j
+            if label == 0:
+                Z[j, 0] += alpha * gj  # mu_0 += alpha Sigma x (mu_1 -= alpha Sigma x)
+            else:
+                Z[j, 0] -= alpha * gj  # mu_0 -= alpha Sigma x (mu_1 += alpha Sigma x)
+            if diag_form == DIAG_PRECISION:
+                Z[j, 1] = Sj / (1.0 + c_x * Sj * xj * xj)
+            else:
+                Z[j, 1] = Sj - beta_x * gj * gj
+        if intercept:
+            gb = Z[b, 1]
+            if label == 0:
+                Z[b, 0] += alpha * gb
+            else:
+                Z[b, 0] -= alpha * gb
+            if diag_form == DIAG_PRECISION:
+                Z[b, 1] = gb / (1.0 + c_x * gb)
+            else:
+                Z[b, 1] = gb - beta_x * gb * gb
+    for j in range(D):
+        W[j, 0] = Z[j, 0]
+        W[j, 1] = 0.0 - Z[j, 0]  # -mu_0 without turning +0 into -0
+        S_diag[j] = Z[j, 1]
+    return n_updates
 
 
 @numba.njit(cache=True)
@@ -136,6 +224,14 @@ def cw_epoch(indptr, indices, data, y, order, W, S_diag, A_full, code, phi, r, C
     K = W.shape[1]
     D = W.shape[0]
     full = A_full.shape[0] > 0
+    if K == 2 and not full:
+        visited = 0
+        for t in range(order.shape[0]):
+            visited += indptr[order[t] + 1] - indptr[order[t]]
+        if visited >= D and is_mirrored(W):
+            return binary_diagonal_epoch(indptr, indices, data, y, order, W, S_diag, code, phi,
+                                         r, C, lam, diag_form, intercept, alpha_out, beta_out,
+                                         mistake_out)  # fmt: skip
     scores = np.empty(K)
     g = np.zeros(D) if full else np.zeros(0)
     w = np.zeros(D) if full else np.zeros(0)
@@ -193,7 +289,7 @@ def cw_epoch(indptr, indices, data, y, order, W, S_diag, A_full, code, phi, r, C
                     A_full[q, k] -= gamma * g[q] * w[k]  # A -= gamma g w'
         else:
             for p in range(indptr[i], indptr[i + 1]):
-                j = indices[p]
+                j = np.uintp(indices[p])
                 xj = data[p]
                 gj = S_diag[j] * xj  # (Sigma x)_j
                 W[j, label] += alpha * gj
