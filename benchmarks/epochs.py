@@ -50,8 +50,14 @@ def bench_dataset(
             continue
         seconds = times[e.name]["median"]
         if e.minus:
-            seconds -= times[e.minus]["median"]
-            row["gross_seconds"] = times[e.name]["median"]
+            gross, fixed = seconds, times[e.minus]["median"]
+            seconds = gross - fixed
+            row["gross_seconds"] = gross
+            if seconds <= 0:  # the pass is lost in the fixed cost's noise (tiny data)
+                rows.append({**row, "seconds": None, "note": (
+                    f"skipped: net of the empty run ({fixed * 1e3:.3g} ms) the pass "
+                    f"({gross * 1e3:.3g} ms) is below timing noise")})
+                continue
         seconds *= data.n / e.rows  # per-sample extrapolation of a subsample run
         mem = memory[e.name]
         rows.append({

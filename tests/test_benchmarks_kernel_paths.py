@@ -13,6 +13,7 @@ from olearn.kernels.additive import additive_epoch
 from olearn.kernels.codes import additive_code
 from olearn.kernels.spa import FULL_SORT_FROM
 from olearn.kernels.sparse import csr_arrays
+from tests.test_kernels_additive import RULES, readable_stream
 
 
 @pytest.mark.parametrize("K", [3, 12, FULL_SORT_FROM + 8])
@@ -40,32 +41,6 @@ def test_spa_kernel_equals_readable_rule_with_ties(K, variant):
     assert supports.max() >= min(K - 1, 3)  # steps with several support classes happened
 
 
-def _readable_coefs(rule, variant, X, y, K, C, W0):
-    from olearn.core.pa import pa_step, perceptron_step
-
-    W, coefs = W0.copy(), []
-    for x, label in zip(X, y):
-        if rule == "perceptron":
-            W1, t = perceptron_step(W, x, label)
-            coef = np.zeros(K)
-            if t.mistake:
-                coef[label], coef[t.rival] = 1.0, -1.0
-        elif rule == "pa":
-            W1, t = pa_step(W, x, label, variant, C)
-            coef = np.zeros(K)
-            coef[label], coef[t.rival] = t.tau, -t.tau
-        else:
-            W1, t = spa_step(W, x, label, variant, C)
-            coef = np.array(t.coef)
-        coefs.append(coef)
-        W = W1
-    return W, np.array(coefs)
-
-
-RULES = [("perceptron", None), ("pa", None), ("pa", "I"), ("pa", "II"),
-         ("spa", None), ("spa", "I"), ("spa", "II")]  # fmt: skip
-
-
 @pytest.mark.parametrize("rule,variant", RULES)
 @pytest.mark.parametrize("start", ["zero", "random"])
 def test_two_class_kernel_equals_readable_rule(rule, variant, start):
@@ -78,7 +53,7 @@ def test_two_class_kernel_equals_readable_rule(rule, variant, start):
     C = 0.3
     W0 = np.zeros((2, d + 1)) if start == "zero" else rng.normal(size=(2, d + 1))
     Xa = np.hstack([X, np.ones((n, 1))])  # intercept = feature 1
-    W_ref, coef_ref = _readable_coefs(rule, variant, Xa, y, 2, C, W0)
+    W_ref, coef_ref = readable_stream(rule, variant, Xa, y, 2, C, False, W0)
     W = np.ascontiguousarray(W0.T)
     coef_out = np.zeros((n, 2))
     mistakes = np.zeros(n, dtype=np.bool_)

@@ -15,10 +15,11 @@ RULES = [("perceptron", None), ("pa", None), ("pa", "I"), ("pa", "II"),
          ("spa", None), ("spa", "I"), ("spa", "II")]  # fmt: skip
 
 
-def readable_stream(rule, variant, X, y, K, C, intercept):
-    """Run the core rule sample by sample; return the weights and the coef of every step."""
+def readable_stream(rule, variant, X, y, K, C, intercept, W0=None):
+    """Run the core rule sample by sample from ``W0`` (default zeros, (K, d [+1])); return the
+    weights and the coef of every step."""
     Xa = np.hstack([X, np.ones((X.shape[0], 1))]) if intercept else X
-    W = np.zeros((K, Xa.shape[1]))
+    W = np.zeros((K, Xa.shape[1])) if W0 is None else np.array(W0, dtype=float)
     coefs = []
     for x, label in zip(Xa, y):
         if rule == "perceptron":
