@@ -62,12 +62,22 @@ def apptest_reruns(repeat: int) -> list[tuple[str, list[float]]]:
         at.slider(key="play.t").set_value(state["t"]).run()
 
     rows.append(("Playground: move t (4 learners, n=150)", _timed(move_t, repeat)))
-    rows.append(("Playground: step button",
-                 _timed(lambda: at.button(key="play.step").click().run(), repeat)))
+    rows.append(
+        (
+            "Playground: step button",
+            _timed(lambda: at.button(key="play.step").click().run(), repeat),
+        )
+    )
     seeds = iter(range(1, 10_000))
-    rows.append(("Playground: new seed (recomputes the run)",
-                 _timed(lambda: at.number_input(key="play.seed").set_value(next(seeds)).run(),
-                        max(3, repeat // 3))))
+    rows.append(
+        (
+            "Playground: new seed (recomputes the run)",
+            _timed(
+                lambda: at.number_input(key="play.seed").set_value(next(seeds)).run(),
+                max(3, repeat // 3),
+            ),
+        )
+    )
     at.switch_page("pages/spa.py").run()
     at.selectbox(key="spa.scenario").set_value("three-rivals").run()
 
@@ -80,9 +90,12 @@ def apptest_reruns(repeat: int) -> list[tuple[str, list[float]]]:
     rows.append(("SPA: next sub-step", _timed(next_or_rewind, repeat)))
     at.radio(key="spa.rule").set_value("SPA-I").run()
     Cs = iter([0.01, 0.03, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 3.0, 10.0] * 100)
-    rows.append(("SPA: change C (new walkthrough)",
-                 _timed(lambda: at.select_slider(key="spa.C").set_value(next(Cs)).run(),
-                        repeat)))
+    rows.append(
+        (
+            "SPA: change C (new walkthrough)",
+            _timed(lambda: at.select_slider(key="spa.C").set_value(next(Cs)).run(), repeat),
+        )
+    )
     assert not at.exception, [e.value for e in at.exception]
     return rows
 
@@ -97,13 +110,21 @@ def teaching_calls(repeat: int) -> list[tuple[str, list[float]]]:
     inst = scenario("three-rivals")
     walk = spa_walkthrough(inst, "I", 0.3)
     return [
-        ("run_stream (4 learners, n=150; once per data)",
-         _timed(lambda: run_stream(("perceptron", "pa", "spa", "arow"), "blobs", 150),
-                max(3, repeat // 3))),
-        ("stream_figure + mistakes_figure at one t",
-         _timed(lambda: (stream_figure(run, 75), mistakes_figure(run, 75)), repeat)),
-        ("spa_walkthrough (incl. quadprog, C curve)",
-         _timed(lambda: spa_walkthrough(inst, "I", 0.3), repeat)),
+        (
+            "run_stream (4 learners, n=150; once per data)",
+            _timed(
+                lambda: run_stream(("perceptron", "pa", "spa", "arow"), "blobs", 150),
+                max(3, repeat // 3),
+            ),
+        ),
+        (
+            "stream_figure + mistakes_figure at one t",
+            _timed(lambda: (stream_figure(run, 75), mistakes_figure(run, 75)), repeat),
+        ),
+        (
+            "spa_walkthrough (incl. quadprog, C curve)",
+            _timed(lambda: spa_walkthrough(inst, "I", 0.3), repeat),
+        ),
         ("spa_step_figure for one sub-step", _timed(lambda: spa_step_figure(walk, 6), repeat)),
     ]
 
@@ -113,8 +134,10 @@ def main(argv=None) -> None:
     parser.add_argument("--repeat", type=int, default=15)
     args = parser.parse_args(argv)
     print(f"{'measurement':55s} {'median ms':>10s} {'p90 ms':>8s} {'n':>4s}")
-    for title, rows in (("AppTest reruns", apptest_reruns(args.repeat)),
-                        ("teaching calls", teaching_calls(args.repeat))):
+    for title, rows in (
+        ("AppTest reruns", apptest_reruns(args.repeat)),
+        ("teaching calls", teaching_calls(args.repeat)),
+    ):
         print(f"-- {title}")
         for name, times in rows:
             p90 = sorted(times)[int(0.9 * (len(times) - 1))]

@@ -4,6 +4,7 @@ primal objectives of both computed by one function from coef_/intercept_.
 Usage: OLEARN_DATA=/work/shared/data python bench_cs_svm.py DATASET C TOL [REPEATS]
 The two fits alternate REPEATS times in one process; the best time of each is reported.
 """
+
 import sys
 import time
 import warnings
@@ -29,13 +30,16 @@ for _ in range(repeats):
     ours = CrammerSingerSVC(C=C, tol=tol, max_iter=100000, random_state=0).fit(X, y)
     t_ours.append(time.perf_counter() - t)
     t = time.perf_counter()
-    lin = LinearSVC(multi_class="crammer_singer", C=C, tol=tol, max_iter=100000,
-                    random_state=0).fit(X, y)
+    lin = LinearSVC(
+        multi_class="crammer_singer", C=C, tol=tol, max_iter=100000, random_state=0
+    ).fit(X, y)
     t_lin.append(time.perf_counter() - t)
 Po = objective_from_coef(ours.coef_, ours.intercept_, X, y_idx, C)
 Pl = objective_from_coef(lin.coef_, lin.intercept_, X, y_idx, C)
 agree = np.mean(ours.predict(X) == lin.predict(X))
-print(f"{name:11s} C={C:<6g} tol={tol:<7g} ours {min(t_ours):7.3f}s ({ours.n_iter_} sweeps)  "
-      f"liblinear {min(t_lin):7.3f}s ({lin.n_iter_} iters)  ratio {min(t_ours) / min(t_lin):5.2f}  "
-      f"P ours {Po:.6f}  P liblinear {Pl:.6f}  rel {(Po - Pl) / Pl:+.1e}  same pred {agree:.4f}",
-      flush=True)
+print(
+    f"{name:11s} C={C:<6g} tol={tol:<7g} ours {min(t_ours):7.3f}s ({ours.n_iter_} sweeps)  "
+    f"liblinear {min(t_lin):7.3f}s ({lin.n_iter_} iters)  ratio {min(t_ours) / min(t_lin):5.2f}  "
+    f"P ours {Po:.6f}  P liblinear {Pl:.6f}  rel {(Po - Pl) / Pl:+.1e}  same pred {agree:.4f}",
+    flush=True,
+)

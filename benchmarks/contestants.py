@@ -74,15 +74,24 @@ def olearn_entries(data: BenchData) -> list[Entry]:
         def fit(spec=spec, fixed=fixed):
             return spec.make(**fixed).fit(data.X, data.y)
 
-        entries.append(Entry(spec.name, "olearn", fit, _sk_error(data), data.n,
-                             note=f"family {spec.family}"))  # fmt: skip
+        entries.append(
+            Entry(spec.name, "olearn", fit, _sk_error(data), data.n, note=f"family {spec.family}")
+        )
         if spec.name == "SPA-I":  # scikit-learn damps its intercept; textbook PA does not
 
             def fit_no_bias(spec=spec, fixed=fixed):
                 return spec.make(**fixed, fit_intercept=False).fit(data.X, data.y)
 
-            entries.append(Entry("SPA-I (fit_intercept=False)", "olearn", fit_no_bias,
-                                 _sk_error(data), data.n, note="no constant feature"))  # fmt: skip
+            entries.append(
+                Entry(
+                    "SPA-I (fit_intercept=False)",
+                    "olearn",
+                    fit_no_bias,
+                    _sk_error(data),
+                    data.n,
+                    note="no constant feature",
+                )
+            )
     arrays = csr_arrays(data.X)
     test_arrays = sp.csr_matrix(data.X_test)
     order = np.arange(data.n, dtype=np.int64)
@@ -92,16 +101,33 @@ def olearn_entries(data: BenchData) -> list[Entry]:
 
         def kernel(code=code):
             W = np.zeros((d + 1, K))
-            additive_epoch(*arrays, data.y, order, W, code, C, True, np.zeros((0, K)),
-                           np.zeros(0, dtype=np.bool_))  # fmt: skip
+            additive_epoch(
+                *arrays,
+                data.y,
+                order,
+                W,
+                code,
+                C,
+                True,
+                np.zeros((0, K)),
+                np.zeros(0, dtype=np.bool_),
+            )
             return W
 
         def error(W):
             scores = test_arrays @ W[:d] + W[d]
             return float(np.mean(np.argmax(scores, axis=1) != data.y_test))
 
-        entries.append(Entry(f"{name} (kernel only)", "olearn", kernel, error, data.n,
-                             note="additive_epoch on prepared CSR arrays"))  # fmt: skip
+        entries.append(
+            Entry(
+                f"{name} (kernel only)",
+                "olearn",
+                kernel,
+                error,
+                data.n,
+                note="additive_epoch on prepared CSR arrays",
+            )
+        )
     return entries
 
 
@@ -114,18 +140,25 @@ def sklearn_entries(data: BenchData) -> list[Entry]:
     one_pass = {"max_iter": 1, "tol": None, "shuffle": False}
     makers = {
         f"SGDClassifier pa1{ovr}": lambda: SGDClassifier(
-            loss="hinge", penalty=None, learning_rate="pa1", eta0=C, **one_pass),
+            loss="hinge", penalty=None, learning_rate="pa1", eta0=C, **one_pass
+        ),
         f"SGDClassifier pa2{ovr}": lambda: SGDClassifier(
-            loss="hinge", penalty=None, learning_rate="pa2", eta0=C, **one_pass),
+            loss="hinge", penalty=None, learning_rate="pa2", eta0=C, **one_pass
+        ),
         f"sklearn Perceptron{ovr}": lambda: Perceptron(**one_pass),
-    }  # fmt: skip
+    }
     if hasattr(lm, "PassiveAggressiveClassifier"):  # deprecated in 1.8, removal planned in 1.10
         makers[f"PassiveAggressiveClassifier{ovr}"] = lambda: lm.PassiveAggressiveClassifier(
             C=C, loss="hinge", **one_pass
         )
     return [
-        Entry(name, "scikit-learn", _quiet(lambda make=make: make().fit(data.X, data.y)),
-              _sk_error(data), data.n)  # fmt: skip
+        Entry(
+            name,
+            "scikit-learn",
+            _quiet(lambda make=make: make().fit(data.X, data.y)),
+            _sk_error(data),
+            data.n,
+        )
         for name, make in makers.items()
     ]
 
@@ -147,8 +180,9 @@ def river_entries(data: BenchData, max_rows: int) -> list[Entry]:
         from river.linear_model import PAClassifier
         from river.multiclass import OneVsRestClassifier
     except ImportError as err:
-        return [Entry("River PA-I", "River", lambda: None, lambda m: None, 0,
-                      note=f"skipped: {err}")]  # fmt: skip
+        return [
+            Entry("River PA-I", "River", lambda: None, lambda m: None, 0, note=f"skipped: {err}")
+        ]
     m = min(data.n, max_rows)
     train = _dict_rows(data.X, m)
     y = data.y[:m].tolist()
@@ -185,14 +219,29 @@ def vw_entries(data: BenchData) -> list[Entry]:
 
     ok, version = peers_vw.available()
     if not ok:
-        return [Entry("VW --oaa", "Vowpal Wabbit", lambda: None, lambda m: None, 0,
-                      note=f"skipped: {version}")]  # fmt: skip
+        return [
+            Entry(
+                "VW --oaa",
+                "Vowpal Wabbit",
+                lambda: None,
+                lambda m: None,
+                0,
+                note=f"skipped: {version}",
+            )
+        ]
     vw = peers_vw.VWOaa(data.X, data.y, data.X_test, data.y_test, data.n_classes)
     empty = Entry("VW empty run", "Vowpal Wabbit", vw.empty, lambda m: None, data.n, hidden=True)
-    oaa = Entry(f"VW --oaa {data.n_classes}", "Vowpal Wabbit", vw.epoch,
-                lambda m: vw.test_error(), data.n, minus=empty.name, close=vw.close,
-                memory=vw.peak_memory,
-                note=f"vowpalwabbit {version}, own cache, minus an empty --noop run")  # fmt: skip
+    oaa = Entry(
+        f"VW --oaa {data.n_classes}",
+        "Vowpal Wabbit",
+        vw.epoch,
+        lambda m: vw.test_error(),
+        data.n,
+        minus=empty.name,
+        close=vw.close,
+        memory=vw.peak_memory,
+        note=f"vowpalwabbit {version}, own cache, minus an empty --noop run",
+    )
     return [oaa, empty]
 
 
@@ -207,11 +256,22 @@ def limit_entries(data: BenchData) -> list[Entry]:
     W = rng.random((data.d + 1, data.n_classes))
     scores = np.empty(data.n_classes)
     return [
-        Entry("limit: 1 dot/row", "limit", lambda: stream_dot(*arrays, w), lambda m: None,
-              data.n, note="numba, every nnz read once"),  # fmt: skip
-        Entry(f"limit: {data.n_classes} scores/row", "limit",
-              lambda: stream_scores(*arrays, W, scores), lambda m: None, data.n,
-              note="numba, feature-major W"),  # fmt: skip
+        Entry(
+            "limit: 1 dot/row",
+            "limit",
+            lambda: stream_dot(*arrays, w),
+            lambda m: None,
+            data.n,
+            note="numba, every nnz read once",
+        ),
+        Entry(
+            f"limit: {data.n_classes} scores/row",
+            "limit",
+            lambda: stream_scores(*arrays, W, scores),
+            lambda m: None,
+            data.n,
+            note="numba, feature-major W",
+        ),
     ]
 
 

@@ -42,8 +42,9 @@ def primal(coef, intercept, X, y, C: float, intercept_scaling: float = 1.0) -> f
     return float(reg + C * xi.max(axis=1).sum())
 
 
-def bench_cs_svm(data: BenchData, *, C: float, repeats: int,
-                 log: Callable[[str], None] = print) -> dict:  # fmt: skip
+def bench_cs_svm(
+    data: BenchData, *, C: float, repeats: int, log: Callable[[str], None] = print
+) -> dict:
     """Time both solvers to the same objective on ``data``; one result dict."""
     from sklearn.svm import LinearSVC
 
@@ -75,20 +76,36 @@ def bench_cs_svm(data: BenchData, *, C: float, repeats: int,
             chosen = tol
             break
     if chosen is None:
-        return {"dataset": data.name, "C": C, "liblinear_objective": p_ref,
-                "olearn_objective": p_ol, "note": f"olearn never reached P_lib(1+{RTOL})"}
-    times = interleaved_medians({"liblinear": liblinear, "olearn": lambda: olearn(chosen)},
-                                repeats, min_total=0.5, max_repeats=15)  # fmt: skip
+        return {
+            "dataset": data.name,
+            "C": C,
+            "liblinear_objective": p_ref,
+            "olearn_objective": p_ol,
+            "note": f"olearn never reached P_lib(1+{RTOL})",
+        }
+    times = interleaved_medians(
+        {"liblinear": liblinear, "olearn": lambda: olearn(chosen)},
+        repeats,
+        min_total=0.5,
+        max_repeats=15,
+    )
     model = olearn(chosen)
     out = {
-        "dataset": data.name, "C": C, "olearn_tol": chosen,
-        "liblinear_s": times["liblinear"]["median"], "olearn_s": times["olearn"]["median"],
+        "dataset": data.name,
+        "C": C,
+        "olearn_tol": chosen,
+        "liblinear_s": times["liblinear"]["median"],
+        "olearn_s": times["olearn"]["median"],
         "ratio": times["olearn"]["median"] / times["liblinear"]["median"],
-        "liblinear_objective": p_ref, "olearn_objective": p_ol,
-        "olearn_sweeps": int(model.n_iter_), "liblinear_iter": int(np.max(ref.n_iter_)),
+        "liblinear_objective": p_ref,
+        "olearn_objective": p_ol,
+        "olearn_sweeps": int(model.n_iter_),
+        "liblinear_iter": int(np.max(ref.n_iter_)),
         "liblinear_test_error": float(np.mean(ref.predict(data.X_test) != data.y_test)),
         "olearn_test_error": float(np.mean(model.predict(data.X_test) != data.y_test)),
-    }  # fmt: skip
-    log(f"  CS-SVM {data.name}: olearn {out['olearn_s']:.3f} s (tol {chosen}) vs LIBLINEAR "
-        f"{out['liblinear_s']:.3f} s, ratio {out['ratio']:.2f}")
+    }
+    log(
+        f"  CS-SVM {data.name}: olearn {out['olearn_s']:.3f} s (tol {chosen}) vs LIBLINEAR "
+        f"{out['liblinear_s']:.3f} s, ratio {out['ratio']:.2f}"
+    )
     return out

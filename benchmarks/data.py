@@ -44,9 +44,17 @@ class BenchData:
 
     def card(self) -> dict:
         kind = "csr" if sp.issparse(self.X) else "dense"
-        return {"dataset": self.name, "n": self.n, "d": self.d, "K": self.n_classes,
-                "nnz": self.nnz, "nnz_per_row": round(self.nnz / self.n, 1),
-                "n_test": self.X_test.shape[0], "layout": kind, "source": self.source}  # fmt: skip
+        return {
+            "dataset": self.name,
+            "n": self.n,
+            "d": self.d,
+            "K": self.n_classes,
+            "nnz": self.nnz,
+            "nnz_per_row": round(self.nnz / self.n, 1),
+            "n_test": self.X_test.shape[0],
+            "layout": kind,
+            "source": self.source,
+        }
 
 
 def make_sparse(
@@ -82,8 +90,15 @@ def make_sparse(
     rows = np.repeat(np.arange(total), m)
     X = sp.csr_matrix((np.ones(cols.size), (rows, cols)), shape=(total, d))
     X.sum_duplicates()
-    return BenchData(name or f"synthetic n={n} d={d} K={K} nnz={nnz_per_row}", X[:n], y[:n],
-                     X[n:], y[n:], K, "synthetic (benchmarks.data.make_sparse)")  # fmt: skip
+    return BenchData(
+        name or f"synthetic n={n} d={d} K={K} nnz={nnz_per_row}",
+        X[:n],
+        y[:n],
+        X[n:],
+        y[n:],
+        K,
+        "synthetic (benchmarks.data.make_sparse)",
+    )
 
 
 def _from_dataset(name: str, ds, seed: int = 0) -> BenchData:
@@ -92,14 +107,22 @@ def _from_dataset(name: str, ds, seed: int = 0) -> BenchData:
     codes = codes.astype(np.int64)
     if ds.X_test is not None:
         n = ds.X.shape[0]
-        return BenchData(name, ds.X, codes[:n], ds.X_test, codes[n:], len(classes),
-                         "olearn.datasets")  # fmt: skip
+        return BenchData(
+            name, ds.X, codes[:n], ds.X_test, codes[n:], len(classes), "olearn.datasets"
+        )
     # no official test split: a seeded 80/20 split, training rows kept in their given order
     n = ds.X.shape[0]
     test = np.zeros(n, dtype=bool)
     test[np.random.default_rng(seed).permutation(n)[: n // 5]] = True
-    return BenchData(name, ds.X[~test], codes[~test], ds.X[test], codes[test], len(classes),
-                     "olearn.datasets (seeded 80/20 split)")  # fmt: skip
+    return BenchData(
+        name,
+        ds.X[~test],
+        codes[~test],
+        ds.X[test],
+        codes[test],
+        len(classes),
+        "olearn.datasets (seeded 80/20 split)",
+    )
 
 
 def _try_load(name: str):
@@ -119,8 +142,9 @@ def _stand_in(name: str, why: str) -> BenchData:
 
         X, y = load_digits(return_X_y=True)
         X = X / 16.0
-        data = BenchData("usps", X[:1437], y[:1437].astype(np.int64), X[1437:],
-                         y[1437:].astype(np.int64), 10, "")  # fmt: skip
+        data = BenchData(
+            "usps", X[:1437], y[:1437].astype(np.int64), X[1437:], y[1437:].astype(np.int64), 10, ""
+        )
         data.source = f"stand-in: sklearn digits (dense) [{why}]"
         return data
     if name == "20news-8":
@@ -160,8 +184,15 @@ def quick_sets() -> list[BenchData]:
     from sklearn.datasets import load_digits
 
     X, y = load_digits(return_X_y=True)
-    digits = BenchData("digits", X[:800] / 16.0, y[:800].astype(np.int64), X[800:] / 16.0,
-                       y[800:].astype(np.int64), 10, "sklearn digits (dense)")  # fmt: skip
+    digits = BenchData(
+        "digits",
+        X[:800] / 16.0,
+        y[:800].astype(np.int64),
+        X[800:] / 16.0,
+        y[800:].astype(np.int64),
+        10,
+        "sklearn digits (dense)",
+    )
     return [
         digits,
         make_sparse(800, 3000, 8, 40, n_test=200, seed=1, name="sparse-8"),

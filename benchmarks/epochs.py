@@ -12,9 +12,14 @@ REFERENCE = "SPA-I"  # the "x SPA-I" column divides each time by this olearn lea
 
 
 def bench_dataset(
-    data: BenchData, *, repeats: int, min_total: float, river_rows: int, with_vw: bool = True,
+    data: BenchData,
+    *,
+    repeats: int,
+    min_total: float,
+    river_rows: int,
+    with_vw: bool = True,
     log: Callable[[str], None] = print,
-) -> list[dict]:  # fmt: skip
+) -> list[dict]:
     """Warm every contestant up, time them interleaved, measure peak memory; one dict per row.
 
     Row keys: dataset, contestant, library, seconds (one full epoch, extrapolated for
@@ -35,8 +40,11 @@ def bench_dataset(
             errors[e.name] = None if e.hidden else e.error(model)
         log(f"  {data.name}: warm; timing {len(runnable)} contestants x >= {repeats} rounds")
         times = interleaved_medians({e.name: e.epoch for e in runnable}, repeats, min_total)
-        memory = {e.name: (e.memory or (lambda e=e: peak_memory_mb(e.epoch)))()
-                  for e in runnable if not e.hidden}  # fmt: skip
+        memory = {
+            e.name: (e.memory or (lambda e=e: peak_memory_mb(e.epoch)))()
+            for e in runnable
+            if not e.hidden
+        }
     finally:
         for e in entries:
             e.close()
@@ -54,19 +62,32 @@ def bench_dataset(
             seconds = gross - fixed
             row["gross_seconds"] = gross
             if seconds <= 0:  # the pass is lost in the fixed cost's noise (tiny data)
-                rows.append({**row, "seconds": None, "note": (
-                    f"skipped: net of the empty run ({fixed * 1e3:.3g} ms) the pass "
-                    f"({gross * 1e3:.3g} ms) is below timing noise")})
+                rows.append(
+                    {
+                        **row,
+                        "seconds": None,
+                        "note": (
+                            f"skipped: net of the empty run ({fixed * 1e3:.3g} ms) the pass "
+                            f"({gross * 1e3:.3g} ms) is below timing noise"
+                        ),
+                    }
+                )
                 continue
         seconds *= data.n / e.rows  # per-sample extrapolation of a subsample run
         mem = memory[e.name]
-        rows.append({
-            **row, "seconds": seconds, "examples_per_s": data.n / seconds if seconds > 0 else None,
-            "nnz_per_s": data.nnz / seconds if seconds > 0 else None,
-            "peak_mb": mem["traced_mb"], "memory_method": mem["method"],
-            "test_error": errors.get(e.name), "rows_timed": e.rows,
-            "repeats": len(times[e.name]["samples"]),
-        })  # fmt: skip
+        rows.append(
+            {
+                **row,
+                "seconds": seconds,
+                "examples_per_s": data.n / seconds if seconds > 0 else None,
+                "nnz_per_s": data.nnz / seconds if seconds > 0 else None,
+                "peak_mb": mem["traced_mb"],
+                "memory_method": mem["method"],
+                "test_error": errors.get(e.name),
+                "rows_timed": e.rows,
+                "repeats": len(times[e.name]["samples"]),
+            }
+        )
     ref = next((r["seconds"] for r in rows if r["contestant"] == REFERENCE), None)
     for r in rows:
         r[f"x_{REFERENCE}"] = r["seconds"] / ref if ref and r["seconds"] else None

@@ -34,9 +34,11 @@ def time_once(fn: Callable[[], object]) -> float:
 
 
 def interleaved_medians(
-    calls: dict[Hashable, Callable[[], object]], repeats: int, min_total: float = 0.0,
+    calls: dict[Hashable, Callable[[], object]],
+    repeats: int,
+    min_total: float = 0.0,
     max_repeats: int = 50,
-) -> dict[Hashable, dict]:  # fmt: skip
+) -> dict[Hashable, dict]:
     """Median (and all samples) of each call, timed round-robin.
 
     Each call gets at least ``repeats`` samples, and more (up to ``max_repeats``) until its
@@ -65,8 +67,10 @@ def interleaved_medians(
             gc.collect()  # between rounds, outside the timed calls
     finally:
         gc.unfreeze()
-    return {name: {"median": float(np.median(s)), "min": float(np.min(s)), "samples": s}
-            for name, s in samples.items()}  # fmt: skip
+    return {
+        name: {"median": float(np.median(s)), "min": float(np.min(s)), "samples": s}
+        for name, s in samples.items()
+    }
 
 
 def peak_memory_mb(fn: Callable[[], object]) -> dict:

@@ -41,8 +41,9 @@ def vw_lines(X, y) -> list[str]:
     lines = []
     for i in range(X.shape[0]):
         lo, hi = X.indptr[i], X.indptr[i + 1]
-        feats = " ".join(f"{j}:{v:.17g}" for j, v in zip(X.indices[lo:hi].tolist(),
-                                                        X.data[lo:hi].tolist()))  # fmt: skip
+        feats = " ".join(
+            f"{j}:{v:.17g}" for j, v in zip(X.indices[lo:hi].tolist(), X.data[lo:hi].tolist())
+        )
         lines.append(f"{int(y[i]) + 1} |f {feats}")
     return lines
 
@@ -100,14 +101,21 @@ class VWOaa:
 
         # VmHWM, not ru_maxrss: Linux carries ru_maxrss over fork + exec from this (large)
         # process, so both probes would report our own peak
-        probe = ("import re, sys, vowpalwabbit\n"
-                 "if sys.argv[1]:\n"
-                 "    ws = vowpalwabbit.Workspace(sys.argv[1]); ws.run_parser(); ws.finish()\n"
-                 "print(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read())[1])")
+        probe = (
+            "import re, sys, vowpalwabbit\n"
+            "if sys.argv[1]:\n"
+            "    ws = vowpalwabbit.Workspace(sys.argv[1]); ws.run_parser(); ws.finish()\n"
+            "print(re.search(r'VmHWM:\\s+(\\d+)', open('/proc/self/status').read())[1])"
+        )
         peaks = []
         for args in (f"{self.args} --cache_file {self.cache} --passes 1", ""):
-            out = subprocess.run([sys.executable, "-c", probe, args], capture_output=True,
-                                 text=True, timeout=600, check=True)  # fmt: skip
+            out = subprocess.run(
+                [sys.executable, "-c", probe, args],
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=True,
+            )
             peaks.append(int(out.stdout.split()[-1]))  # kB on Linux
         return {"traced_mb": max(peaks[0] - peaks[1], 0) / 1024.0, "method": "VmHWM"}
 

@@ -45,70 +45,131 @@ def environment() -> dict:
         load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
     except OSError:
         load = "?"
-    return {"python": platform.python_version(), "cpu": cpu, "cores": os.cpu_count(),
-            "load_average_at_start": load, "versions": versions}  # fmt: skip
+    return {
+        "python": platform.python_version(),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "load_average_at_start": load,
+        "versions": versions,
+    }
 
 
 def markdown(results: dict) -> str:
     """The whole report as markdown."""
     env = results["environment"]
     lines = [
-        "# olearn benchmarks", "",
+        "# olearn benchmarks",
+        "",
         f"Command: `{results['command']}` ({'quick' if results['quick'] else 'full'} mode), "
-        f"{results['started']} UTC, {results['wall_seconds']:.0f} s.", "",
+        f"{results['started']} UTC, {results['wall_seconds']:.0f} s.",
+        "",
         f"Machine: {env['cpu']} ({env['cores']} cores, load average at start "
         f"{env['load_average_at_start']}: the cores are shared, so compare ratios within this "
         f"run, not absolute times across runs). Python {env['python']}; "
-        + ", ".join(f"{k} {v}" for k, v in env["versions"].items()) + ".", "",
+        + ", ".join(f"{k} {v}" for k, v in env["versions"].items())
+        + ".",
+        "",
         "One epoch = every training row once, in the given order, from zero weights. Times are "
         "medians of interleaved repeats after a warm-up (numba compiled). Data conversion to a "
         "peer's format (VW cache, River dicts) is not timed; the estimators' own input "
-        "validation is (it is part of the call). See benchmarks/README.md.", "",
-    ]  # fmt: skip
+        "validation is (it is part of the call). See benchmarks/README.md.",
+        "",
+    ]
     if results.get("targets"):
         lines += ["## Targets", ""]
-        lines += _table(["target", "measured", "goal", "met"], [
-            [t["target"], t["measured"], t["goal"], "yes" if t["met"] else "**no**"]
-            for t in results["targets"]
-        ])  # fmt: skip
+        lines += _table(
+            ["target", "measured", "goal", "met"],
+            [
+                [t["target"], t["measured"], t["goal"], "yes" if t["met"] else "**no**"]
+                for t in results["targets"]
+            ],
+        )
         lines.append("")
     lines += ["## Datasets", ""]
     cards = results["datasets"]
-    lines += _table(["dataset", "n", "d", "K", "nnz", "nnz/row", "n_test", "layout", "source"], [
-        [c["dataset"], str(c["n"]), str(c["d"]), str(c["K"]), str(c["nnz"]),
-         str(c["nnz_per_row"]), str(c["n_test"]), c["layout"], c["source"]] for c in cards
-    ])  # fmt: skip
+    lines += _table(
+        ["dataset", "n", "d", "K", "nnz", "nnz/row", "n_test", "layout", "source"],
+        [
+            [
+                c["dataset"],
+                str(c["n"]),
+                str(c["d"]),
+                str(c["K"]),
+                str(c["nnz"]),
+                str(c["nnz_per_row"]),
+                str(c["n_test"]),
+                c["layout"],
+                c["source"],
+            ]
+            for c in cards
+        ],
+    )
     lines.append("")
     for card in cards:
         name = card["dataset"]
         rows = [r for r in results["epochs"] if r["dataset"] == name]
         lines += [f"## One epoch: {name}", ""]
         lines += _table(
-            ["contestant", "library", "epoch ms", "examples/s", "M nnz/s", f"time / {REFERENCE}",
-             "peak MB", "test error %", "note"],
-            [[r["contestant"], r["library"], _fmt(r.get("seconds") and r["seconds"] * 1e3, ".4g"),
-              _fmt(r.get("examples_per_s"), ".3g"),
-              _fmt(r.get("nnz_per_s") and r["nnz_per_s"] / 1e6, ".4g"),
-              _fmt(r.get(f"x_{REFERENCE}"), ".3g"),
-              _fmt(r.get("peak_mb"), ".3g") + ("" if r.get("memory_method") in
-                                                 (None, "tracemalloc") else " (RSS)"),
-              _fmt(r.get("test_error") is not None and r["test_error"] * 100 or None, ".2f"),
-              r.get("note", "")] for r in rows],
-        )  # fmt: skip
+            [
+                "contestant",
+                "library",
+                "epoch ms",
+                "examples/s",
+                "M nnz/s",
+                f"time / {REFERENCE}",
+                "peak MB",
+                "test error %",
+                "note",
+            ],
+            [
+                [
+                    r["contestant"],
+                    r["library"],
+                    _fmt(r.get("seconds") and r["seconds"] * 1e3, ".4g"),
+                    _fmt(r.get("examples_per_s"), ".3g"),
+                    _fmt(r.get("nnz_per_s") and r["nnz_per_s"] / 1e6, ".4g"),
+                    _fmt(r.get(f"x_{REFERENCE}"), ".3g"),
+                    _fmt(r.get("peak_mb"), ".3g")
+                    + ("" if r.get("memory_method") in (None, "tracemalloc") else " (RSS)"),
+                    _fmt(r.get("test_error") is not None and r["test_error"] * 100 or None, ".2f"),
+                    r.get("note", ""),
+                ]
+                for r in rows
+            ],
+        )
         lines.append("")
     if results.get("cs_svm"):
         lines += ["## Crammer-Singer SVM: olearn vs LIBLINEAR to the same objective", ""]
         lines += _table(
-            ["dataset", "C", "LIBLINEAR s", "olearn s", "ratio", "olearn tol", "P LIBLINEAR",
-             "P olearn", "test error % (LIBLINEAR / olearn)", "note"],
-            [[r["dataset"], _fmt(r.get("C")), _fmt(r.get("liblinear_s"), ".3g"),
-              _fmt(r.get("olearn_s"), ".3g"), _fmt(r.get("ratio"), ".3g"),
-              _fmt(r.get("olearn_tol")), _fmt(r.get("liblinear_objective"), ".7g"),
-              _fmt(r.get("olearn_objective"), ".7g"),
-              f"{_fmt(r.get('liblinear_test_error', 0) * 100, '.2f')} / "
-              f"{_fmt(r.get('olearn_test_error', 0) * 100, '.2f')}",
-              r.get("note", "")] for r in results["cs_svm"]],
-        )  # fmt: skip
+            [
+                "dataset",
+                "C",
+                "LIBLINEAR s",
+                "olearn s",
+                "ratio",
+                "olearn tol",
+                "P LIBLINEAR",
+                "P olearn",
+                "test error % (LIBLINEAR / olearn)",
+                "note",
+            ],
+            [
+                [
+                    r["dataset"],
+                    _fmt(r.get("C")),
+                    _fmt(r.get("liblinear_s"), ".3g"),
+                    _fmt(r.get("olearn_s"), ".3g"),
+                    _fmt(r.get("ratio"), ".3g"),
+                    _fmt(r.get("olearn_tol")),
+                    _fmt(r.get("liblinear_objective"), ".7g"),
+                    _fmt(r.get("olearn_objective"), ".7g"),
+                    f"{_fmt(r.get('liblinear_test_error', 0) * 100, '.2f')} / "
+                    f"{_fmt(r.get('olearn_test_error', 0) * 100, '.2f')}",
+                    r.get("note", ""),
+                ]
+                for r in results["cs_svm"]
+            ],
+        )
         lines.append("")
     if results.get("scaling"):
         lines += ["## Scaling (synthetic sparse data, log-log slope of time per epoch)", ""]
@@ -116,35 +177,82 @@ def markdown(results: dict) -> str:
         lines += [f"Base point: {base}; one axis varies at a time. Plot: `scaling.html`.", ""]
         slopes = results["scaling"]["slopes"]
         learners = sorted({s["learner"] for s in slopes})
-        lines += _table(["axis"] + learners, [
-            [axis] + [_fmt(next(s["slope"] for s in slopes if s["axis"] == axis
-                                and s["learner"] == name), ".2f") for name in learners]
-            for axis in ("n", "nnz", "K")
-        ])  # fmt: skip
+        lines += _table(
+            ["axis"] + learners,
+            [
+                [axis]
+                + [
+                    _fmt(
+                        next(
+                            s["slope"] for s in slopes if s["axis"] == axis and s["learner"] == name
+                        ),
+                        ".2f",
+                    )
+                    for name in learners
+                ]
+                for axis in ("n", "nnz", "K")
+            ],
+        )
         lines.append("")
     if results.get("startup"):
         s = results["startup"]
         lines += ["## Start-up (fresh interpreter each)", ""]
-        lines += _table(["run", "to first fit done s", "import olearn s", "import estimator s",
-                         "first fit s", "wall incl. exit s"], [
-            [name, _fmt(s[key]["in_process"] + s["interpreter_s"], ".3f"),
-             _fmt(s[key]["import_olearn"], ".3f"), _fmt(s[key]["import_estimator"], ".3f"),
-             _fmt(s[key]["first_fit"], ".3f"), _fmt(s[key]["wall"], ".3f")]
-            for name, key in (("cold (empty NUMBA_CACHE_DIR)", "cold"),
-                              ("warm (on-disk cache)", "warm")) if key in s
-        ])  # fmt: skip
-        lines += ["", f"Bare interpreter start (`python -c pass`): {s['interpreter_s']:.3f} s; "
-                  "\"to first fit done\" = that + the in-process time from the first line of the "
-                  "script to the end of the fit; the wall time also holds the interpreter's exit "
-                  "(finalising numba and scikit-learn), which a user does not wait for."]
+        lines += _table(
+            [
+                "run",
+                "to first fit done s",
+                "import olearn s",
+                "import estimator s",
+                "first fit s",
+                "wall incl. exit s",
+            ],
+            [
+                [
+                    name,
+                    _fmt(s[key]["in_process"] + s["interpreter_s"], ".3f"),
+                    _fmt(s[key]["import_olearn"], ".3f"),
+                    _fmt(s[key]["import_estimator"], ".3f"),
+                    _fmt(s[key]["first_fit"], ".3f"),
+                    _fmt(s[key]["wall"], ".3f"),
+                ]
+                for name, key in (
+                    ("cold (empty NUMBA_CACHE_DIR)", "cold"),
+                    ("warm (on-disk cache)", "warm"),
+                )
+                if key in s
+            ],
+        )
+        lines += [
+            "",
+            f"Bare interpreter start (`python -c pass`): {s['interpreter_s']:.3f} s; "
+            '"to first fit done" = that + the in-process time from the first line of the '
+            "script to the end of the fit; the wall time also holds the interpreter's exit "
+            "(finalising numba and scikit-learn), which a user does not wait for.",
+        ]
         app = dict(s.get("app", {}))
         table = app.pop("app_timing_table", None)
-        lines += ["", "App first page render (server side, AppTest, fresh interpreter), "
-                  "seconds: " + (", ".join(f"{k} = {_fmt(v, '.3f') if isinstance(v, float) else v}"
-                                           for k, v in app.items()) or "not measured") + "."]
+        lines += [
+            "",
+            "App first page render (server side, AppTest, fresh interpreter), "
+            "seconds: "
+            + (
+                ", ".join(
+                    f"{k} = {_fmt(v, '.3f') if isinstance(v, float) else v}" for k, v in app.items()
+                )
+                or "not measured"
+            )
+            + ".",
+        ]
         if table:
-            lines += ["", "Rerun times from `python -m benchmarks.app_timing --repeat 5` "
-                      "(the app's own benchmark):", "", "```", table, "```"]  # fmt: skip
+            lines += [
+                "",
+                "Rerun times from `python -m benchmarks.app_timing --repeat 5` "
+                "(the app's own benchmark):",
+                "",
+                "```",
+                table,
+                "```",
+            ]
         lines.append("")
     if results.get("notes"):
         lines += ["## Notes", ""] + [f"- {n}" for n in results["notes"]] + [""]

@@ -33,14 +33,24 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n")[0])
     p.add_argument("--quick", action="store_true", help="small sizes (CI smoke run)")
     p.add_argument("--out", type=Path, default=ROOT / "results", help="output folder")
-    p.add_argument("--datasets", default=",".join(FULL),
-                   help=f"comma-separated, full mode only (default {','.join(FULL)})")
+    p.add_argument(
+        "--datasets",
+        default=",".join(FULL),
+        help=f"comma-separated, full mode only (default {','.join(FULL)})",
+    )
     p.add_argument("--repeats", type=int, default=None, help="minimum timed repeats")
-    p.add_argument("--river-rows", type=int, default=None,
-                   help="rows River learns (its time is extrapolated per sample)")
-    p.add_argument("--skip", default="",
-                   help="comma-separated sections to skip: epochs,cs-svm,scaling,startup,vw")
-    return p  # fmt: skip
+    p.add_argument(
+        "--river-rows",
+        type=int,
+        default=None,
+        help="rows River learns (its time is extrapolated per sample)",
+    )
+    p.add_argument(
+        "--skip",
+        default="",
+        help="comma-separated sections to skip: epochs,cs-svm,scaling,startup,vw",
+    )
+    return p
 
 
 def _ratio_target(rows, dataset, name, peer, goal, label):
@@ -48,9 +58,13 @@ def _ratio_target(rows, dataset, name, peer, goal, label):
     if not ours or not theirs:
         return None
     speedup = theirs / ours
-    return {"target": f"{label} ({dataset})", "measured": f"{speedup:.1f}x faster "
-            f"({ours * 1e3:.3g} ms vs {theirs * 1e3:.3g} ms)", "goal": f">= {goal}x",
-            "met": speedup >= goal, "value": speedup}  # fmt: skip
+    return {
+        "target": f"{label} ({dataset})",
+        "measured": f"{speedup:.1f}x faster ({ours * 1e3:.3g} ms vs {theirs * 1e3:.3g} ms)",
+        "goal": f">= {goal}x",
+        "met": speedup >= goal,
+        "value": speedup,
+    }
 
 
 def targets(results: dict) -> list[dict]:
@@ -63,36 +77,67 @@ def targets(results: dict) -> list[dict]:
         river = "River PA-I" + ovr
         vw = f"VW --oaa {K}"
         for t in (
-            text and _ratio_target(rows, name, REFERENCE, f"SGDClassifier pa1{ovr}", 2,
-                                   f"{REFERENCE} epoch vs scikit-learn SGDClassifier pa1{ovr}"),
+            text
+            and _ratio_target(
+                rows,
+                name,
+                REFERENCE,
+                f"SGDClassifier pa1{ovr}",
+                2,
+                f"{REFERENCE} epoch vs scikit-learn SGDClassifier pa1{ovr}",
+            ),
             _ratio_target(rows, name, REFERENCE, river, 100, f"{REFERENCE} epoch vs {river}"),
             _ratio_target(rows, name, REFERENCE, vw, 1, f"{REFERENCE} epoch vs {vw} per pass"),
-        ):  # fmt: skip
+        ):
             if t:
                 out.append(t)
         pa1 = find(rows, name, "PA-I")
         for r in rows:
             if r["dataset"] == name and "cw" in r.get("note", "") and r.get("seconds") and pa1:
                 ratio = r["seconds"] / pa1
-                out.append({"target": f"{r['contestant']} epoch vs PA-I ({name})",
-                             "measured": f"{ratio:.2f}x PA-I's time", "goal": "<= 2x",
-                             "met": ratio <= 2, "value": ratio})  # fmt: skip
+                out.append(
+                    {
+                        "target": f"{r['contestant']} epoch vs PA-I ({name})",
+                        "measured": f"{ratio:.2f}x PA-I's time",
+                        "goal": "<= 2x",
+                        "met": ratio <= 2,
+                        "value": ratio,
+                    }
+                )
     for r in results.get("cs_svm", []):
         if r.get("ratio"):
-            out.append({"target": f"CrammerSingerSVC vs LIBLINEAR, same objective ({r['dataset']})",
-                        "measured": f"{r['ratio']:.2f}x LIBLINEAR's time", "goal": "<= 2x",
-                        "met": r["ratio"] <= 2, "value": r["ratio"]})  # fmt: skip
+            out.append(
+                {
+                    "target": f"CrammerSingerSVC vs LIBLINEAR, same objective ({r['dataset']})",
+                    "measured": f"{r['ratio']:.2f}x LIBLINEAR's time",
+                    "goal": "<= 2x",
+                    "met": r["ratio"] <= 2,
+                    "value": r["ratio"],
+                }
+            )
     s = results.get("startup")
     if s:
         warm = s["warm"]["in_process"] + s["interpreter_s"]  # start to first fit done
-        out.append({"target": "warm start: interpreter + import olearn + first SPA fit",
-                    "measured": f"{warm:.2f} s ({s['warm']['wall']:.2f} s with process exit)",
-                    "goal": "< 2 s", "met": warm < 2, "value": warm})  # fmt: skip
+        out.append(
+            {
+                "target": "warm start: interpreter + import olearn + first SPA fit",
+                "measured": f"{warm:.2f} s ({s['warm']['wall']:.2f} s with process exit)",
+                "goal": "< 2 s",
+                "met": warm < 2,
+                "value": warm,
+            }
+        )
         if s.get("cold"):
             cold = s["cold"]["in_process"] + s["interpreter_s"]
-            out.append({"target": "cold start: the same with an empty numba cache",
-                        "measured": f"{cold:.2f} s ({s['cold']['wall']:.2f} s with process exit)",
-                        "goal": "< 30 s", "met": cold < 30, "value": cold})  # fmt: skip
+            out.append(
+                {
+                    "target": "cold start: the same with an empty numba cache",
+                    "measured": f"{cold:.2f} s ({s['cold']['wall']:.2f} s with process exit)",
+                    "goal": "< 30 s",
+                    "met": cold < 30,
+                    "value": cold,
+                }
+            )
     return out
 
 
@@ -105,9 +150,15 @@ def main(argv: list[str] | None = None) -> int:
     started = time.strftime("%Y-%m-%d %H:%M", time.gmtime())
     t0 = time.perf_counter()
     command = "python -m benchmarks " + " ".join(argv if argv is not None else sys.argv[1:])
-    results: dict = {"command": command.strip(), "quick": quick, "started": started,
-                     "environment": report.environment(), "datasets": [], "epochs": [],
-                     "notes": []}  # fmt: skip
+    results: dict = {
+        "command": command.strip(),
+        "quick": quick,
+        "started": started,
+        "environment": report.environment(),
+        "datasets": [],
+        "epochs": [],
+        "notes": [],
+    }
 
     def log(msg: str) -> None:
         print(msg, flush=True)
@@ -123,32 +174,42 @@ def main(argv: list[str] | None = None) -> int:
         log(f"{data.name}: {data.card()}")
         if "epochs" not in skip:
             results["epochs"] += bench_dataset(
-                data, repeats=repeats, min_total=0.05 if quick else 1.0, river_rows=river_rows,
-                with_vw="vw" not in skip, log=log,
-            )  # fmt: skip
+                data,
+                repeats=repeats,
+                min_total=0.05 if quick else 1.0,
+                river_rows=river_rows,
+                with_vw="vw" not in skip,
+                log=log,
+            )
             flush()
     if "cs-svm" not in skip:
         from benchmarks.cs_svm import bench_cs_svm
 
         multiclass = [d for d in sets if d.n_classes > 2][: 1 if quick else None]
-        results["cs_svm"] = [bench_cs_svm(d, C=CS_C.get(d.name, 0.1), repeats=3 if quick else 5,
-                                          log=log) for d in multiclass]  # fmt: skip
+        results["cs_svm"] = [
+            bench_cs_svm(d, C=CS_C.get(d.name, 0.1), repeats=3 if quick else 5, log=log)
+            for d in multiclass
+        ]
         flush()
     if "scaling" not in skip:
         from benchmarks.scaling import plot_scaling, run_scaling
 
         results["scaling"] = run_scaling(quick, repeats=3 if quick else 5, log=log)
         args.out.mkdir(parents=True, exist_ok=True)
-        files = plot_scaling(results["scaling"], args.out / "scaling.html",
-                             args.out / "scaling.png")  # fmt: skip
+        files = plot_scaling(
+            results["scaling"], args.out / "scaling.html", args.out / "scaling.png"
+        )
         if not any(f.endswith(".png") for f in files):
-            results["notes"].append("scaling.png not written: plotly's PNG export needs kaleido, "
-                                    "which is not installed (no extra downloads); see scaling.html")
+            results["notes"].append(
+                "scaling.png not written: plotly's PNG export needs kaleido, "
+                "which is not installed (no extra downloads); see scaling.html"
+            )
     if "startup" not in skip:
         from benchmarks.startup import run_startup
 
-        results["startup"] = run_startup(warm_repeats=1 if quick else 5, with_app=not quick,
-                                         cold=not quick, log=log)  # fmt: skip
+        results["startup"] = run_startup(
+            warm_repeats=1 if quick else 5, with_app=not quick, cold=not quick, log=log
+        )
     for r in results["epochs"]:
         if r.get("seconds") is None and r.get("note"):
             results["notes"].append(f"{r['dataset']}: {r['contestant']} {r['note']}")

@@ -39,8 +39,15 @@ def _learners(X, y) -> dict[str, Callable[[], object]]:
     def sgd():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return SGDClassifier(loss="hinge", penalty=None, learning_rate="pa1", eta0=1.0,
-                                 max_iter=1, tol=None, shuffle=False).fit(X, y)  # fmt: skip
+            return SGDClassifier(
+                loss="hinge",
+                penalty=None,
+                learning_rate="pa1",
+                eta0=1.0,
+                max_iter=1,
+                tol=None,
+                shuffle=False,
+            ).fit(X, y)
 
     return {
         "olearn SPA-I": lambda: SPAClassifier(variant="I", epochs=1, shuffle=False).fit(X, y),
@@ -75,11 +82,23 @@ def run_scaling(quick: bool, repeats: int, log: Callable[[str], None] = print) -
                 info[(size, name)] = {**shape, "total_nnz": data.nnz}
         times = interleaved_medians(calls, repeats, min_total=0.02 if quick else 0.3)
         for (size, name), t in times.items():
-            points.append({"axis": axis, "size": size, "learner": name, "seconds": t["median"],
-                           **info[(size, name)]})  # fmt: skip
-        log(f"  scaling {axis}: " + ", ".join(
-            f"{name} @{size} {t['median'] * 1e3:.1f} ms" for (size, name), t in times.items()
-            if name.startswith("olearn SPA")))  # fmt: skip
+            points.append(
+                {
+                    "axis": axis,
+                    "size": size,
+                    "learner": name,
+                    "seconds": t["median"],
+                    **info[(size, name)],
+                }
+            )
+        log(
+            f"  scaling {axis}: "
+            + ", ".join(
+                f"{name} @{size} {t['median'] * 1e3:.1f} ms"
+                for (size, name), t in times.items()
+                if name.startswith("olearn SPA")
+            )
+        )
     slopes = []
     for axis in ("n", "nnz", "K"):
         for name in {p["learner"] for p in points}:
@@ -100,25 +119,39 @@ def plot_scaling(result: dict, html_path, png_path=None) -> list[str]:
     titles = {"n": "rows n", "nnz": "non-zeros per row", "K": "classes K"}
     slope = {(s["axis"], s["learner"]): s["slope"] for s in result["slopes"]}
     fig = make_subplots(rows=1, cols=3, subplot_titles=[titles[a] for a in axes])
-    colours = {"olearn SPA-I": "#1f77b4", "olearn PA-I": "#2ca02c",
-               "sklearn SGD pa1 OvR": "#d62728"}  # fmt: skip
+    colours = {
+        "olearn SPA-I": "#1f77b4",
+        "olearn PA-I": "#2ca02c",
+        "sklearn SGD pa1 OvR": "#d62728",
+    }
     for col, axis in enumerate(axes, start=1):
         for name, colour in colours.items():
-            pts = sorted((p for p in result["points"]
-                          if p["axis"] == axis and p["learner"] == name),
-                         key=lambda p: p["size"])  # fmt: skip
-            fig.add_trace(go.Scatter(
-                x=[p["size"] for p in pts], y=[p["seconds"] for p in pts], mode="lines+markers",
-                name=f"{name}", legendgroup=name, showlegend=col == 1,
-                line={"color": colour},
-                hovertemplate=f"{name}<br>{axis}=%{{x}}<br>%{{y:.4f}} s<br>slope "
-                              f"{slope.get((axis, name), float('nan')):.2f}<extra></extra>",
-            ), row=1, col=col)  # fmt: skip
+            pts = sorted(
+                (p for p in result["points"] if p["axis"] == axis and p["learner"] == name),
+                key=lambda p: p["size"],
+            )
+            fig.add_trace(
+                go.Scatter(
+                    x=[p["size"] for p in pts],
+                    y=[p["seconds"] for p in pts],
+                    mode="lines+markers",
+                    name=f"{name}",
+                    legendgroup=name,
+                    showlegend=col == 1,
+                    line={"color": colour},
+                    hovertemplate=f"{name}<br>{axis}=%{{x}}<br>%{{y:.4f}} s<br>slope "
+                    f"{slope.get((axis, name), float('nan')):.2f}<extra></extra>",
+                ),
+                row=1,
+                col=col,
+            )
         fig.update_xaxes(type="log", title_text=titles[axis], row=1, col=col)
-        fig.update_yaxes(type="log", title_text="seconds per epoch" if col == 1 else None,
-                         row=1, col=col)  # fmt: skip
-    fig.update_layout(title="Time per epoch (log-log); hover for the fitted slope",
-                      height=450, width=1200)  # fmt: skip
+        fig.update_yaxes(
+            type="log", title_text="seconds per epoch" if col == 1 else None, row=1, col=col
+        )
+    fig.update_layout(
+        title="Time per epoch (log-log); hover for the fitted slope", height=450, width=1200
+    )
     written = []
     fig.write_html(str(html_path), include_plotlyjs=True)
     written.append(str(html_path))

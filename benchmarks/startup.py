@@ -47,8 +47,14 @@ def _probe(cache_dir: str | None) -> dict:
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
     start = time.perf_counter()
-    proc = subprocess.run([sys.executable, "-c", _PROBE], env=env, capture_output=True,
-                          text=True, timeout=600, cwd=str(ROOT))  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=str(ROOT),
+    )
     wall = time.perf_counter() - start
     if proc.returncode != 0:
         raise RuntimeError(f"start-up probe failed: {proc.stderr[-2000:]}")
@@ -87,26 +93,44 @@ def app_first_render(log: Callable[[str], None] = print) -> dict:
     out: dict = {}
     try:
         start = time.perf_counter()
-        proc = subprocess.run([sys.executable, "-c", _APP_PROBE], env=env, cwd=str(ROOT),
-                              capture_output=True, text=True, timeout=600)  # fmt: skip
+        proc = subprocess.run(
+            [sys.executable, "-c", _APP_PROBE],
+            env=env,
+            cwd=str(ROOT),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
         wall = time.perf_counter() - start
         if proc.returncode != 0:
             return {"note": f"app probe failed: {proc.stderr.strip()[-300:]}"}
         out = {**json.loads(proc.stdout.strip().splitlines()[-1]), "wall": wall}
         log(f"  app first render: {out['first_run']:.2f} s (fresh interpreter {wall:.2f} s)")
         if (ROOT / "benchmarks" / "app_timing.py").exists():
-            proc = subprocess.run([sys.executable, "-m", "benchmarks.app_timing", "--repeat", "5"],
-                                  env=env, cwd=str(ROOT), capture_output=True, text=True,
-                                  timeout=900)  # fmt: skip
-            out["app_timing_table"] = proc.stdout.strip() if proc.returncode == 0 else (
-                f"benchmarks.app_timing failed: {proc.stderr.strip()[-300:]}")
+            proc = subprocess.run(
+                [sys.executable, "-m", "benchmarks.app_timing", "--repeat", "5"],
+                env=env,
+                cwd=str(ROOT),
+                capture_output=True,
+                text=True,
+                timeout=900,
+            )
+            out["app_timing_table"] = (
+                proc.stdout.strip()
+                if proc.returncode == 0
+                else (f"benchmarks.app_timing failed: {proc.stderr.strip()[-300:]}")
+            )
     except (OSError, subprocess.SubprocessError, ValueError) as err:
         out["note"] = f"app timing failed: {type(err).__name__}: {str(err)[:200]}"
     return out
 
 
-def run_startup(warm_repeats: int = 3, with_app: bool = True, cold: bool = True,
-                log: Callable[[str], None] = print) -> dict:  # fmt: skip
+def run_startup(
+    warm_repeats: int = 3,
+    with_app: bool = True,
+    cold: bool = True,
+    log: Callable[[str], None] = print,
+) -> dict:
     """Cold and warm start-up (seconds), the bare interpreter's start, and the app's render.
 
     With ``cold=False`` only warm runs are made, against numba's default on-disk cache, which
@@ -118,8 +142,10 @@ def run_startup(warm_repeats: int = 3, with_app: bool = True, cold: bool = True,
         cache = tmp if cold else None
         if cold:
             out["cold"] = _probe(cache)
-            log(f"  cold start: {out['cold']['wall']:.2f} s "
-                f"(first fit {out['cold']['first_fit']:.2f} s)")  # fmt: skip
+            log(
+                f"  cold start: {out['cold']['wall']:.2f} s "
+                f"(first fit {out['cold']['first_fit']:.2f} s)"
+            )
         warm_runs = [_probe(cache) for _ in range(warm_repeats)]
     out["warm"] = {k: float(np.median([r[k] for r in warm_runs])) for k in warm_runs[0]}
     log(f"  warm start: {out['warm']['wall']:.2f} s (median of {warm_repeats})")

@@ -44,23 +44,37 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--folds", type=int, default=None)
     rep.add_argument("--epochs", type=int, default=None)
     rep.add_argument("--seed", type=int, default=None)
-    rep.add_argument("--tuning", choices=("fold", "inner"), default=None,
-                     help="tune C on the tuning fold's test part (paper) or an inner split")
+    rep.add_argument(
+        "--tuning",
+        choices=("fold", "inner"),
+        default=None,
+        help="tune C on the tuning fold's test part (paper) or an inner split",
+    )
     rep.add_argument("--scale", choices=("none", "l2"), default=None)
     rep.add_argument("--c-grid", type=_floats, default=None, help="online C grid, e.g. 0.01,0.1,1")
     rep.add_argument("--batch-c-grid", type=_floats, default=None)
     rep.add_argument("--max-samples", type=int, default=None, help="stratified subsample size")
     rep.add_argument("--svm", choices=("auto", "liblinear", "olearn"), default=None)
-    rep.add_argument("--fit-intercept", action="store_true", default=None,
-                     help="give every learner a bias (default: none, as in the paper)")
+    rep.add_argument(
+        "--fit-intercept",
+        action="store_true",
+        default=None,
+        help="give every learner a bias (default: none, as in the paper)",
+    )
     rep.add_argument("--no-curves", dest="curves", action="store_false", default=None)
     rep.add_argument("--jobs", type=int, default=1)
     rep.add_argument("--backend", choices=("loky", "threading", "dask"), default="loky")
     rep.add_argument("--scheduler", default=None, help="Dask scheduler address (tcp://...)")
     rep.add_argument("--data-home", default=None)
-    rep.add_argument("--data-option", dest="data_options", action="append", type=_data_option,
-                     default=None, metavar="NAME:KEY=VALUE",
-                     help="a loader option, e.g. 20news-8:remove_headers=false (repeatable)")
+    rep.add_argument(
+        "--data-option",
+        dest="data_options",
+        action="append",
+        type=_data_option,
+        default=None,
+        metavar="NAME:KEY=VALUE",
+        help="a loader option, e.g. 20news-8:remove_headers=false (repeatable)",
+    )
     rep.add_argument("--quick", action="store_true", help="small, fast version")
     rep.add_argument("--out", default="results", help="results folder (default ./results)")
     rep.add_argument("--no-progress", dest="show_progress", action="store_false")
@@ -104,11 +118,22 @@ def _cmd_list() -> int:
     from olearn.experiments.reproduction import REPRODUCTIONS
 
     rows = [("key", "name", "family", "kind", "seed", "tuned")]
-    rows += [(a.key, a.name, a.family, "online" if a.online else "batch", a.seed,
-              ",".join(a.grid) or "-") for a in registry.ALGORITHMS]  # fmt: skip
+    rows += [
+        (
+            a.key,
+            a.name,
+            a.family,
+            "online" if a.online else "batch",
+            a.seed,
+            ",".join(a.grid) or "-",
+        )
+        for a in registry.ALGORITHMS
+    ]
     n_algorithms = len(rows)
-    rows += [(b.key, b.name, b.family, "batch", b.seed, ",".join(b.grid) or "-")
-             for b in BASELINES.values()]  # fmt: skip
+    rows += [
+        (b.key, b.name, b.family, "batch", b.seed, ",".join(b.grid) or "-")
+        for b in BASELINES.values()
+    ]
     lines = _columns(rows)  # one width per column across both tables
     print("Algorithms (olearn.registry):")
     for line in lines[:n_algorithms]:
@@ -140,6 +165,7 @@ def _columns(rows: Sequence[Sequence[str]]) -> list[str]:
 def _dataset_lines() -> list[str]:
     try:
         from olearn import datasets
+
         names = datasets.names()
     except (ImportError, AttributeError):
         return ["(olearn.datasets.names is not available yet)"]
@@ -153,8 +179,11 @@ def _dataset_lines() -> list[str]:
         sizes = []
         for label, key in (("n", "n_samples"), ("d", "n_features"), ("K", "n_classes")):
             if card.get(key) is not None:
-                sizes.append(f"{label}={card[key]:,}" if isinstance(card[key], int)
-                             else f"{label}={card[key]}")  # fmt: skip
+                sizes.append(
+                    f"{label}={card[key]:,}"
+                    if isinstance(card[key], int)
+                    else f"{label}={card[key]}"
+                )
         if card.get("n_test"):
             sizes.append(f"test={card['n_test']:,}")
         text = " ".join(sizes) or "(sizes known once fetched)"
@@ -215,11 +244,25 @@ def _cmd_reproduce(args) -> int:
     module = reproduction(args.id)
     options = {
         name: getattr(args, name)
-        for name in ("datasets", "algorithms", "folds", "epochs", "seed", "tuning", "scale",
-                     "c_grid", "batch_c_grid", "max_samples", "svm", "curves", "data_home",
-                     "data_options", "fit_intercept")
+        for name in (
+            "datasets",
+            "algorithms",
+            "folds",
+            "epochs",
+            "seed",
+            "tuning",
+            "scale",
+            "c_grid",
+            "batch_c_grid",
+            "max_samples",
+            "svm",
+            "curves",
+            "data_home",
+            "data_options",
+            "fit_intercept",
+        )
         if getattr(args, name) is not None
-    }  # fmt: skip
+    }
     if "data_options" in options:
         grouped: dict[str, dict] = {}
         for name, key, value in options["data_options"]:

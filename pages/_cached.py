@@ -9,8 +9,15 @@ from olearn.teaching.instances import Instance
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
-def spa_walk(scenario: str, variant: str | None, C: float, seed: int, K: int | None,
-             lang: str, playground: tuple | None = None):
+def spa_walk(
+    scenario: str,
+    variant: str | None,
+    C: float,
+    seed: int,
+    K: int | None,
+    lang: str,
+    playground: tuple | None = None,
+):
     """The SPA walkthrough of a preset scenario (or of the playground's state)."""
     from olearn.teaching.spa_walk import scenario as make_scenario
     from olearn.teaching.spa_walk import spa_walkthrough
@@ -25,8 +32,16 @@ def spa_walk(scenario: str, variant: str | None, C: float, seed: int, K: int | N
 
 
 @st.cache_resource(show_spinner=False, max_entries=512)  # figures are never mutated
-def spa_figures(scenario: str, variant: str | None, C: float, seed: int, K: int | None,
-                lang: str, playground: tuple | None, index: int):
+def spa_figures(
+    scenario: str,
+    variant: str | None,
+    C: float,
+    seed: int,
+    K: int | None,
+    lang: str,
+    playground: tuple | None,
+    index: int,
+):
     """The step figure, the C figure and PA beside SPA, for one sub-step."""
     from olearn.viz.spa import cap_figure, pa_vs_spa_figure, spa_step_figure
 
@@ -35,8 +50,18 @@ def spa_figures(scenario: str, variant: str | None, C: float, seed: int, K: int 
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def stream_run(keys: tuple, kind: str, n: int, K: int, noise: float, margin: float, seed: int,
-               C: float, bias: bool, points: tuple | None):
+def stream_run(
+    keys: tuple,
+    kind: str,
+    n: int,
+    K: int,
+    noise: float,
+    margin: float,
+    seed: int,
+    C: float,
+    bias: bool,
+    points: tuple | None,
+):
     """The playground's whole run, every snapshot (computed once per setting)."""
     from olearn.teaching.stream import run_stream
 
@@ -44,15 +69,32 @@ def stream_run(keys: tuple, kind: str, n: int, K: int, noise: float, margin: flo
 
 
 @st.cache_resource(show_spinner=False, max_entries=1024)  # figures are never mutated
-def stream_figures(keys: tuple, kind: str, n: int, K: int, noise: float, margin: float,
-                   seed: int, C: float, bias: bool, points: tuple | None, t: int, lang: str,
-                   band: bool):
+def stream_figures(
+    keys: tuple,
+    kind: str,
+    n: int,
+    K: int,
+    noise: float,
+    margin: float,
+    seed: int,
+    C: float,
+    bias: bool,
+    points: tuple | None,
+    t: int,
+    lang: str,
+    band: bool,
+):
     """(planes at t, cumulative mistakes, weight-space ellipses or None) and the run."""
     from olearn.viz.stream import mistakes_figure, stream_figure, weight_space_figure
 
     run = stream_run(keys, kind, n, K, noise, margin, seed, C, bias, points)
-    return (stream_figure(run, t, lang, band), mistakes_figure(run, t, lang),
-            weight_space_figure(run, t, lang), run.mistake_counts(t), run.n)
+    return (
+        stream_figure(run, t, lang, band),
+        mistakes_figure(run, t, lang),
+        weight_space_figure(run, t, lang),
+        run.mistake_counts(t),
+        run.n,
+    )
 
 
 @st.cache_data(show_spinner=False)
@@ -81,9 +123,20 @@ def _memo(key: tuple, compute, keep: int = 32):
     return store[key]
 
 
-def comparison(name: str | None, upload: bytes | None, filename: str | None, algorithms: tuple,
-               c_grid: tuple, epochs: int, folds: int, seed: int, max_samples: int,
-               lang: str, scale: str = "none", progress=None):
+def comparison(
+    name: str | None,
+    upload: bytes | None,
+    filename: str | None,
+    algorithms: tuple,
+    c_grid: tuple,
+    epochs: int,
+    folds: int,
+    seed: int,
+    max_samples: int,
+    lang: str,
+    scale: str = "none",
+    progress=None,
+):
     """The Compare page's result and figures, computed once per setting (every input is part
     of the key; an upload by its content's hash)."""
     import hashlib
@@ -95,12 +148,36 @@ def comparison(name: str | None, upload: bytes | None, filename: str | None, alg
         from olearn.viz.compare import curves_figure, error_figure, time_figure
 
         data = dataset_from(name, upload, filename)
-        res = compare(data, algorithms, c_grid, epochs, folds, seed, max_samples or None,
-                      progress=progress, scale=scale)
+        res = compare(
+            data,
+            algorithms,
+            c_grid,
+            epochs,
+            folds,
+            seed,
+            max_samples or None,
+            progress=progress,
+            scale=scale,
+        )
         return res, error_figure(res, lang), curves_figure(res, lang), time_figure(res, lang)
 
-    return _memo(("compare", name, digest, filename, algorithms, c_grid, epochs, folds, seed,
-                  max_samples, lang, scale), compute)
+    return _memo(
+        (
+            "compare",
+            name,
+            digest,
+            filename,
+            algorithms,
+            c_grid,
+            epochs,
+            folds,
+            seed,
+            max_samples,
+            lang,
+            scale,
+        ),
+        compute,
+    )
 
 
 @st.cache_data(show_spinner=False)
@@ -167,8 +244,10 @@ def cs_figures(kind: str, n: int, K: int, C: float, seed: int, s: int, lang: str
 def pcvm_page(kind: str, n: int, lam: float, theta: float, seed: int):
     from olearn.teaching.pcvm_walk import lambda_sweep, pcvm_walk
 
-    return (pcvm_walk(kind, n, lam or None, theta, 0.05, seed),
-            lambda_sweep(kind, n, theta, 0.05, seed))
+    return (
+        pcvm_walk(kind, n, lam or None, theta, 0.05, seed),
+        lambda_sweep(kind, n, theta, 0.05, seed),
+    )
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)

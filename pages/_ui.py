@@ -132,8 +132,17 @@ class Controls:
         self.values[name] = value
         return value
 
-    def select(self, name: str, label: str, options: Sequence, default: Any,
-               format_func: Callable = str, where=None, radio: bool = False, **kw) -> Any:
+    def select(
+        self,
+        name: str,
+        label: str,
+        options: Sequence,
+        default: Any,
+        format_func: Callable = str,
+        where=None,
+        radio: bool = False,
+        **kw,
+    ) -> Any:
         """A selectbox (or horizontal radio) over ``options``."""
         options = list(options)
         key = self._start(name, default, lambda v: v in options)
@@ -141,14 +150,23 @@ class Controls:
             return self._done(name, st.session_state[key])
         box = where or st
         if radio:
-            value = box.radio(label, options, key=key, format_func=format_func,
-                              horizontal=True, **kw)
+            value = box.radio(
+                label, options, key=key, format_func=format_func, horizontal=True, **kw
+            )
         else:
             value = box.selectbox(label, options, key=key, format_func=format_func, **kw)
         return self._done(name, value)
 
-    def multiselect(self, name: str, label: str, options: Sequence, default: list,
-                    format_func: Callable = str, where=None, **kw) -> list:
+    def multiselect(
+        self,
+        name: str,
+        label: str,
+        options: Sequence,
+        default: list,
+        format_func: Callable = str,
+        where=None,
+        **kw,
+    ) -> list:
         options = list(options)
         key = self.key(name)
         if key not in st.session_state:
@@ -160,8 +178,9 @@ class Controls:
         if self.is_hidden(name):
             value = st.session_state[key]
         else:
-            value = (where or st).multiselect(label, options, key=key,
-                                              format_func=format_func, **kw)
+            value = (where or st).multiselect(
+                label, options, key=key, format_func=format_func, **kw
+            )
         self.values[name] = ",".join(map(str, value))
         return value
 
@@ -171,8 +190,7 @@ class Controls:
             return self._done(name, st.session_state[key])
         return self._done(name, (where or st).slider(label, lo, hi, key=key, **kw))
 
-    def select_slider(self, name: str, label: str, options: Sequence, default, where=None,
-                      **kw):
+    def select_slider(self, name: str, label: str, options: Sequence, default, where=None, **kw):
         options = list(options)
         key = self._start(name, default, lambda v: v in options)
         if self.is_hidden(name):

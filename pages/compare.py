@@ -10,48 +10,86 @@ from pages._ui import Controls, guard, lang, plot, tr
 L = lang()
 ui = Controls("cmp")
 ALGOS = [*registry.names(online=True), "cs-svm", "maxent", "svm"]
-C_GRIDS = {"0.01, 0.1, 1": (0.01, 0.1, 1.0), "0.001 … 10": (0.001, 0.01, 0.1, 1.0, 10.0),
-           "1": (1.0,)}
+C_GRIDS = {
+    "0.01, 0.1, 1": (0.01, 0.1, 1.0),
+    "0.001 … 10": (0.001, 0.01, 0.1, 1.0, 10.0),
+    "1": (1.0,),
+}
 
 
 def label(key):  # "svm" runs olearn's cs-svm once registered (baselines.svm_implementation)
     return {"maxent": "Maxent (logistic)", "svm": "SVM (Table 4 baseline)"}.get(
-        key, registry.get(key).name if key in registry.names() else key)
+        key, registry.get(key).name if key in registry.names() else key
+    )
 
 
 with guard():
     st.title(tr("cmp.title"))
     st.caption(tr("cmp.intro"))
     with st.container(border=True):
-        source = ui.select("source", tr("cmp.source"), ["registered", "upload"], "registered",
-                           radio=True, format_func=lambda s: tr(f"cmp.source.{s}"))
+        source = ui.select(
+            "source",
+            tr("cmp.source"),
+            ["registered", "upload"],
+            "registered",
+            radio=True,
+            format_func=lambda s: tr(f"cmp.source.{s}"),
+        )
         upload = filename = name = None
         if source == "upload":
-            file = st.file_uploader(tr("cmp.upload"), key="cmp.file",
-                                    type=["csv", "tsv", "txt", "svm", "libsvm", "svmlight",
-                                          "gz", "bz2"])
+            file = st.file_uploader(
+                tr("cmp.upload"),
+                key="cmp.file",
+                type=["csv", "tsv", "txt", "svm", "libsvm", "svmlight", "gz", "bz2"],
+            )
             if file is not None:
                 upload, filename = file.getvalue(), file.name
         else:
-            name = ui.select("data", tr("cmp.dataset"),
-                             [n for n in dataset_names() if not n.startswith("sgd-")], "digits")
+            name = ui.select(
+                "data",
+                tr("cmp.dataset"),
+                [n for n in dataset_names() if not n.startswith("sgd-")],
+                "digits",
+            )
             with st.expander(tr("cmp.card")):
                 st.json(dataset_card(name), expanded=1)
         c1, c2, c3, c4, c5 = st.columns([4, 2, 1, 1, 1])
-        algos = ui.multiselect("algos", tr("cmp.algorithms"), ALGOS,
-                               ["perceptron", "pa1", "spa1", "spa2", "arow"], where=c1,
-                               format_func=label)
+        algos = ui.multiselect(
+            "algos",
+            tr("cmp.algorithms"),
+            ALGOS,
+            ["perceptron", "pa1", "spa1", "spa2", "arow"],
+            where=c1,
+            format_func=label,
+        )
         grid = ui.select("grid", tr("cmp.C_grid"), list(C_GRIDS), "0.01, 0.1, 1", where=c2)
         epochs = ui.number("epochs", tr("cmp.epochs"), 1, 20, 1, where=c3, step=1)
         folds = ui.number("folds", tr("cmp.folds"), 2, 10, 3, where=c4, step=1)
         seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c5, step=1)
         m1, m2 = st.columns([4, 2])
-        max_samples = ui.select_slider("max", tr("cmp.max_samples"),
-                                       [0, 300, 600, 1000, 2000, 5000], 600, where=m1)
-        scale = ui.select("scale", tr("cmp.scale"), ["none", "l2"], "none", where=m2,
-                          radio=True, format_func=lambda v: tr(f"cmp.scale.{v}"))
-    settings = (name, filename, tuple(algos), grid, int(epochs), int(folds), int(seed),
-                int(max_samples), scale)
+        max_samples = ui.select_slider(
+            "max", tr("cmp.max_samples"), [0, 300, 600, 1000, 2000, 5000], 600, where=m1
+        )
+        scale = ui.select(
+            "scale",
+            tr("cmp.scale"),
+            ["none", "l2"],
+            "none",
+            where=m2,
+            radio=True,
+            format_func=lambda v: tr(f"cmp.scale.{v}"),
+        )
+    settings = (
+        name,
+        filename,
+        tuple(algos),
+        grid,
+        int(epochs),
+        int(folds),
+        int(seed),
+        int(max_samples),
+        scale,
+    )
     clicked = st.button(tr("cmp.run"), type="primary", key="cmp.run")
     from_link = "cmp.ran" not in st.session_state and st.query_params.get("run") == "1"
     if clicked or from_link:
@@ -64,15 +102,30 @@ with guard():
     else:
         bar = st.progress(0.0)
         res, fig_err, fig_curves, fig_time = comparison(
-            name, upload, filename, tuple(algos), C_GRIDS[grid], int(epochs), int(folds),
-            int(seed), int(max_samples), L, scale,
-            progress=lambda share, msg: bar.progress(min(share, 1.0),
-                                                      tr("cmp.progress", message=msg)))
+            name,
+            upload,
+            filename,
+            tuple(algos),
+            C_GRIDS[grid],
+            int(epochs),
+            int(folds),
+            int(seed),
+            int(max_samples),
+            L,
+            scale,
+            progress=lambda share, msg: bar.progress(
+                min(share, 1.0), tr("cmp.progress", message=msg)
+            ),
+        )
         bar.empty()
         st.dataframe(res.table, hide_index=True)
-        st.download_button(tr("ui.download_csv"), res.table.to_csv(index=False),
-                           file_name=f"olearn-compare-{res.dataset}.csv", mime="text/csv",
-                           key="cmp.csv")
+        st.download_button(
+            tr("ui.download_csv"),
+            res.table.to_csv(index=False),
+            file_name=f"olearn-compare-{res.dataset}.csv",
+            mime="text/csv",
+            key="cmp.csv",
+        )
         left, right = st.columns(2)
         with left:
             plot(fig_err, key="cmp.err")

@@ -12,13 +12,19 @@ with guard():
     st.title(tr("pcvm.title"))
     st.caption(tr("pcvm.intro"))
     c1, c2, c3, c4, c5 = st.columns([2, 2, 2, 2, 1])
-    kind = ui.select("kind", tr("pcvm.data"), ["moons", "xor", "blobs", "separable"], "moons",
-                     where=c1, format_func=lambda k: tr(f"play.kind.{k}"))
+    kind = ui.select(
+        "kind",
+        tr("pcvm.data"),
+        ["moons", "xor", "blobs", "separable"],
+        "moons",
+        where=c1,
+        format_func=lambda k: tr(f"play.kind.{k}"),
+    )
     n = ui.select_slider("n", tr("play.n"), [30, 60, 80, 120, 200], 80, where=c2)
-    lam = ui.select_slider("lam", tr("pcvm.lambda"), [0.0, 10.0, 1000.0, 20000.0, 80000.0],
-                           20000.0, where=c3)
-    theta = ui.select_slider("theta", tr("pcvm.theta"), [0.3, 0.5, 0.7, 1.0, 1.5], 0.7,
-                             where=c4)
+    lam = ui.select_slider(
+        "lam", tr("pcvm.lambda"), [0.0, 10.0, 1000.0, 20000.0, 80000.0], 20000.0, where=c3
+    )
+    theta = ui.select_slider("theta", tr("pcvm.theta"), [0.3, 0.5, 0.7, 1.0, 1.5], 0.7, where=c4)
     seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c5, step=1)
     with st.spinner():
         walk, sweep = pcvm_page(kind, int(n), float(lam), float(theta), int(seed))
@@ -31,8 +37,9 @@ with guard():
             if st.session_state.get("pcvm.playing"):  # animate: next iteration, then loop
                 ui.set("i", ui.get("i", n_iter) % n_iter + 1)
             i = ui.slider("i", tr("pcvm.iteration"), 1, n_iter, n_iter) - 1
-            fig_plane, fig_hist = pcvm_figures(kind, int(n), float(lam), float(theta),
-                                               int(seed), int(i), L)
+            fig_plane, fig_hist = pcvm_figures(
+                kind, int(n), float(lam), float(theta), int(seed), int(i), L
+            )
             left, right = st.columns(2)
             with left:
                 plot(fig_plane, key="pcvm.plane")

@@ -14,8 +14,13 @@ with guard():
     cat = repro_catalogue()
     titles = dict(zip(cat["id"], cat["title"]))
     ids = cat["id"].tolist()
-    id_ = ui.select("id", tr("rep.choose"), ids, ids[0],
-                    format_func=lambda i: f"{i}: {titles[i]}" if titles[i] else f"{i} (—)")
+    id_ = ui.select(
+        "id",
+        tr("rep.choose"),
+        ids,
+        ids[0],
+        format_func=lambda i: f"{i}: {titles[i]}" if titles[i] else f"{i} (—)",
+    )
     if not dict(zip(cat["id"], cat["available"]))[id_]:
         st.info(tr("rep.missing", id=id_))
     else:
@@ -25,20 +30,33 @@ with guard():
         if b2.button(tr("rep.full"), key="rep.full"):
             st.session_state[f"rep.ran.{id_}"] = "full"
         mode = st.session_state.get(f"rep.ran.{id_}") or (
-            st.query_params.get("mode") if st.query_params.get("mode") in ("quick", "full")
-            else None)
+            st.query_params.get("mode")
+            if st.query_params.get("mode") in ("quick", "full")
+            else None
+        )
         if mode is None:
             st.info(tr("rep.press"))
         else:
             ui.values["mode"] = mode
             bar = st.progress(0.0)
-            result, fig = repro_run(id_, mode == "quick", L, progress=lambda done, total, msg:
-                                    bar.progress(min(done / max(total, 1), 1.0), msg[:80]))
+            result, fig = repro_run(
+                id_,
+                mode == "quick",
+                L,
+                progress=lambda done, total, msg: bar.progress(
+                    min(done / max(total, 1), 1.0), msg[:80]
+                ),
+            )
             bar.empty()
             st.caption(tr("rep.mode", mode=tr(f"rep.mode.{mode}")))
             st.dataframe(result.table, hide_index=True)
-            st.download_button(tr("ui.download_csv"), result.table.to_csv(index=False),
-                               file_name=f"{id_}.csv", mime="text/csv", key="rep.csv")
+            st.download_button(
+                tr("ui.download_csv"),
+                result.table.to_csv(index=False),
+                file_name=f"{id_}.csv",
+                mime="text/csv",
+                key="rep.csv",
+            )
             plot(fig, key="rep.fig")
             with st.expander(tr("rep.summary"), expanded=True):
                 st.text(result.summary)

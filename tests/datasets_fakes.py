@@ -20,8 +20,9 @@ def _tar(path: Path, members: dict[str, bytes]) -> Path:
     return path
 
 
-def reuters_doc(newid: int, topics: list[str], title: str | None, body: str | None,
-                split: str = "TRAIN") -> str:
+def reuters_doc(
+    newid: int, topics: list[str], title: str | None, body: str | None, split: str = "TRAIN"
+) -> str:
     """One ``<REUTERS>`` element in Reuters-21578's markup."""
     d = "".join(f"<D>{t}</D>" for t in topics)
     text = ""
@@ -41,11 +42,14 @@ def make_reuters(path: Path, docs: list[str]) -> Path:
     """``reuters21578.tar.gz`` with ``docs`` split over two .sgm files (latin-1)."""
     half = len(docs) // 2
     head = '<!DOCTYPE lewis SYSTEM "lewis.dtd">\n'
-    return _tar(path, {
-        "reut2-000.sgm": (head + "".join(docs[:half])).encode("latin-1"),
-        "reut2-001.sgm": (head + "".join(docs[half:])).encode("latin-1"),
-        "README.txt": b"fake",
-    })
+    return _tar(
+        path,
+        {
+            "reut2-000.sgm": (head + "".join(docs[:half])).encode("latin-1"),
+            "reut2-001.sgm": (head + "".join(docs[half:])).encode("latin-1"),
+            "README.txt": b"fake",
+        },
+    )
 
 
 def make_20news(path: Path, posts: dict[tuple[str, str], list[str]]) -> Path:
@@ -65,7 +69,9 @@ def make_livedoor(path: Path, articles: dict[str, list[tuple[str, str]]]) -> Pat
         members[f"text/{category}/LICENSE.txt"] = b"CC BY-ND 2.1 JP"
         for i, (title, body) in enumerate(items):
             aid = 5000000 + i
-            text = (f"http://news.livedoor.com/article/detail/{aid}/\n"
-                    f"2012-09-01T10:00:00+0900\n{title}\n{body}\n")
+            text = (
+                f"http://news.livedoor.com/article/detail/{aid}/\n"
+                f"2012-09-01T10:00:00+0900\n{title}\n{body}\n"
+            )
             members[f"text/{category}/{category}-{aid}.txt"] = text.encode("utf-8")
     return _tar(path, members)

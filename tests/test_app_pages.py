@@ -113,8 +113,12 @@ def test_spa_next_walks_through_the_sub_steps():
         at.button(key="spa.next").click().run()
         assert_clean(at)
         seen.add(texts(at)[0])
-    assert {"#### 1. Scores", "#### 3. Q values", "#### 7. The update",
-            "#### 8. New scores"} <= seen
+    assert {
+        "#### 1. Scores",
+        "#### 3. Q values",
+        "#### 7. The update",
+        "#### 8. New scores",
+    } <= seen
     assert charts(at)[0] != fig0  # the geometry is redrawn
     at.button(key="spa.prev").click().run()
     assert texts(at)[0] == "#### 7. The update"
@@ -191,8 +195,9 @@ def test_playground_slider_buttons_and_learners():
 
 
 def test_playground_url_reproduces_the_view():
-    at = open_page("pages/playground.py", {"kind": "drift", "seed": "7", "t": "33",
-                                           "algos": "pa1,scw1"})
+    at = open_page(
+        "pages/playground.py", {"kind": "drift", "seed": "7", "t": "33", "algos": "pa1,scw1"}
+    )
     assert at.slider(key="play.t").value == 33
     assert at.number_input(key="play.seed").value == 7
     assert at.query_params["seed"] == ["7"] or at.query_params["seed"] == "7"
@@ -258,8 +263,10 @@ def test_reproduce_quick_run_shows_paper_beside_ours():
 
 def test_cw_page_rule_and_parameters_change_the_update():
     at = open_page("pages/cw.py")
+
     def numbers():
         return at.dataframe[0].value["value"].astype(str).tolist()
+
     first = numbers()
     assert len(charts(at)) == 2
     at.radio(key="cw.rule").set_value("scw1").run()

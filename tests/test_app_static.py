@@ -39,34 +39,56 @@ def test_pages_do_no_array_arithmetic(path):
     """No matrix products, no numpy-style reductions or slicing on tuples of indices: what a
     page computes is bookkeeping on scalars (clamping an index, adding one to t)."""
     for node in ast.walk(_tree(path)):
-        assert not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)), \
+        assert not (isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult)), (
             f"{path.name}:{node.lineno} uses @"
+        )
         if isinstance(node, ast.Attribute):
-            assert node.attr not in {"dot", "sum", "mean", "cumsum", "argmax", "outer",
-                                     "reshape", "T", "linalg"}, \
-                f"{path.name}:{node.lineno} calls .{node.attr}"
+            assert node.attr not in {
+                "dot",
+                "sum",
+                "mean",
+                "cumsum",
+                "argmax",
+                "outer",
+                "reshape",
+                "T",
+                "linalg",
+            }, f"{path.name}:{node.lineno} calls .{node.attr}"
         if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Tuple):
-            assert not any(isinstance(e, ast.Slice | ast.Constant) for e in node.slice.elts), \
+            assert not any(isinstance(e, ast.Slice | ast.Constant) for e in node.slice.elts), (
                 f"{path.name}:{node.lineno} indexes an array with a tuple"
+            )
 
 
-@pytest.mark.parametrize("path", [p for p in PAGES if not p.name.startswith("_")],
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [p for p in PAGES if not p.name.startswith("_")], ids=lambda p: p.name
+)
 def test_every_page_body_runs_inside_the_guard(path):
     tree = _tree(path)
-    guards = [n for n in ast.walk(tree) if isinstance(n, ast.With)
-              and any(isinstance(i.context_expr, ast.Call)
-                      and getattr(i.context_expr.func, "id", "") == "guard" for i in n.items)]
+    guards = [
+        n
+        for n in ast.walk(tree)
+        if isinstance(n, ast.With)
+        and any(
+            isinstance(i.context_expr, ast.Call)
+            and getattr(i.context_expr.func, "id", "") == "guard"
+            for i in n.items
+        )
+    ]
     assert guards, f"{path.name} has no `with guard():`"
-    top = [n for n in tree.body if not isinstance(n, ast.Import | ast.ImportFrom
-                                                  | ast.FunctionDef | ast.Assign | ast.Expr)]
+    top = [
+        n
+        for n in tree.body
+        if not isinstance(n, ast.Import | ast.ImportFrom | ast.FunctionDef | ast.Assign | ast.Expr)
+    ]
     assert all(n in guards for n in top), f"{path.name}: statements outside the guard"
 
 
 def test_the_frame_guards_every_page():
     tree = _tree(ROOT / "app.py")
-    assert any(isinstance(n, ast.With) and "navigation.run" in ast.unparse(n)
-               for n in ast.walk(tree))
+    assert any(
+        isinstance(n, ast.With) and "navigation.run" in ast.unparse(n) for n in ast.walk(tree)
+    )
 
 
 def test_static_check_catches_numpy(tmp_path):
@@ -94,8 +116,11 @@ def test_japanese_is_a_translation_not_a_copy():
 
 def test_every_string_key_used_in_the_app_exists():
     used = set()
-    sources = [*APP_FILES, *(ROOT / "olearn" / "teaching").glob("*.py"),
-               *(ROOT / "olearn" / "viz").glob("*.py")]
+    sources = [
+        *APP_FILES,
+        *(ROOT / "olearn" / "teaching").glob("*.py"),
+        *(ROOT / "olearn" / "viz").glob("*.py"),
+    ]
     for path in sources:
         used |= set(re.findall(r"""\btr?\(\s*["']([a-z_]+\.[\w.\-]+)["']""", path.read_text()))
     missing = {k for k in used if k not in STRINGS}

@@ -83,10 +83,15 @@ def test_cap_table_shows_where_SPA_I_caps():
     assert tab["cap_binds"].to_numpy().tolist() == (tab["C"] < T_hard).tolist()
 
 
-@pytest.mark.parametrize("key, est", [("perceptron", PerceptronClassifier()),
-                                      ("pa1", PAClassifier(variant="I", C=0.3)),
-                                      ("spa", SPAClassifier()),
-                                      ("spa2", SPAClassifier(variant="II", C=0.3))])
+@pytest.mark.parametrize(
+    "key, est",
+    [
+        ("perceptron", PerceptronClassifier()),
+        ("pa1", PAClassifier(variant="I", C=0.3)),
+        ("spa", SPAClassifier()),
+        ("spa2", SPAClassifier(variant="II", C=0.3)),
+    ],
+)
 @pytest.mark.parametrize("bias", [True, False])
 def test_stream_snapshots_equal_the_kernel(key, est, bias):
     """The playground replays the readable rules; the estimators run the numba kernel: every

@@ -31,9 +31,17 @@ def test_spa_kernel_equals_readable_rule_with_ties(K, variant):
         coefs.append(np.array(t.coef))
     W = np.zeros((d, K))
     coef_out = np.zeros((n, K))
-    additive_epoch(*csr_arrays(X), y.astype(np.int64), np.arange(n), W,
-                   additive_code("spa", variant), C, False, coef_out,
-                   np.zeros(0, dtype=np.bool_))  # fmt: skip
+    additive_epoch(
+        *csr_arrays(X),
+        y.astype(np.int64),
+        np.arange(n),
+        W,
+        additive_code("spa", variant),
+        C,
+        False,
+        coef_out,
+        np.zeros(0, dtype=np.bool_),
+    )
     coefs = np.array(coefs)
     assert np.allclose(coef_out, coefs, rtol=1e-9, atol=1e-12)
     assert np.allclose(W.T, W_ref, rtol=1e-9, atol=1e-12)
@@ -57,8 +65,17 @@ def test_two_class_kernel_equals_readable_rule(rule, variant, start):
     W = np.ascontiguousarray(W0.T)
     coef_out = np.zeros((n, 2))
     mistakes = np.zeros(n, dtype=np.bool_)
-    additive_epoch(*csr_arrays(X), y.astype(np.int64), np.arange(n), W,
-                   additive_code(rule, variant), C, True, coef_out, mistakes)  # fmt: skip
+    additive_epoch(
+        *csr_arrays(X),
+        y.astype(np.int64),
+        np.arange(n),
+        W,
+        additive_code(rule, variant),
+        C,
+        True,
+        coef_out,
+        mistakes,
+    )
     assert np.allclose(coef_out, coef_ref, rtol=1e-9, atol=1e-12)
     assert np.allclose(W.T, W_ref, rtol=1e-9, atol=1e-12)
     assert coef_out.any(axis=1).sum() > 5

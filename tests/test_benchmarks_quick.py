@@ -27,9 +27,14 @@ ROOT = Path(__file__).resolve().parents[1]
 def quick_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("bench")
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_DISABLE_JIT"}  # times need jit
-    proc = subprocess.run([sys.executable, "-m", "benchmarks", "--quick", "--out", str(out)],
-                          cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=900)  # fmt: skip
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks", "--quick", "--out", str(out)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return out, json.loads((out / "benchmarks.json").read_text())
 
@@ -67,8 +72,14 @@ def test_rows_are_consistent(quick_run):
 def test_markdown_tables_are_rectangular_and_cover_every_section(quick_run):
     out, res = quick_run
     text = (out / "benchmarks.md").read_text()
-    for heading in ("## Targets", "## Datasets", "## One epoch: digits", "## Scaling",
-                    "## Start-up", "## Crammer-Singer SVM"):  # fmt: skip
+    for heading in (
+        "## Targets",
+        "## Datasets",
+        "## One epoch: digits",
+        "## Scaling",
+        "## Start-up",
+        "## Crammer-Singer SVM",
+    ):
         assert heading in text
     table = []
     for line in text.splitlines() + [""]:
@@ -134,8 +145,10 @@ def test_cs_primal_matches_a_plain_loop():
     rng = np.random.default_rng(2)
     X, y = rng.normal(size=(15, 4)), rng.integers(3, size=15)
     coef, b, C = rng.normal(size=(3, 4)), rng.normal(size=3), 0.7
-    loss = sum(max((m != y[i]) + coef[m] @ X[i] + b[m] - coef[y[i]] @ X[i] - b[y[i]]
-                   for m in range(3)) for i in range(15))  # fmt: skip
+    loss = sum(
+        max((m != y[i]) + coef[m] @ X[i] + b[m] - coef[y[i]] @ X[i] - b[y[i]] for m in range(3))
+        for i in range(15)
+    )
     expected = 0.5 * (np.sum(coef**2) + np.sum(b**2)) + C * loss
     assert math.isclose(primal(coef, b, X, y, C), expected, rel_tol=1e-12)
 

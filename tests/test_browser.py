@@ -55,10 +55,26 @@ def server(tmp_path_factory):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     log = open(tmp_path_factory.mktemp("streamlit") / "server.log", "w")  # noqa: SIM115
     proc = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
-         "--server.port", str(port), "--server.address", "127.0.0.1",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_healthy(url, proc)
@@ -77,8 +93,10 @@ def server(tmp_path_factory):
 def page(server):
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"),
-                                    args=["--no-sandbox", "--disable-dev-shm-usage"])
+        browser = p.chromium.launch(
+            executable_path=shutil.which("chromium"),
+            args=["--no-sandbox", "--disable-dev-shm-usage"],
+        )
         try:
             pg = browser.new_page(viewport={"width": 1400, "height": 2000})
             pg.set_default_timeout(90_000)
@@ -91,11 +109,13 @@ def _settle(pg, min_wait: float = 2.0, timeout: float = 120.0) -> None:
     """Wait until the app stops running and the number of charts and tables is stable."""
     start, last, same = time.time(), None, 0
     while time.time() - start < timeout:
-        state = (pg.locator(".js-plotly-plot").count(),
-                 pg.locator("[data-testid='stDataFrame']").count(),
-                 pg.locator("[data-testid='stSpinner']").count(),
-                 pg.locator("[data-testid='stStatusWidget']").count()
-                 + pg.locator("[data-testid='stSkeleton']").count())
+        state = (
+            pg.locator(".js-plotly-plot").count(),
+            pg.locator("[data-testid='stDataFrame']").count(),
+            pg.locator("[data-testid='stSpinner']").count(),
+            pg.locator("[data-testid='stStatusWidget']").count()
+            + pg.locator("[data-testid='stSkeleton']").count(),
+        )
         same = same + 1 if state == last and state[2] == 0 and state[3] == 0 else 0
         last = state
         if same >= 2 and time.time() - start > min_wait:
@@ -121,16 +141,27 @@ def test_spa_step_through_in_the_browser(server, page):
     assert page.locator("[data-testid='stSidebarNav']").count() == 1  # app.py's navigation
     page.screenshot(path=str(SHOTS / "spa-1-scores.png"), full_page=True)
     next_button = page.get_by_role("button", name="Next ▶")
-    titles = ["2. Margins and loss", "3. Q values", "4. Sorted", "5.1 Support test, k = 1",
-              "5.2 Support test, k = 2", "5.3 Support test, k = 3",
-              "6. Threshold θ and the steps τ", "7. The update", "8. New scores"]
+    titles = [
+        "2. Margins and loss",
+        "3. Q values",
+        "4. Sorted",
+        "5.1 Support test, k = 1",
+        "5.2 Support test, k = 2",
+        "5.3 Support test, k = 3",
+        "6. Threshold θ and the steps τ",
+        "7. The update",
+        "8. New scores",
+    ]
     heading = main.locator("h4").first  # the sub-step card's title
 
     def step_to(title):
         next_button.click()
         page.wait_for_function(
             "t => [...document.querySelectorAll('[data-testid=stMain] h4')]"
-            ".some(e => e.innerText.trim() === t)", arg=title, timeout=60_000)
+            ".some(e => e.innerText.trim() === t)",
+            arg=title,
+            timeout=60_000,
+        )
 
     for title in titles[:6]:
         step_to(title)
@@ -187,7 +218,9 @@ def test_playground_click_places_a_point(server, page):
     page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
     page.wait_for_function(
         "() => [...document.querySelectorAll('[data-testid=stSliderThumbValue]')]"
-        ".some(e => e.innerText.trim() === '9')", timeout=60_000)
+        ".some(e => e.innerText.trim() === '9')",
+        timeout=60_000,
+    )
     _settle(page)
     _assert_no_error(page)
     assert "/ 9 mistakes" in page.locator("[data-testid='stMain']").inner_text()

@@ -17,8 +17,16 @@ def test_list_shows_algorithms_baselines_datasets_and_ids(capsys):
     out = capsys.readouterr().out
     for key in registry.names():
         assert key in out
-    for word in ("maxent", "svm", "usps", "20news-8", "reuters-20", "digits",
-                 "matsushima-table4", "n=1,797"):  # fmt: skip
+    for word in (
+        "maxent",
+        "svm",
+        "usps",
+        "20news-8",
+        "reuters-20",
+        "digits",
+        "matsushima-table4",
+        "n=1,797",
+    ):
         assert word in out
 
 
@@ -29,9 +37,23 @@ def test_datasets_info_prints_the_card(capsys):
 
 
 def test_reproduce_quick_writes_results(tmp_path, capsys):
-    code = main(["reproduce", "matsushima-table4", "--datasets", "digits", "--quick",
-                 "--algorithms", "pa", "spa2", "--svm", "liblinear", "--no-progress",
-                 "--out", str(tmp_path)])  # fmt: skip
+    code = main(
+        [
+            "reproduce",
+            "matsushima-table4",
+            "--datasets",
+            "digits",
+            "--quick",
+            "--algorithms",
+            "pa",
+            "spa2",
+            "--svm",
+            "liblinear",
+            "--no-progress",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     assert code == 0
     out = capsys.readouterr().out
     assert "SPA-II" in out and "paper" in out and "Wrote" in out
@@ -41,8 +63,9 @@ def test_reproduce_quick_writes_results(tmp_path, capsys):
 
 
 def _run(*args):
-    return subprocess.run([sys.executable, "-m", "olearn", *args], capture_output=True,
-                          text=True, timeout=120)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "olearn", *args], capture_output=True, text=True, timeout=120
+    )
 
 
 def test_unknown_id_is_one_line_and_nonzero():
@@ -56,8 +79,18 @@ def test_missing_dataset_offline_is_one_line(tmp_path, monkeypatch, capsys):
     # an empty data folder, its own cache, and a download URL nobody listens on
     monkeypatch.setenv("OLEARN_CACHE", str(tmp_path / "cache"))
     monkeypatch.setitem(_download.URLS, "usps.bz2", "http://127.0.0.1:9/usps.bz2")
-    code = main(["reproduce", "matsushima-table4", "--datasets", "usps", "--quick",
-                 "--data-home", str(tmp_path / "data"), "--no-progress"])  # fmt: skip
+    code = main(
+        [
+            "reproduce",
+            "matsushima-table4",
+            "--datasets",
+            "usps",
+            "--quick",
+            "--data-home",
+            str(tmp_path / "data"),
+            "--no-progress",
+        ]
+    )
     err = capsys.readouterr().err
     assert code == 2
     assert err.startswith("olearn: error:") and err.count("\n") == 1
@@ -85,10 +118,25 @@ def test_bad_grid_is_an_argparse_error():
 def test_data_option_reaches_the_loader(tmp_path, capsys):
     import json
 
-    code = main(["reproduce", "matsushima-table4", "--datasets", "toy-blobs", "--quick",
-                 "--algorithms", "pa", "--data-option", "toy-blobs:n_samples=90",
-                 "--data-option", "toy-blobs:noise=0.1", "--no-progress", "--no-curves",
-                 "--out", str(tmp_path)])  # fmt: skip
+    code = main(
+        [
+            "reproduce",
+            "matsushima-table4",
+            "--datasets",
+            "toy-blobs",
+            "--quick",
+            "--algorithms",
+            "pa",
+            "--data-option",
+            "toy-blobs:n_samples=90",
+            "--data-option",
+            "toy-blobs:noise=0.1",
+            "--no-progress",
+            "--no-curves",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     assert code == 0
     details = json.loads((tmp_path / "matsushima-table4.json").read_text())["details"]
     assert details["sizes"]["toy-blobs"]["n_samples"] == 90

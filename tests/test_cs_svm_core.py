@@ -156,14 +156,17 @@ def test_seed_scale_beta_is_one_over_C():
         assert np.allclose(W, tau.T @ X / beta)  # w_r = beta^-1 sum_i tau_i x_i
 
 
-@pytest.mark.parametrize("bad", [
-    dict(W=np.zeros((1, 2)), x=np.ones(2), y=0),
-    dict(W=np.zeros((3, 2)), x=np.ones(3), y=0),
-    dict(W=np.zeros((3, 2)), x=np.array([np.nan, 1.0]), y=0),
-    dict(W=np.zeros((3, 2)), x=np.ones(2), y=5),
-    dict(W=np.zeros((3, 2)), x=np.ones(2), y=0, C=0.0),
-    dict(W=np.zeros((3, 2)), x=np.ones(2), y=0, alpha=np.zeros(2)),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "bad",
+    [
+        dict(W=np.zeros((1, 2)), x=np.ones(2), y=0),
+        dict(W=np.zeros((3, 2)), x=np.ones(3), y=0),
+        dict(W=np.zeros((3, 2)), x=np.array([np.nan, 1.0]), y=0),
+        dict(W=np.zeros((3, 2)), x=np.ones(2), y=5),
+        dict(W=np.zeros((3, 2)), x=np.ones(2), y=0, C=0.0),
+        dict(W=np.zeros((3, 2)), x=np.ones(2), y=0, alpha=np.zeros(2)),
+    ],
+)
 def test_bad_input_raises(bad):
     with pytest.raises(ValueError):
         cs_step(**bad)

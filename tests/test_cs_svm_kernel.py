@@ -50,9 +50,14 @@ def test_kernel_equals_readable_solver_sweep_by_sweep(sparse, fit_intercept, see
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             clf = CrammerSingerSVC(
-                C=0.8, fit_intercept=fit_intercept, intercept_scaling=s, tol=1e-12,
-                max_iter=sweeps, shrinking=False, random_state=seed,
-            ).fit(Xin, y)  # fmt: skip
+                C=0.8,
+                fit_intercept=fit_intercept,
+                intercept_scaling=s,
+                tol=1e-12,
+                max_iter=sweeps,
+                shrinking=False,
+                random_state=seed,
+            ).fit(Xin, y)
         ref = cs_svm_solve(Xa, y, 0.8, tol=1e-12, max_iter=sweeps, random_state=seed)
         assert np.allclose(clf.alpha_, ref.alpha, rtol=1e-9, atol=1e-12)
         assert np.allclose(clf._W.T, ref.W, rtol=1e-9, atol=1e-12)

@@ -49,10 +49,17 @@ def clear_predictions(lin, X):
 
 
 def check_same_optimum(X, y, C, fit_intercept=True):
-    ours = CrammerSingerSVC(C=C, fit_intercept=fit_intercept, tol=1e-6, max_iter=100000,
-                            random_state=0).fit(X, y)  # fmt: skip
-    lin = LinearSVC(multi_class="crammer_singer", C=C, fit_intercept=fit_intercept, tol=1e-6,
-                    max_iter=200000, random_state=0).fit(X, y)  # fmt: skip
+    ours = CrammerSingerSVC(
+        C=C, fit_intercept=fit_intercept, tol=1e-6, max_iter=100000, random_state=0
+    ).fit(X, y)
+    lin = LinearSVC(
+        multi_class="crammer_singer",
+        C=C,
+        fit_intercept=fit_intercept,
+        tol=1e-6,
+        max_iter=200000,
+        random_state=0,
+    ).fit(X, y)
     assert ours.coef_.shape == lin.coef_.shape
     assert np.shape(ours.intercept_) == np.shape(lin.intercept_)
     y_idx = np.unique(y, return_inverse=True)[1]  # classes_ order, shared by both
@@ -84,5 +91,6 @@ def test_binary_same_optimum_and_shapes_as_liblinear():
     keep = (y == 3) | (y == 8)
     ours, lin = check_same_optimum(X[keep], y[keep], 0.1)
     assert ours.coef_.shape == (1, X.shape[1]) and ours.intercept_.shape == (1,)
-    assert np.array_equal(np.sign(ours.decision_function(X[keep])),
-                          np.sign(lin.decision_function(X[keep])))  # fmt: skip
+    assert np.array_equal(
+        np.sign(ours.decision_function(X[keep])), np.sign(lin.decision_function(X[keep]))
+    )

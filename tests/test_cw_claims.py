@@ -27,7 +27,8 @@ def test_quick_run_reports_every_claim():
     assert clean.groupby("dataset")["ours"].min().max() < 20  # the learners really learn
     claims = [v["claim"] for v in result.details["verdicts"]]
     assert len(claims) == 6
-    assert all(v["verdict"] in ("holds", "mixed", "does not hold")
-               for v in result.details["verdicts"])  # fmt: skip
+    assert all(
+        v["verdict"] in ("holds", "mixed", "does not hold") for v in result.details["verdicts"]
+    )
     for number in ("1.", "2.", "3.", "4.", "5.", "6."):
         assert f"- {number}" in result.summary

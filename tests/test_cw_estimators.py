@@ -11,8 +11,12 @@ from olearn.estimators import AROWClassifier, CWClassifier, PAClassifier, SCWCla
 
 
 def all_estimators(**kw):
-    return [CWClassifier(**kw), AROWClassifier(**kw), SCWClassifier(variant="I", **kw),
-            SCWClassifier(variant="II", **kw)]  # fmt: skip
+    return [
+        CWClassifier(**kw),
+        AROWClassifier(**kw),
+        SCWClassifier(variant="I", **kw),
+        SCWClassifier(variant="II", **kw),
+    ]
 
 
 def _expected_failures(estimator):
@@ -27,24 +31,31 @@ def _expected_failures(estimator):
 # The registry-wide test (tests/test_sklearn_checks.py) covers the four diagonal defaults;
 # here the three classes with the full covariance, and predict_proba switched on.
 @parametrize_with_checks(
-    [CWClassifier(covariance="full", random_state=0),
-     AROWClassifier(covariance="full", probability=True, random_state=0),
-     SCWClassifier(variant="II", covariance="full", random_state=0),
-     SCWClassifier(variant="I", probability=True, random_state=0)],
+    [
+        CWClassifier(covariance="full", random_state=0),
+        AROWClassifier(covariance="full", probability=True, random_state=0),
+        SCWClassifier(variant="II", covariance="full", random_state=0),
+        SCWClassifier(variant="I", probability=True, random_state=0),
+    ],
     expected_failed_checks=_expected_failures,
-)  # fmt: skip
+)
 def test_sklearn_compatible_full_and_probability(estimator, check):
     check(estimator)
 
 
 STEPS = {
-    CWClassifier: lambda e: lambda s, x, y: cw_step(s, x, y, eta=e.eta, form=e.form,
-                                                    diagonal_form=e.diagonal_form),
-    AROWClassifier: lambda e: lambda s, x, y: arow_step(s, x, y, r=e.r,
-                                                        diagonal_form=e.diagonal_form),
-    SCWClassifier: lambda e: lambda s, x, y: scw_step(s, x, y, e.variant, C=e.C, eta=e.eta,
-                                                      diagonal_form=e.diagonal_form),
-}  # fmt: skip
+    CWClassifier: lambda e: (
+        lambda s, x, y: cw_step(s, x, y, eta=e.eta, form=e.form, diagonal_form=e.diagonal_form)
+    ),
+    AROWClassifier: lambda e: (
+        lambda s, x, y: arow_step(s, x, y, r=e.r, diagonal_form=e.diagonal_form)
+    ),
+    SCWClassifier: lambda e: (
+        lambda s, x, y: scw_step(
+            s, x, y, e.variant, C=e.C, eta=e.eta, diagonal_form=e.diagonal_form
+        )
+    ),
+}
 
 
 def data(seed=0, n=120, d=6, K=3, sparse=False):
@@ -55,12 +66,20 @@ def data(seed=0, n=120, d=6, K=3, sparse=False):
     return (sp.csr_matrix(X) if sparse else X), X, labels, y
 
 
-@pytest.mark.parametrize("make", [
-    lambda **k: CWClassifier(eta=0.8, **k), lambda **k: CWClassifier(form="variance", **k),
-    lambda **k: AROWClassifier(r=0.3, **k), lambda **k: SCWClassifier(variant="I", C=0.2, **k),
-    lambda **k: SCWClassifier(variant="II", C=0.2, **k)])  # fmt: skip
-@pytest.mark.parametrize("covariance,diagonal_form", [
-    ("diagonal", "precision"), ("diagonal", "truncated"), ("full", "precision")])  # fmt: skip
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda **k: CWClassifier(eta=0.8, **k),
+        lambda **k: CWClassifier(form="variance", **k),
+        lambda **k: AROWClassifier(r=0.3, **k),
+        lambda **k: SCWClassifier(variant="I", C=0.2, **k),
+        lambda **k: SCWClassifier(variant="II", C=0.2, **k),
+    ],
+)
+@pytest.mark.parametrize(
+    "covariance,diagonal_form",
+    [("diagonal", "precision"), ("diagonal", "truncated"), ("full", "precision")],
+)
 @pytest.mark.parametrize("K", [2, 3])
 def test_partial_fit_is_one_rule_step_per_sample(make, covariance, diagonal_form, K):
     Xin, X, labels, y = data(K=K, sparse=covariance == "diagonal")
@@ -133,13 +152,20 @@ def test_predict_proba_is_opt_in():
     assert not hasattr(PAClassifier(), "predict_proba")
 
 
-@pytest.mark.parametrize("est, message", [
-    (CWClassifier(eta=1.0), "eta"), (CWClassifier(eta=0.5), "eta"),
-    (CWClassifier(form="linear"), "form"), (AROWClassifier(r=0.0), "r must"),
-    (SCWClassifier(C=-1.0), "C must"), (SCWClassifier(variant="III"), "variant"),
-    (SCWClassifier(covariance="dense"), "covariance"),
-    (AROWClassifier(diagonal_form="exact"), "diagonal_form"), (AROWClassifier(a=0.0), "a must"),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "est, message",
+    [
+        (CWClassifier(eta=1.0), "eta"),
+        (CWClassifier(eta=0.5), "eta"),
+        (CWClassifier(form="linear"), "form"),
+        (AROWClassifier(r=0.0), "r must"),
+        (SCWClassifier(C=-1.0), "C must"),
+        (SCWClassifier(variant="III"), "variant"),
+        (SCWClassifier(covariance="dense"), "covariance"),
+        (AROWClassifier(diagonal_form="exact"), "diagonal_form"),
+        (AROWClassifier(a=0.0), "a must"),
+    ],
+)
 def test_bad_hyper_parameters_raise(est, message):
     Xin, X, labels, y = data()
     with pytest.raises(ValueError, match=message):

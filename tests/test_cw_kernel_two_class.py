@@ -37,8 +37,18 @@ def run(arrays, y, order, W, S, rule, form, intercept, one_row_at_a_time):
     indptr, indices, data = arrays
     T = order.shape[0]
     alpha, beta, mistakes = np.zeros(T), np.zeros(T), np.zeros(T, dtype=np.bool_)
-    args = (W, S, np.zeros((0, 0)), cw_code(rule), phi_of(ETA), R, C, 1.0, diagonal_code(form),
-            intercept)  # fmt: skip
+    args = (
+        W,
+        S,
+        np.zeros((0, 0)),
+        cw_code(rule),
+        phi_of(ETA),
+        R,
+        C,
+        1.0,
+        diagonal_code(form),
+        intercept,
+    )
     if not one_row_at_a_time:
         n = cw_epoch(indptr, indices, data, y, order, *args, alpha, beta, mistakes)
         return alpha, beta, mistakes, n
@@ -76,8 +86,23 @@ def test_fast_path_equals_general_loop(rule, form, seed):
     W2, S2 = np.zeros((D, 2)), np.full(D, 1.5)
     a2, b2 = np.zeros(len(order)), np.zeros(len(order))
     m2 = np.zeros(len(order), dtype=np.bool_)
-    binary_diagonal_epoch(*arrays, y, order, W2, S2, cw_code(rule), phi_of(ETA), R, C, 1.0,
-                          diagonal_code(form), intercept, a2, b2, m2)  # fmt: skip
+    binary_diagonal_epoch(
+        *arrays,
+        y,
+        order,
+        W2,
+        S2,
+        cw_code(rule),
+        phi_of(ETA),
+        R,
+        C,
+        1.0,
+        diagonal_code(form),
+        intercept,
+        a2,
+        b2,
+        m2,
+    )
     assert np.array_equal(W2, W_fast) and np.array_equal(S2, S_fast)
 
 

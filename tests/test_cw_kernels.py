@@ -59,9 +59,26 @@ def test_kernel_equals_readable_rule(rule, covariance, sparse, seed):
     alpha_out, beta_out = np.zeros(len(y)), np.zeros(len(y))
     mistakes = np.zeros(len(y), dtype=np.bool_)
     phi = phi_of(ETA)
-    cw_epoch(indptr, indices, data, y.astype(np.int64), np.arange(len(y)), W, S_diag, A_full,
-             cw_code(rule), phi, R, C, 1.0, diagonal_code(diagonal_form), intercept,
-             alpha_out, beta_out, mistakes)  # fmt: skip
+    cw_epoch(
+        indptr,
+        indices,
+        data,
+        y.astype(np.int64),
+        np.arange(len(y)),
+        W,
+        S_diag,
+        A_full,
+        cw_code(rule),
+        phi,
+        R,
+        C,
+        1.0,
+        diagonal_code(diagonal_form),
+        intercept,
+        alpha_out,
+        beta_out,
+        mistakes,
+    )
     assert np.allclose(alpha_out, alphas, rtol=1e-9, atol=1e-12)
     assert np.allclose(beta_out, betas, rtol=1e-9, atol=1e-12)
     assert np.allclose(W.T, state.mu, rtol=1e-9, atol=1e-9 * np.abs(state.mu).max())
@@ -76,4 +93,3 @@ def test_unknown_codes_raise():
         cw_code("NHERD")
     with pytest.raises(ValueError, match="diagonal form"):
         diagonal_code("exact")
-

@@ -56,19 +56,25 @@ def solve(problem, mu_t, Sigma_t, x, y, rival, lam, phi=None, C=None, r=None):
     z0 = pack(mu_t2, Sigma_t)
     opts = {"ftol": 1e-15, "maxiter": 2000}
     if problem == "AROW":
+
         def f(z):
             m, v = margin(z)
             return kl(z) + (max(0.0, 1.0 - m) ** 2 + v) / (2.0 * r)
+
         res = minimize(f, z0, method="BFGS", options={"gtol": 1e-10, "maxiter": 5000})
         return unpack(res.x, rows)[:2]
     if problem in ("CW", "CW-variance"):
+
         def g(z):
             m, v = margin(z)
             return m - phi * (np.sqrt(v) if problem == "CW" else v)
-        res = minimize(kl, z0, method="SLSQP", constraints=[{"type": "ineq", "fun": g}],
-                       options=opts)  # fmt: skip
+
+        res = minimize(
+            kl, z0, method="SLSQP", constraints=[{"type": "ineq", "fun": g}], options=opts
+        )
         assert res.success, res.message
         return unpack(res.x, rows)[:2]
+
     # SCW: one extra variable, the slack xi
     def f(z):
         xi = z[-1]
@@ -97,8 +103,14 @@ def instance(seed, K):
     return mu, Sigma, x, y
 
 
-CASES = [("CW", {}), ("CW-variance", {}), ("AROW", {"r": 0.6}),
-         ("SCW-I", {"C": 0.05}), ("SCW-I", {"C": 10.0}), ("SCW-II", {"C": 0.3})]  # fmt: skip
+CASES = [
+    ("CW", {}),
+    ("CW-variance", {}),
+    ("AROW", {"r": 0.6}),
+    ("SCW-I", {"C": 0.05}),
+    ("SCW-I", {"C": 10.0}),
+    ("SCW-II", {"C": 0.3}),
+]
 
 
 @pytest.mark.parametrize("problem,hyper", CASES)

@@ -24,8 +24,15 @@ def home(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     folder = tmp_path / "data"
     folder.mkdir()
-    docs = [reuters_doc(i + 1, [TOPICS[i % 4]], f"Title {i}", f"body number {i} about "
-                        f"{TOPICS[i % 4]} and word{i}") for i in range(12)]
+    docs = [
+        reuters_doc(
+            i + 1,
+            [TOPICS[i % 4]],
+            f"Title {i}",
+            f"body number {i} about {TOPICS[i % 4]} and word{i}",
+        )
+        for i in range(12)
+    ]
     make_reuters(folder / reuters.ARCHIVE, docs)
     return folder
 
@@ -46,8 +53,9 @@ def _same(a, b):
     assert a.name == b.name
     assert (a.X != b.X).nnz == 0 if sp.issparse(a.X) else np.array_equal(a.X, b.X)
     np.testing.assert_array_equal(a.y, b.y)
-    assert {k: v for k, v in a.meta.items() if k not in ARRAY_META} == \
-        {k: v for k, v in b.meta.items() if k not in ARRAY_META}
+    assert {k: v for k, v in a.meta.items() if k not in ARRAY_META} == {
+        k: v for k, v in b.meta.items() if k not in ARRAY_META
+    }
     for key in ("feature_names", "members"):
         assert a.meta[key].dtype.kind == b.meta[key].dtype.kind == "U"
         np.testing.assert_array_equal(a.meta[key], b.meta[key])
@@ -134,8 +142,19 @@ def test_card_cached_absent_and_built(home, tmp_path):
     assert static["downloaded"] is True and static["missing"] == [] and "n_samples" not in static
     built = datasets.card("reuters-20", home, build=True)  # archive present: parsed, cached
     assert built["downloaded"] is True and built["n_samples"] == 12
-    for key in ("n_samples", "n_features", "n_classes", "class_counts", "nnz", "density",
-                "source", "licence", "url", "notes", "paper_table"):
+    for key in (
+        "n_samples",
+        "n_features",
+        "n_classes",
+        "class_counts",
+        "nnz",
+        "density",
+        "source",
+        "licence",
+        "url",
+        "notes",
+        "paper_table",
+    ):
         assert key in built, key
     assert built["density"] == pytest.approx(built["nnz"] / (12 * built["n_features"]))
     sidecar = next((home / ".olearn_cache").glob("reuters-20-p*.card.json"))

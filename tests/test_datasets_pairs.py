@@ -32,8 +32,9 @@ def test_pair_protocol(name):
         for member, label in zip(ds.meta["members"], ds.y):
             category = member.split("/")[1]
             assert category == (spec.positive if label == 1 else spec.negative)
-        counts = LDCC_COUNTS if spec.corpus == "ldcc" else {k: sum(v) for k, v in
-                                                           NEWS_COUNTS.items()}
+        counts = (
+            LDCC_COUNTS if spec.corpus == "ldcc" else {k: sum(v) for k, v in NEWS_COUNTS.items()}
+        )
         assert counts[spec.positive] >= 600 and counts[spec.negative] >= 600
     assert ds.meta["paper_table"]["n_samples"] == 400
     assert ds.meta["positive"] == spec.positive
@@ -46,8 +47,11 @@ def test_ldcc_pairs_mirror_the_seed_pairs():
 
 def test_pair_is_deterministic_and_seeded():
     home = require("20news-bydate.tar.gz")
-    a = pairs.build_pair({"20news-bydate.tar.gz": home / "20news-bydate.tar.gz"},
-                         pair="pair-20news-space-med", random_state=1)
+    a = pairs.build_pair(
+        {"20news-bydate.tar.gz": home / "20news-bydate.tar.gz"},
+        pair="pair-20news-space-med",
+        random_state=1,
+    )
     b = datasets.load("pair-20news-space-med", home, download=False, random_state=1)
     assert (a.X != b.X).nnz == 0 and np.array_equal(a.y, b.y)
     c = datasets.load("pair-20news-space-med", home, download=False)

@@ -53,10 +53,13 @@ def test_reuters_selection_rules(tmp_path):
 
 
 def test_livedoor_skips_url_date_and_column_tags(tmp_path):
-    path = make_livedoor(tmp_path / livedoor.ARCHIVE, {
-        "sports-watch": [("【Sports Watch】野球の話", "本文です。")],
-        "it-life-hack": [("新製品", "ＩＴの本文")],
-    })
+    path = make_livedoor(
+        tmp_path / livedoor.ARCHIVE,
+        {
+            "sports-watch": [("【Sports Watch】野球の話", "本文です。")],
+            "it-life-hack": [("新製品", "ＩＴの本文")],
+        },
+    )
     corpus = livedoor.read_livedoor(path)
     assert corpus.categories.tolist() == ["it-life-hack", "sports-watch"]
     texts = corpus.texts(strip_brackets=True)
@@ -90,8 +93,9 @@ def test_pair_vocabulary_comes_from_training_documents_only(tmp_path):
     assert len(uniques) == 16  # exactly one planted token per training document ...
     assert {int(t.split("x")[0][-1]) for t in uniques} == {0, 1}  # from the two groups only
     # no test document's planted token is a feature: each test row holds only shared words
-    shared = ds.X[:, [k for k, t in enumerate(ds.meta["feature_names"])
-                      if not t.startswith("unique")]]
+    shared = ds.X[
+        :, [k for k, t in enumerate(ds.meta["feature_names"]) if not t.startswith("unique")]
+    ]
     assert ds.X_test.sum(axis=1).A1.tolist() == [shared.shape[1]] * 32
     common = ds.meta["feature_names"].tolist().index("common")
     assert ds.X[:, common].toarray().ravel().tolist() == [1.0] * 16
@@ -109,9 +113,13 @@ def test_pair_min_df_counts_training_documents(tmp_path):
 
 def test_hashed_tokens_land_where_murmurhash_says(tmp_path):
     news = _fake_news(tmp_path, per_group=3)
-    ldcc = make_livedoor(tmp_path / livedoor.ARCHIVE, {
-        "smax": [("スマホ", "新機種")] * 2, "peachy": [("恋愛", "話題")] * 2,
-    })
+    ldcc = make_livedoor(
+        tmp_path / livedoor.ARCHIVE,
+        {
+            "smax": [("スマホ", "新機種")] * 2,
+            "peachy": [("恋愛", "話題")] * 2,
+        },
+    )
     paths = {newsgroups.ARCHIVE: news, livedoor.ARCHIVE: ldcc}
     X, y, sources = hashed._pool("sgd-balanced", paths, "gold")
     assert X.shape == (24 + 4, 2**20)
@@ -128,8 +136,10 @@ def test_hashed_tokens_land_where_murmurhash_says(tmp_path):
 
 
 def test_hashed_rare_positives_are_the_topic(tmp_path):
-    docs = [reuters_doc(i + 1, ["gold"] if i % 5 == 0 else ["earn"], f"t{i}", f"b{i}")
-            for i in range(20)]
+    docs = [
+        reuters_doc(i + 1, ["gold"] if i % 5 == 0 else ["earn"], f"t{i}", f"b{i}")
+        for i in range(20)
+    ]
     paths = {
         newsgroups.ARCHIVE: _fake_news(tmp_path, per_group=3),
         reuters.ARCHIVE: make_reuters(tmp_path / reuters.ARCHIVE, docs),

@@ -21,14 +21,25 @@ from olearn.datasets import livedoor, newsgroups, reuters
 
 # data README, section 2: per group (train, test)
 NEWS_COUNTS = {
-    "alt.atheism": (480, 319), "comp.graphics": (584, 389),
-    "comp.os.ms-windows.misc": (591, 394), "comp.sys.ibm.pc.hardware": (590, 392),
-    "comp.sys.mac.hardware": (578, 385), "comp.windows.x": (593, 395),
-    "misc.forsale": (585, 390), "rec.autos": (594, 396), "rec.motorcycles": (598, 398),
-    "rec.sport.baseball": (597, 397), "rec.sport.hockey": (600, 399), "sci.crypt": (595, 396),
-    "sci.electronics": (591, 393), "sci.med": (594, 396), "sci.space": (593, 394),
-    "soc.religion.christian": (599, 398), "talk.politics.guns": (546, 364),
-    "talk.politics.mideast": (564, 376), "talk.politics.misc": (465, 310),
+    "alt.atheism": (480, 319),
+    "comp.graphics": (584, 389),
+    "comp.os.ms-windows.misc": (591, 394),
+    "comp.sys.ibm.pc.hardware": (590, 392),
+    "comp.sys.mac.hardware": (578, 385),
+    "comp.windows.x": (593, 395),
+    "misc.forsale": (585, 390),
+    "rec.autos": (594, 396),
+    "rec.motorcycles": (598, 398),
+    "rec.sport.baseball": (597, 397),
+    "rec.sport.hockey": (600, 399),
+    "sci.crypt": (595, 396),
+    "sci.electronics": (591, 393),
+    "sci.med": (594, 396),
+    "sci.space": (593, 394),
+    "soc.religion.christian": (599, 398),
+    "talk.politics.guns": (546, 364),
+    "talk.politics.mideast": (564, 376),
+    "talk.politics.misc": (465, 310),
     "talk.religion.misc": (377, 251),
 }
 # data README, section 3 (and ESL's zip.info.txt): digits 0-9
@@ -36,8 +47,15 @@ USPS_TRAIN = [1194, 1005, 731, 658, 652, 556, 664, 645, 542, 644]
 USPS_TEST = [359, 264, 198, 166, 200, 160, 170, 147, 166, 177]
 # data README, section 4
 LDCC_COUNTS = {
-    "dokujo-tsushin": 870, "it-life-hack": 870, "kaden-channel": 864, "livedoor-homme": 511,
-    "movie-enter": 870, "peachy": 842, "smax": 870, "sports-watch": 900, "topic-news": 770,
+    "dokujo-tsushin": 870,
+    "it-life-hack": 870,
+    "kaden-channel": 864,
+    "livedoor-homme": 511,
+    "movie-enter": 870,
+    "peachy": 842,
+    "smax": 870,
+    "sports-watch": 900,
+    "topic-news": 770,
 }
 
 
@@ -112,8 +130,11 @@ def test_reuters_documents_and_the_20_topic_set():
     scan = _independent_reuters_scan(home / reuters.ARCHIVE)
     assert len(scan) == 21578
     assert all(tuple(scan[i][0]) == t for i, t in zip(corpus.newid.tolist(), corpus.topics))
-    eligible = {i: t[0] for i, (t, body) in scan.items()
-                if len(t) == 1 and t[0] in reuters.TOPICS_20 and body}
+    eligible = {
+        i: t[0]
+        for i, (t, body) in scan.items()
+        if len(t) == 1 and t[0] in reuters.TOPICS_20 and body
+    }
     ds = datasets.load("reuters-20", home, download=False)
     assert sorted(ds.meta["class_counts"]) == sorted(reuters.TOPICS_20)
     kept = [int(m.removeprefix("NEWID=")) for m in ds.meta["members"]]
@@ -129,5 +150,7 @@ def test_livedoor_counts():
     assert dict(zip(labels.tolist(), counts.tolist())) == LDCC_COUNTS
     assert all(t and b for t, b in zip(corpus.titles, corpus.bodies))
     iso_date = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d")
-    assert not any(t.startswith("http") or iso_date.match(t) or iso_date.match(b)
-                   for t, b in zip(corpus.titles, corpus.bodies))  # URL and date lines skipped
+    assert not any(
+        t.startswith("http") or iso_date.match(t) or iso_date.match(b)
+        for t, b in zip(corpus.titles, corpus.bodies)
+    )  # URL and date lines skipped

@@ -46,8 +46,9 @@ def test_sgd_balanced():
     n_news = sum(map(sum, NEWS_COUNTS.values())) - sum(empty.values())
     n_total = n_news + sum(LDCC_COUNTS.values())  # README counts, minus empty posts
     _check_common(ds, n_total)
-    positives = (sum(sum(NEWS_COUNTS[g]) - empty.get(g, 0) for g in TECH_NEWS)
-                 + sum(LDCC_COUNTS[c] for c in TECH_LDCC))
+    positives = sum(sum(NEWS_COUNTS[g]) - empty.get(g, 0) for g in TECH_NEWS) + sum(
+        LDCC_COUNTS[c] for c in TECH_LDCC
+    )
     assert int((ds.y == 1).sum() + (ds.y_test == 1).sum()) == positives
     share_test = (ds.y_test == 1).mean()
     assert abs(share_test - positives / n_total) < 1 / ds.X_test.shape[0] + 1e-12  # stratified
@@ -67,8 +68,9 @@ def test_sgd_rare():
                     inner = doc.split("<TEXT", 1)[1].split(">", 1)[1].split("</TEXT>")[0]
                     empty += re.sub(r"<[^>]+>|&#\d+;|\s", "", inner) == ""
     ds = datasets.load("sgd-rare", home, download=False)
-    n_news = sum(map(sum, NEWS_COUNTS.values())) - sum(_empty_news_posts(
-        home / "20news-bydate.tar.gz").values())
+    n_news = sum(map(sum, NEWS_COUNTS.values())) - sum(
+        _empty_news_posts(home / "20news-bydate.tar.gz").values()
+    )
     n_total = n_news + 21578 - empty + sum(LDCC_COUNTS.values())
     _check_common(ds, n_total)
     assert int((ds.y == 1).sum() + (ds.y_test == 1).sum()) == gold

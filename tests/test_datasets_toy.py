@@ -19,8 +19,13 @@ def _units(k: int, angle: float = 0.0) -> np.ndarray:
 
 def _margins(x: np.ndarray, label: int, U: np.ndarray) -> np.ndarray:
     """Signed distances of x to the boundaries (u_y - u_k).x = 0, k != y."""
-    return np.array([(U[label] - U[k]) @ x / np.linalg.norm(U[label] - U[k])
-                     for k in range(len(U)) if k != label])
+    return np.array(
+        [
+            (U[label] - U[k]) @ x / np.linalg.norm(U[label] - U[k])
+            for k in range(len(U))
+            if k != label
+        ]
+    )
 
 
 @settings(max_examples=25, deadline=None)

@@ -53,8 +53,10 @@ def test_csv_string_labels_tsv_and_compressed():
 
 
 def test_svmlight_good():
-    lines = [f"{1 if i % 2 else -1} 1:{i} 4:0.5" if i % 3 else f"{1 if i % 2 else -1} 2:7"
-             for i in range(12)]
+    lines = [
+        f"{1 if i % 2 else -1} 1:{i} 4:0.5" if i % 3 else f"{1 if i % 2 else -1} 2:7"
+        for i in range(12)
+    ]
     ds = read_upload("\n".join(lines).encode(), "train.libsvm")
     assert sp.issparse(ds.X) and ds.X.shape == (12, 4)  # 1-based indices detected
     assert ds.X[1, 0] == 1 and ds.X[1, 3] == 0.5 and ds.X[0, 1] == 7

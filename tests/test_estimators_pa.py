@@ -67,8 +67,10 @@ def test_intercept_enters_the_norm():
 
 def test_labels_of_any_hashable_type_and_unseen_classes(digits):
     X, y = digits
-    names = np.array(["zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
-                      "nine"], dtype=object)  # fmt: skip
+    names = np.array(
+        ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"],
+        dtype=object,
+    )
     clf = SPAClassifier(random_state=0).partial_fit(X[:50], names[y[:50]], classes=names)
     assert set(clf.predict(X[50:60])) <= set(names)
     # a class listed but never seen keeps zero weights until it appears

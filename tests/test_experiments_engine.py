@@ -39,8 +39,9 @@ def test_out_of_order_completion_is_put_back_in_order():
     # the first tasks sleep longest, so they finish last on two threads
     tasks = [{"seed": s, "delay": 0.05 * (4 - s)} for s in range(4)]
     messages = []
-    out = run_tasks(seeded_draw, tasks, jobs=2, backend="threading",
-                    progress=lambda d, t, m: messages.append(m))  # fmt: skip
+    out = run_tasks(
+        seeded_draw, tasks, jobs=2, backend="threading", progress=lambda d, t, m: messages.append(m)
+    )
     assert out == [np.random.default_rng(s).standard_normal(3).tolist() for s in range(4)]
     # completion order differed from task order (else this test would not test ordering)
     assert messages[1:] != [f"seed={s} delay={0.05 * (4 - s)}" for s in range(4)]
@@ -48,8 +49,9 @@ def test_out_of_order_completion_is_put_back_in_order():
 
 def test_dask_local_cluster_in_process():
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:  # fmt: skip
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
         with distributed.Client(cluster) as client:
             assert run_tasks(seeded_draw, TASKS, backend="dask", scheduler=client) == EXPECTED
             # an address works too (a new client on the same scheduler)
@@ -61,8 +63,9 @@ def test_dask_local_cluster_in_process():
 def test_dask_default_local_cluster_with_processes():
     pytest.importorskip("distributed")
     calls = []
-    out = run_tasks(seeded_draw, TASKS, jobs=2, backend="dask",
-                    progress=lambda d, t, m: calls.append((d, t)))  # fmt: skip
+    out = run_tasks(
+        seeded_draw, TASKS, jobs=2, backend="dask", progress=lambda d, t, m: calls.append((d, t))
+    )
     assert out == EXPECTED
     assert calls[0] == (0, 6) and calls[-1] == (6, 6)
 
@@ -70,8 +73,13 @@ def test_dask_default_local_cluster_with_processes():
 @pytest.mark.parametrize("jobs,backend", [(1, "loky"), (2, "threading")])
 def test_progress_counts_every_task(jobs, backend):
     calls = []
-    run_tasks(seeded_draw, TASKS, jobs=jobs, backend=backend,
-              progress=lambda d, t, m: calls.append((d, t, m)))  # fmt: skip
+    run_tasks(
+        seeded_draw,
+        TASKS,
+        jobs=jobs,
+        backend=backend,
+        progress=lambda d, t, m: calls.append((d, t, m)),
+    )
     assert [c[0] for c in calls] == list(range(7))
     assert {c[1] for c in calls} == {6}
     assert all(isinstance(c[2], str) for c in calls)
@@ -91,9 +99,13 @@ def test_task_exceptions_propagate(jobs, backend):
 
 @pytest.mark.parametrize(
     "kwargs,match",
-    [({"backend": "spark"}, "unknown backend"), ({"jobs": 0}, "jobs"),
-     ({"jobs": -3}, "jobs"), ({"scheduler": "tcp://x:1"}, "only used with backend='dask'")],
-)  # fmt: skip
+    [
+        ({"backend": "spark"}, "unknown backend"),
+        ({"jobs": 0}, "jobs"),
+        ({"jobs": -3}, "jobs"),
+        ({"scheduler": "tcp://x:1"}, "only used with backend='dask'"),
+    ],
+)
 def test_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         run_tasks(seeded_draw, TASKS, **kwargs)

@@ -25,8 +25,13 @@ from olearn.experiments.protocol import (
     tuning_fold,
 )
 
-SMALL = {"folds": 3, "max_samples": 240, "epochs": 2, "c_grid": (0.01, 1.0),
-         "batch_c_grid": (0.1, 10.0)}  # fmt: skip
+SMALL = {
+    "folds": 3,
+    "max_samples": 240,
+    "epochs": 2,
+    "c_grid": (0.01, 1.0),
+    "batch_c_grid": (0.1, 10.0),
+}
 
 
 @pytest.fixture(scope="module")
@@ -72,8 +77,12 @@ def test_tuning_fold_is_seeded_and_uniformish():
 
 
 def test_choose_is_argmin_with_ties_to_the_first():
-    rows = [{"error": 5.0, "params": "a"}, {"error": 3.0, "params": "b"},
-            {"error": 3.0, "params": "c"}, {"error": 4.0, "params": "d"}]  # fmt: skip
+    rows = [
+        {"error": 5.0, "params": "a"},
+        {"error": 3.0, "params": "b"},
+        {"error": 3.0, "params": "c"},
+        {"error": 4.0, "params": "d"},
+    ]
     assert choose(rows)["params"] == "b"
     with pytest.raises(ValueError):
         choose([])
@@ -87,10 +96,18 @@ def test_param_grid_overrides():
 
 @pytest.mark.parametrize(
     "kwargs",
-    [{"folds": 1}, {"epochs": 0}, {"tuning": "outer"}, {"scale": "zscore"},
-     {"c_grid": (0.0, 1.0)}, {"c_grid": ()}, {"inner_fraction": 1.5}, {"svm": "libsvm"},
-     {"max_samples": 3}],
-)  # fmt: skip
+    [
+        {"folds": 1},
+        {"epochs": 0},
+        {"tuning": "outer"},
+        {"scale": "zscore"},
+        {"c_grid": (0.0, 1.0)},
+        {"c_grid": ()},
+        {"inner_fraction": 1.5},
+        {"svm": "libsvm"},
+        {"max_samples": 3},
+    ],
+)
 def test_config_validation(kwargs):
     with pytest.raises(ValueError):
         ProtocolConfig(**kwargs)
@@ -101,8 +118,12 @@ def test_config_validation(kwargs):
 def small_run(digits):
     config = ProtocolConfig(**SMALL, svm="liblinear")
     calls = []
-    result = run_protocol([digits], ["perceptron", "spa2", "maxent"], config,
-                          progress=lambda d, t, m: calls.append((d, t)))  # fmt: skip
+    result = run_protocol(
+        [digits],
+        ["perceptron", "spa2", "maxent"],
+        config,
+        progress=lambda d, t, m: calls.append((d, t)),
+    )
     return result, config, calls
 
 
@@ -137,12 +158,12 @@ def test_an_eval_error_matches_a_direct_scikit_learn_computation(small_run, digi
     """Rebuild one fold by hand (subsample, unit rows, StratifiedKFold) and refit Maxent."""
     result, config, _ = small_run
     idx = np.arange(len(digits.y))
-    keep, _ = train_test_split(idx, train_size=config.max_samples, random_state=config.seed,
-                               stratify=digits.y)  # fmt: skip
+    keep, _ = train_test_split(
+        idx, train_size=config.max_samples, random_state=config.seed, stratify=digits.y
+    )
     keep = np.sort(keep)
     X, y = normalize(digits.X[keep]), digits.y[keep]
-    splits = list(StratifiedKFold(config.folds, shuffle=True, random_state=config.seed)
-                  .split(X, y))  # fmt: skip
+    splits = list(StratifiedKFold(config.folds, shuffle=True, random_state=config.seed).split(X, y))
     C = json.loads(result.summary.set_index("key").loc["maxent", "params"])["C"]
     for fold, (train, test) in enumerate(splits):
         clf = LogisticRegression(C=C, max_iter=1000, fit_intercept=config.fit_intercept)
@@ -185,8 +206,9 @@ def test_same_seed_same_table_serial_joblib_dask():
     serial = _strip(run_protocol([ref], algos, config))
     again = _strip(run_protocol([ref], algos, config))
     joblib2 = _strip(run_protocol([ref], algos, config, jobs=2))
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster:  # fmt: skip
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+    ) as cluster:
         with distributed.Client(cluster) as client:
             dask = _strip(run_protocol([ref], algos, config, backend="dask", scheduler=client))
     for other in (again, joblib2, dask):
@@ -220,8 +242,9 @@ def test_curve_equals_a_predict_then_learn_loop(digits):
 
 
 def test_learning_curves_cover_online_learners_only(digits):
-    curves = learning_curves([digits], ["pa", "maxent"], ProtocolConfig(max_samples=100, folds=3),
-                             points=7)  # fmt: skip
+    curves = learning_curves(
+        [digits], ["pa", "maxent"], ProtocolConfig(max_samples=100, folds=3), points=7
+    )
     assert set(curves["key"]) == {"pa"}
     assert curves["t"].iloc[-1] == 100 and len(curves) == 7
     assert ((curves["rate"] >= 0) & (curves["rate"] <= 100)).all()

@@ -1,6 +1,5 @@
 """The numba kernel equals the readable rules, step by step, on dense and CSR input."""
 
-
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -11,8 +10,15 @@ from olearn.kernels.additive import additive_epoch
 from olearn.kernels.codes import additive_code
 from olearn.kernels.sparse import csr_arrays
 
-RULES = [("perceptron", None), ("pa", None), ("pa", "I"), ("pa", "II"),
-         ("spa", None), ("spa", "I"), ("spa", "II")]  # fmt: skip
+RULES = [
+    ("perceptron", None),
+    ("pa", None),
+    ("pa", "I"),
+    ("pa", "II"),
+    ("spa", None),
+    ("spa", "I"),
+    ("spa", "II"),
+]
 
 
 def readable_stream(rule, variant, X, y, K, C, intercept, W0=None):
@@ -60,10 +66,20 @@ def test_kernel_equals_readable_rule(rule, variant, sparse, seed):
     W = np.zeros((X.shape[1] + intercept, K))
     coef_out = np.zeros((len(y), K))
     mistakes = np.zeros(len(y), dtype=np.bool_)
-    additive_epoch(indptr, indices, data, y.astype(np.int64), np.arange(len(y)), W,
-                   additive_code(rule, variant), C, intercept, coef_out, mistakes)  # fmt: skip
+    additive_epoch(
+        indptr,
+        indices,
+        data,
+        y.astype(np.int64),
+        np.arange(len(y)),
+        W,
+        additive_code(rule, variant),
+        C,
+        intercept,
+        coef_out,
+        mistakes,
+    )
     scale = np.abs(W_ref).max()
     assert np.allclose(W.T, W_ref, rtol=1e-9, atol=1e-9 * scale)
     assert np.allclose(coef_out, coef_ref, rtol=1e-9, atol=1e-9 * np.abs(coef_ref).max())
     assert coef_out.any(axis=1).sum() > 10  # the stream really made aggressive steps
-

@@ -38,8 +38,7 @@ def test_objective_never_decreases_between_prunes(seed, lam):
     keeps the active set; a prune removes the -log|w_j| terms of the dropped weights."""
     X, t = _blobs(seed + 10)
     Phi = basis(X, X, "rbf", 0.7)
-    _, history, _ = pcvm_fit(Phi, t, PCVMConfig(lam=lam), max_iter=150, tol=0.0,
-                             random_state=seed)  # fmt: skip
+    _, history, _ = pcvm_fit(Phi, t, PCVMConfig(lam=lam), max_iter=150, tol=0.0, random_state=seed)
     L = np.array([h["objective"] for h in history])
     k = np.array([h["n_nonzero"] for h in history])
     same = k[1:] == k[:-1]
@@ -67,8 +66,9 @@ def test_fixed_point_satisfies_the_scale_identity_with_and_without_rescaling():
         states.append(state)
     plain, px = states
     np.testing.assert_array_equal(plain.active, px.active)
-    np.testing.assert_allclose(np.sqrt(plain.gamma) * plain.w, np.sqrt(px.gamma) * px.w,
-                               rtol=1e-4, atol=1e-8)  # fmt: skip
+    np.testing.assert_allclose(
+        np.sqrt(plain.gamma) * plain.w, np.sqrt(px.gamma) * px.w, rtol=1e-4, atol=1e-8
+    )
 
 
 def chen_textbook(Phi, t, w0, n_iter, prune_tol=1e-3, pmin=1e-5):
@@ -104,8 +104,9 @@ def test_gamma_one_equals_textbook_chen(seed):
     t = np.r_[np.ones(25), -np.ones(25)]
     Phi = basis(X, X, "rbf", 1.5)
     n_iter = 60
-    state, history, _ = pcvm_fit(Phi, t, PCVMConfig(lam=None), gamma0=1.0, max_iter=n_iter,
-                                 tol=0.0, random_state=seed)  # fmt: skip
+    state, history, _ = pcvm_fit(
+        Phi, t, PCVMConfig(lam=None), gamma0=1.0, max_iter=n_iter, tol=0.0, random_state=seed
+    )
     w0 = initial_state(t, random_state=seed).w
     w, b, wrong_sign = chen_textbook(Phi, t, w0, n_iter)
     assert not wrong_sign  # precondition: the projection and the exact M-step coincide
@@ -128,8 +129,9 @@ def test_two_tight_clusters_keep_one_relevance_vector_each():
     X = np.vstack([offsets + [2.0, 0.0], -offsets - [2.0, 0.0]])  # point-symmetric
     y = np.r_[np.ones(8), np.zeros(8)]
     for gamma in (None, 1.0):
-        clf = PCVMClassifier(kernel="rbf", theta=0.5, gamma=gamma, lam=100.0,
-                             random_state=0).fit(X, y)  # fmt: skip
+        clf = PCVMClassifier(kernel="rbf", theta=0.5, gamma=gamma, lam=100.0, random_state=0).fit(
+            X, y
+        )
         rv = clf.relevance_indices_
         assert len(rv) == 2 and set(y[rv]) == {0.0, 1.0}
         assert np.all(np.sign(clf.dual_coef_) == np.where(y[rv] == 1, 1, -1))

@@ -23,8 +23,9 @@ from olearn.core.pcvm import (
     truncated_moments,
 )
 
-CASES = [(y, t, g) for y in (-3.0, -0.4, 0.0, 1.2, 4.0) for t in (1.0, -1.0)
-         for g in (0.2, 1.0, 5.0)]  # fmt: skip
+CASES = [
+    (y, t, g) for y in (-3.0, -0.4, 0.0, 1.2, 4.0) for t in (1.0, -1.0) for g in (0.2, 1.0, 5.0)
+]
 
 
 def _half_line(t):
@@ -87,14 +88,17 @@ def test_gamma_step_maximises_the_expected_log_posterior():
     N, lam, gamma_old = 12, 40.0, 0.7
     t = rng.choice([-1.0, 1.0], N)
     y_old, y_new = rng.normal(0, 1.5, N), rng.normal(0, 1.5, N)
-    expected = sum(_quad_moment(lambda h, a=a: (h - a) ** 2, yo, ti, gamma_old)
-                   for yo, ti, a in zip(y_old, t, y_new, strict=True))  # fmt: skip
+    expected = sum(
+        _quad_moment(lambda h, a=a: (h - a) ** 2, yo, ti, gamma_old)
+        for yo, ti, a in zip(y_old, t, y_new, strict=True)
+    )
 
     def minus_q(g):
         return -(N * np.log(g) - g * expected - lam * g * g)
 
-    best = optimize.minimize_scalar(minus_q, bounds=(1e-6, 50.0), method="bounded",
-                                    options={"xatol": 1e-12}).x  # fmt: skip
+    best = optimize.minimize_scalar(
+        minus_q, bounds=(1e-6, 50.0), method="bounded", options={"xatol": 1e-12}
+    ).x
     hbar, var = truncated_moments(y_old, t, gamma_old)
     S = float(np.sum(var) + np.sum((hbar - y_new) ** 2))
     assert S == pytest.approx(expected, rel=1e-7)
@@ -189,6 +193,7 @@ def test_log_posterior_prior_term_is_the_marginal_over_alpha():
 
     y, t = np.array([0.5, -1.0]), np.array([1.0, -1.0])
     for w1, w2 in ((0.3, 1.7), (0.05, 4.0)):
-        ours = (log_posterior(y, t, [w1], 0.0, 1.0, None, c, d)
-                - log_posterior(y, t, [w2], 0.0, 1.0, None, c, d))  # fmt: skip
+        ours = log_posterior(y, t, [w1], 0.0, 1.0, None, c, d) - log_posterior(
+            y, t, [w2], 0.0, 1.0, None, c, d
+        )
         assert ours == pytest.approx(log_marginal(w1) - log_marginal(w2), rel=1e-7)

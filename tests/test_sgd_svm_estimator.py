@@ -17,8 +17,9 @@ def blobs(seed=0, K=3, n=120, d=5):
     return X, y
 
 
-@pytest.mark.parametrize("schedule,regularize", [("global", "all"), ("per-feature", "touched"),
-                                                 ("per-feature", "all")])  # fmt: skip
+@pytest.mark.parametrize(
+    "schedule,regularize", [("global", "all"), ("per-feature", "touched"), ("per-feature", "all")]
+)
 def test_partial_fit_continues_the_schedule(schedule, regularize):
     X, y = blobs()
     yb = np.where(y == 0, "a", "b")

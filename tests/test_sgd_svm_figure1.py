@@ -59,10 +59,18 @@ def test_quick_run_prints_its_table_in_well_under_a_minute(tmp_path):
 
 
 def test_cli_style_options():
-    result = sgd_figure1.run(datasets=["sgd-balanced"], algorithms=["global", "per-feature-all"],
-                             seed=3, shuffles=2, epochs=1, max_samples=800)  # fmt: skip
-    assert set(result.table.algorithm) == {sgd_figure1.ALGORITHM_KEYS["global"],
-                                           sgd_figure1.ALGORITHM_KEYS["per-feature-all"]}
+    result = sgd_figure1.run(
+        datasets=["sgd-balanced"],
+        algorithms=["global", "per-feature-all"],
+        seed=3,
+        shuffles=2,
+        epochs=1,
+        max_samples=800,
+    )
+    assert set(result.table.algorithm) == {
+        sgd_figure1.ALGORITHM_KEYS["global"],
+        sgd_figure1.ALGORITHM_KEYS["per-feature-all"],
+    }
     assert sorted({r["seed"] for r in result.details["runs"]}) == [3, 4]
     assert max(p[0] for c in result.details["curves"] for p in c["points"]) == 1.0
     with pytest.raises(ValueError):

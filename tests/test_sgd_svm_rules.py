@@ -18,8 +18,12 @@ from olearn.core.sgd_svm import (
 )
 from olearn.kernels.sgd_svm import sgd_code, sgd_epoch, sgd_weights
 
-MODES = [("global", "all"), ("global", "touched"), ("per-feature", "touched"),
-         ("per-feature", "all")]  # fmt: skip
+MODES = [
+    ("global", "all"),
+    ("global", "touched"),
+    ("per-feature", "touched"),
+    ("per-feature", "all"),
+]
 
 
 def textbook(X, y, order, lam, t0, schedule, regularize, bias_rate=0.01):
@@ -58,9 +62,10 @@ def sparse_problem(seed, n=50, d=12):
 
 def run_kernel(X, y, order, lam, t0, schedule, regularize, chunks):
     """The kernel over ``order`` cut into ``chunks`` calls; w read after every step."""
-    indptr, indices, data = (np.asarray(a) for a in (sp.csr_matrix(X).indptr,
-                                                      sp.csr_matrix(X).indices,
-                                                      sp.csr_matrix(X).data))  # fmt: skip
+    indptr, indices, data = (
+        np.asarray(a)
+        for a in (sp.csr_matrix(X).indptr, sp.csr_matrix(X).indices, sp.csr_matrix(X).data)
+    )
     indptr = indptr.astype(np.int64)
     indices = indices.astype(np.int32)
     d = X.shape[1]
@@ -72,8 +77,22 @@ def run_kernel(X, y, order, lam, t0, schedule, regularize, chunks):
     out = []
     for part in np.array_split(np.asarray(order, dtype=np.int64), chunks):
         for i in part:  # one step per call, reading w after each
-            sgd_epoch(indptr, indices, data, y, np.array([i], dtype=np.int64), v, scalars,
-                      counts, last, lam, t0, code, 0.01, True)  # fmt: skip
+            sgd_epoch(
+                indptr,
+                indices,
+                data,
+                y,
+                np.array([i], dtype=np.int64),
+                v,
+                scalars,
+                counts,
+                last,
+                lam,
+                t0,
+                code,
+                0.01,
+                True,
+            )
             w = np.empty(d)
             sgd_weights(v, scalars, counts, last, t0, code, w)
             out.append((w, scalars[1]))
@@ -124,11 +143,20 @@ def test_estimator_equals_readable_run_dense_and_csr():
 
     X, y = sparse_problem(8)
     for schedule, regularize in MODES:
-        ref = sgd_svm_run(X, y, lam=0.02, t0=5.0, schedule=schedule, regularize=regularize,
-                          epochs=3, random_state=4)  # fmt: skip
+        ref = sgd_svm_run(
+            X,
+            y,
+            lam=0.02,
+            t0=5.0,
+            schedule=schedule,
+            regularize=regularize,
+            epochs=3,
+            random_state=4,
+        )
         for Xin in (X, sp.csr_matrix(X)):
-            clf = SGDSVMClassifier(lam=0.02, t0=5.0, schedule=schedule, regularize=regularize,
-                                   epochs=3, random_state=4).fit(Xin, y)  # fmt: skip
+            clf = SGDSVMClassifier(
+                lam=0.02, t0=5.0, schedule=schedule, regularize=regularize, epochs=3, random_state=4
+            ).fit(Xin, y)
             assert np.allclose(clf.coef_[0], ref.state.w, rtol=1e-9, atol=1e-12)
             assert clf.intercept_[0] == pytest.approx(ref.state.b)
             assert np.array_equal(clf.counts_[0], ref.state.counts)
@@ -142,8 +170,16 @@ def test_objective_decreases_on_average(schedule):
     y = np.where(X @ rng.normal(size=10) > 0, 1.0, -1.0)
     flips = rng.random(400) < 0.1
     y[flips] *= -1
-    run = sgd_svm_run(X, y, lam=0.01, schedule=schedule, regularize="all", epochs=6,
-                      record_every=100, random_state=0)  # fmt: skip
+    run = sgd_svm_run(
+        X,
+        y,
+        lam=0.01,
+        schedule=schedule,
+        regularize="all",
+        epochs=6,
+        record_every=100,
+        random_state=0,
+    )
     E = np.array([e for _, e in run.curve])
     first, last = E[1:5].mean(), E[-4:].mean()
     assert last < first < E[0]  # E(0) = 1: the first epoch already helps, later ones more
@@ -152,8 +188,14 @@ def test_objective_decreases_on_average(schedule):
     from sklearn.svm import LinearSVC
 
     n = X.shape[0]
-    svc = LinearSVC(C=1.0 / (n * 0.01), loss="hinge", dual=True, intercept_scaling=100.0,
-                    tol=1e-6, max_iter=1000000).fit(X, y)  # fmt: skip
+    svc = LinearSVC(
+        C=1.0 / (n * 0.01),
+        loss="hinge",
+        dual=True,
+        intercept_scaling=100.0,
+        tol=1e-6,
+        max_iter=1000000,
+    ).fit(X, y)
     E_star = svm_objective(svc.coef_[0], float(svc.intercept_[0]), X, y, 0.01)
     assert E_star <= E[-1] + 1e-6  # the batch optimum is no worse...
     assert E[-1] < E_star * 1.10  # ...and SGD is within 10% of it after 6 epochs
@@ -170,10 +212,18 @@ def test_printed_updates_have_the_wrong_sign():
     assert np.all(tr.w_after < s1.w)  # the regulariser shrinks w (margin 0 < 1: hinge active)
 
 
-@pytest.mark.parametrize("kwargs", [
-    dict(lam=0.0), dict(lam=np.inf), dict(t0=1.0), dict(t0="big"), dict(schedule="adagrad"),
-    dict(regularize="some"), dict(bias_rate=-1.0),
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(lam=0.0),
+        dict(lam=np.inf),
+        dict(t0=1.0),
+        dict(t0="big"),
+        dict(schedule="adagrad"),
+        dict(regularize="some"),
+        dict(bias_rate=-1.0),
+    ],
+)
 def test_bad_hyper_parameters_raise(kwargs):
     args = dict(lam=1e-3, t0="auto", schedule="global", regularize="auto", bias_rate=0.01)
     args.update(kwargs)

@@ -78,8 +78,12 @@ def test_spa_as_cs_subproblem_is_hard_spa():
         _, trace = spa_step(W, x, y)
         _, t = spa_as_cs_subproblem(W, x, y)
         assert same_step(trace, t.alpha_after, W, x)
-        assert np.allclose(t.fixed_point.tau * t.C, t.alpha_after, rtol=0,
-                           atol=1e-7 * (1 + np.abs(t.alpha_after).max()))  # fmt: skip
+        assert np.allclose(
+            t.fixed_point.tau * t.C,
+            t.alpha_after,
+            rtol=0,
+            atol=1e-7 * (1 + np.abs(t.alpha_after).max()),
+        )
 
 
 def test_first_step_of_the_decomposition_is_a_spa_i_step_from_zero_weights():

@@ -283,12 +283,24 @@ def cs_step(
     fp = cs_fixed_point(A, B_seed, y) if (fixed_point and A > 0.0) else None
     support = tuple(int(m) for m in np.flatnonzero(new < 0.0) if m != y)
     return W, CSStepTrace(
-        p=int(p), y=y, C=C, beta=beta, A=A, G=frozen_array(G), violation=float(violation),
-        B=frozen_array(B), B_seed=frozen_array(B_seed), alpha_before=frozen_array(alpha),
-        alpha_after=frozen_array(new), tau_before=frozen_array(alpha / C),
-        tau_after=frozen_array(new / C), fixed_point=fp, support_classes=support,
-        dual_objective=float("nan"), skipped=bool(skipped),
-    )  # fmt: skip
+        p=int(p),
+        y=y,
+        C=C,
+        beta=beta,
+        A=A,
+        G=frozen_array(G),
+        violation=float(violation),
+        B=frozen_array(B),
+        B_seed=frozen_array(B_seed),
+        alpha_before=frozen_array(alpha),
+        alpha_after=frozen_array(new),
+        tau_before=frozen_array(alpha / C),
+        tau_after=frozen_array(new / C),
+        fixed_point=fp,
+        support_classes=support,
+        dual_objective=float("nan"),
+        skipped=bool(skipped),
+    )
 
 
 def spa_as_cs_subproblem(W: np.ndarray, x: np.ndarray, y: int, C: float | None = None):

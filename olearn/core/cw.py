@@ -406,8 +406,18 @@ def _delta_stats(mu, Sigma, factor, x, y, multiclass):
     return scores, rival, g, w, x_Sigma_x, m, v
 
 
-def _step(state, x, y, rule, *, eta=math.nan, r=math.nan, C=math.nan, kl_weight=1.0,
-          diagonal_form="precision"):  # fmt: skip
+def _step(
+    state,
+    x,
+    y,
+    rule,
+    *,
+    eta=math.nan,
+    r=math.nan,
+    C=math.nan,
+    kl_weight=1.0,
+    diagonal_form="precision",
+):
     mu, Sigma, factor, x, y, multiclass = _check_state(state, x, y)
     diagonal_form = check_diagonal_form(diagonal_form)
     lam = check_positive("kl_weight", kl_weight)
@@ -463,9 +473,39 @@ def _step(state, x, y, rule, *, eta=math.nan, r=math.nan, C=math.nan, kl_weight=
             factor = _factor_update(factor, g, w, kappa * c, x_Sigma_x)
             Sigma = factor @ factor.T
             Sigma = 0.5 * (Sigma + Sigma.T)  # exactly symmetric
-    return _trace(rule, eta, phi, r, C, lam, diagonal_form, multiclass, y, rival, scores, m, v,
-                  x_Sigma_x, loss, psi, zeta, n, alpha_unclipped, alpha, cap_binds, beta, c,
-                  kappa * beta, sqrt_u, state, mu, Sigma, factor, x, reason)  # fmt: skip
+    return _trace(
+        rule,
+        eta,
+        phi,
+        r,
+        C,
+        lam,
+        diagonal_form,
+        multiclass,
+        y,
+        rival,
+        scores,
+        m,
+        v,
+        x_Sigma_x,
+        loss,
+        psi,
+        zeta,
+        n,
+        alpha_unclipped,
+        alpha,
+        cap_binds,
+        beta,
+        c,
+        kappa * beta,
+        sqrt_u,
+        state,
+        mu,
+        Sigma,
+        factor,
+        x,
+        reason,
+    )
 
 
 def _factor_update(A, g, w, c_x, x_Sigma_x):
@@ -496,9 +536,39 @@ def _for_trace(Sigma) -> np.ndarray:
     return frozen_array(Sigma)
 
 
-def _trace(rule, eta, phi, r, C, lam, diagonal_form, multiclass, y, rival, scores, m, v,
-           x_Sigma_x, loss, psi, zeta, n, alpha_unclipped, alpha, cap_binds, beta, c, sigma_factor,
-           sqrt_u, state, mu, Sigma, factor, x, reason):  # fmt: skip
+def _trace(
+    rule,
+    eta,
+    phi,
+    r,
+    C,
+    lam,
+    diagonal_form,
+    multiclass,
+    y,
+    rival,
+    scores,
+    m,
+    v,
+    x_Sigma_x,
+    loss,
+    psi,
+    zeta,
+    n,
+    alpha_unclipped,
+    alpha,
+    cap_binds,
+    beta,
+    c,
+    sigma_factor,
+    sqrt_u,
+    state,
+    mu,
+    Sigma,
+    factor,
+    x,
+    reason,
+):
     scores_after, _, _, _, _, m_after, v_after = _delta_stats(mu, Sigma, factor, x, y, multiclass)
     if multiclass:  # the margin against the *same* rival the step used
         m_after = float(scores_after[y] - scores_after[rival])
@@ -508,28 +578,66 @@ def _trace(rule, eta, phi, r, C, lam, diagonal_form, multiclass, y, rival, score
     center_before = np.asarray(state[0], dtype=float)
     center_before = center_before[y] if multiclass else center_before
     center_after = mu[y] if multiclass else mu
-    return mu, Sigma, factor, CWTrace(
-        rule=rule, eta=float(eta), phi=float(phi), r=float(r), C=float(C), kl_weight=lam,
-        covariance="full" if Sigma.ndim == 2 else "diagonal", diagonal_form=diagonal_form,
-        multiclass=multiclass, y=y, rival=rival, scores_before=frozen_array(scores), m=m, v=v,
-        x_Sigma_x=x_Sigma_x, loss=loss, psi=psi, zeta=zeta, n=n, alpha_unclipped=alpha_unclipped,
-        alpha=float(alpha), cap_binds=cap_binds, beta=float(beta), c=float(c),
-        sigma_factor=float(sigma_factor), sqrt_u=float(sqrt_u), u=float(sqrt_u) ** 2,
-        mu_before=frozen_array(state[0]), mu_after=frozen_array(mu),
-        Sigma_before=_for_trace(state[1]), Sigma_after=_for_trace(Sigma),
-        scores_after=frozen_array(scores_after), m_after=float(m_after), v_after=float(v_after),
-        prob_after=prob_after, constraint_holds=holds,
-        ellipse_before=covariance_ellipse(state[1], center_before[:2]) if d >= 2 else None,
-        ellipse_after=covariance_ellipse(Sigma, center_after[:2]) if d >= 2 else None,
-        reason=reason,
-    )  # fmt: skip
+    return (
+        mu,
+        Sigma,
+        factor,
+        CWTrace(
+            rule=rule,
+            eta=float(eta),
+            phi=float(phi),
+            r=float(r),
+            C=float(C),
+            kl_weight=lam,
+            covariance="full" if Sigma.ndim == 2 else "diagonal",
+            diagonal_form=diagonal_form,
+            multiclass=multiclass,
+            y=y,
+            rival=rival,
+            scores_before=frozen_array(scores),
+            m=m,
+            v=v,
+            x_Sigma_x=x_Sigma_x,
+            loss=loss,
+            psi=psi,
+            zeta=zeta,
+            n=n,
+            alpha_unclipped=alpha_unclipped,
+            alpha=float(alpha),
+            cap_binds=cap_binds,
+            beta=float(beta),
+            c=float(c),
+            sigma_factor=float(sigma_factor),
+            sqrt_u=float(sqrt_u),
+            u=float(sqrt_u) ** 2,
+            mu_before=frozen_array(state[0]),
+            mu_after=frozen_array(mu),
+            Sigma_before=_for_trace(state[1]),
+            Sigma_after=_for_trace(Sigma),
+            scores_after=frozen_array(scores_after),
+            m_after=float(m_after),
+            v_after=float(v_after),
+            prob_after=prob_after,
+            constraint_holds=holds,
+            ellipse_before=covariance_ellipse(state[1], center_before[:2]) if d >= 2 else None,
+            ellipse_after=covariance_ellipse(Sigma, center_after[:2]) if d >= 2 else None,
+            reason=reason,
+        ),
+    )
 
 
 # --- the public rules -------------------------------------------------------------------
 
 
-def cw_step(state: CWState, x, y, eta: float = 0.75, form: str = "exact",
-            diagonal_form: str = "precision", kl_weight: float = 1.0):  # fmt: skip
+def cw_step(
+    state: CWState,
+    x,
+    y,
+    eta: float = 0.75,
+    form: str = "exact",
+    diagonal_form: str = "precision",
+    kl_weight: float = 1.0,
+):
     """One CW step: the closest Gaussian (in KL) that classifies x right with probability eta.
 
     Parameters
@@ -552,13 +660,15 @@ def cw_step(state: CWState, x, y, eta: float = 0.75, form: str = "exact",
     if form not in CW_FORMS:
         raise ValueError(f"form must be one of {CW_FORMS}, got {form!r}")
     rule = "CW" if form == "exact" else "CW-variance"
-    mu, Sigma, factor, trace = _step(state, x, y, rule, eta=eta, kl_weight=kl_weight,
-                             diagonal_form=diagonal_form)  # fmt: skip
+    mu, Sigma, factor, trace = _step(
+        state, x, y, rule, eta=eta, kl_weight=kl_weight, diagonal_form=diagonal_form
+    )
     return CWState(mu, Sigma, factor), trace
 
 
-def arow_step(state: CWState, x, y, r: float = 1.0, diagonal_form: str = "precision",
-              kl_weight: float = 1.0):  # fmt: skip
+def arow_step(
+    state: CWState, x, y, r: float = 1.0, diagonal_form: str = "precision", kl_weight: float = 1.0
+):
     """One AROW step (regularised: hinge^2 and the new variance, both weighted 1/(2r)).
 
     >>> import numpy as np
@@ -567,13 +677,22 @@ def arow_step(state: CWState, x, y, r: float = 1.0, diagonal_form: str = "precis
     (0.5, 0.5, [0.5], [0.5])
     """
     r = check_positive("r", r)
-    mu, Sigma, factor, trace = _step(state, x, y, "AROW", r=r, kl_weight=kl_weight,
-                             diagonal_form=diagonal_form)  # fmt: skip
+    mu, Sigma, factor, trace = _step(
+        state, x, y, "AROW", r=r, kl_weight=kl_weight, diagonal_form=diagonal_form
+    )
     return CWState(mu, Sigma, factor), trace
 
 
-def scw_step(state: CWState, x, y, variant: str = "I", C: float = 1.0, eta: float = 0.75,
-             diagonal_form: str = "precision", kl_weight: float = 1.0):  # fmt: skip
+def scw_step(
+    state: CWState,
+    x,
+    y,
+    variant: str = "I",
+    C: float = 1.0,
+    eta: float = 0.75,
+    diagonal_form: str = "precision",
+    kl_weight: float = 1.0,
+):
     """One SCW-I (``+ C l``) or SCW-II (``+ C l^2``) step.
 
     >>> import numpy as np
@@ -586,6 +705,7 @@ def scw_step(state: CWState, x, y, variant: str = "I", C: float = 1.0, eta: floa
         raise ValueError(f"variant must be 'I' or 'II', got {variant!r}")
     rule = "SCW-I" if v in ("I", "1") else "SCW-II"
     C = check_C(C)
-    mu, Sigma, factor, trace = _step(state, x, y, rule, eta=eta, C=C, kl_weight=kl_weight,
-                             diagonal_form=diagonal_form)  # fmt: skip
+    mu, Sigma, factor, trace = _step(
+        state, x, y, rule, eta=eta, C=C, kl_weight=kl_weight, diagonal_form=diagonal_form
+    )
     return CWState(mu, Sigma, factor), trace

@@ -122,20 +122,31 @@ _LOG_SQRT_2PI = 0.5 * np.log(2.0 * np.pi)
 
 # The seed's misprints, for the app's "printed vs derived" panel (module docstring has the why).
 MISPRINTS: tuple[dict[str, str], ...] = (
-    {"equation": "4", "printed": "exp(-(z-mu)^2 / 2 s^2) / sqrt(2 pi s)",
-     "derived": "exp(-(z-mu)^2 / 2 s^2) / (sqrt(2 pi) s)",
-     "evaluate": "normal_density_printed vs normal_density"},
-    {"equation": "16-17", "printed": "y psi(t y) + t N(y|0,1/gamma) / gamma",
-     "derived": "y + t N(y|0,1/gamma) / (gamma psi(t y))",
-     "evaluate": "estep_printed vs truncated_moments"},
-    {"equation": "18", "printed": "(Abar + gamma Phi^T Phi)^-1 gamma Phi^T (Hbar - b I^T)",
-     "derived": "(Abar + gamma Phi^T Phi)^-1 gamma Phi^T (Hbar - b 1), signs kept by NNLS",
-     "evaluate": "m_step_w"},
-    {"equation": "14, 15, 20",
-     "printed": "gamma = (C + sqrt(C^2 + 8 lam N)) / (4 lam), C = 2 y^T Hbar - ||y||^2",
-     "derived": "gamma = 2N / (S + sqrt(S^2 + 8 lam N)), S = E||H - y||^2 = E[H^T H] - C",
-     "evaluate": "gamma_update_printed vs gamma_update"},
-)  # fmt: skip
+    {
+        "equation": "4",
+        "printed": "exp(-(z-mu)^2 / 2 s^2) / sqrt(2 pi s)",
+        "derived": "exp(-(z-mu)^2 / 2 s^2) / (sqrt(2 pi) s)",
+        "evaluate": "normal_density_printed vs normal_density",
+    },
+    {
+        "equation": "16-17",
+        "printed": "y psi(t y) + t N(y|0,1/gamma) / gamma",
+        "derived": "y + t N(y|0,1/gamma) / (gamma psi(t y))",
+        "evaluate": "estep_printed vs truncated_moments",
+    },
+    {
+        "equation": "18",
+        "printed": "(Abar + gamma Phi^T Phi)^-1 gamma Phi^T (Hbar - b I^T)",
+        "derived": "(Abar + gamma Phi^T Phi)^-1 gamma Phi^T (Hbar - b 1), signs kept by NNLS",
+        "evaluate": "m_step_w",
+    },
+    {
+        "equation": "14, 15, 20",
+        "printed": "gamma = (C + sqrt(C^2 + 8 lam N)) / (4 lam), C = 2 y^T Hbar - ||y||^2",
+        "derived": "gamma = 2N / (S + sqrt(S^2 + 8 lam N)), S = E||H - y||^2 = E[H^T H] - C",
+        "evaluate": "gamma_update_printed vs gamma_update",
+    },
+)
 
 
 # --- densities and the E-step -------------------------------------------------------------
@@ -199,7 +210,7 @@ def hyper_expectations(
     """``(alphabar, betabar)``: posterior means of the Gamma hyper-priors given w and b.
 
     ``alphabar_i = (2c + 1) / (w_i^2 + 2d)`` and ``betabar = (2e + 1) / (b^2 + 2f)``.
-    """  # fmt: skip
+    """
     w_active = np.asarray(w_active, dtype=float)
     return (2 * c + 1) / (w_active**2 + 2 * d), (2 * e + 1) / (b * b + 2 * f)
 
@@ -411,9 +422,16 @@ def _iterate(Phi, t, state: PCVMState, cfg: PCVMConfig):
     new = PCVMState(w=w, b=b, gamma=gamma, active=S[keep])
     alpha_full = np.full(N, np.inf)
     alpha_full[S] = alphabar
-    info = dict(hbar=hbar, hvar=hvar, alphabar=alpha_full, betabar=float(betabar),
-                residual=residual, pruned=S[~keep], constrained=constrained,
-                scale=float(scale))  # fmt: skip
+    info = dict(
+        hbar=hbar,
+        hvar=hvar,
+        alphabar=alpha_full,
+        betabar=float(betabar),
+        residual=residual,
+        pruned=S[~keep],
+        constrained=constrained,
+        scale=float(scale),
+    )
     return new, info
 
 
@@ -462,17 +480,27 @@ def em_step(
     Phi, t = _check(Phi, t, state, cfg)
     new, info = _iterate(Phi, t, state, cfg)
     y = Phi[:, new.active] @ new.w[new.active] + new.b
-    objective = log_posterior(y, t, new.w[new.active], new.b, new.gamma, cfg.lam,
-                              cfg.c, cfg.d, cfg.e, cfg.f)  # fmt: skip
+    objective = log_posterior(
+        y, t, new.w[new.active], new.b, new.gamma, cfg.lam, cfg.c, cfg.d, cfg.e, cfg.f
+    )
     trace = PCVMTrace(
-        iteration=iteration, gamma_old=state.gamma, gamma=new.gamma, b=new.b,
-        w=frozen_array(new.w), hbar=frozen_array(info["hbar"]), hvar=frozen_array(info["hvar"]),
-        alphabar=frozen_array(info["alphabar"]), betabar=info["betabar"],
-        residual=info["residual"], objective=objective, n_nonzero=int(new.active.size),
-        pruned=frozen_array(info["pruned"], dtype=np.int64), constrained=info["constrained"],
+        iteration=iteration,
+        gamma_old=state.gamma,
+        gamma=new.gamma,
+        b=new.b,
+        w=frozen_array(new.w),
+        hbar=frozen_array(info["hbar"]),
+        hvar=frozen_array(info["hvar"]),
+        alphabar=frozen_array(info["alphabar"]),
+        betabar=info["betabar"],
+        residual=info["residual"],
+        objective=objective,
+        n_nonzero=int(new.active.size),
+        pruned=frozen_array(info["pruned"], dtype=np.int64),
+        constrained=info["constrained"],
         scale=info["scale"],
         train_error=float(np.mean(t * y <= 0)),
-    )  # fmt: skip
+    )
     return new, trace
 
 
@@ -525,12 +553,28 @@ def _loop(Phi, t, state: PCVMState, cfg: PCVMConfig, max_iter: int, tol: float, 
         else:
             new, info = _iterate(Phi, t, state, cfg)
             y = Phi[:, new.active] @ new.w[new.active] + new.b
-            history.append(dict(
-                iteration=n_iter, gamma=new.gamma, b=new.b, n_nonzero=int(new.active.size),
-                objective=log_posterior(y, t, new.w[new.active], new.b, new.gamma, cfg.lam,
-                                        cfg.c, cfg.d, cfg.e, cfg.f),
-                train_error=float(np.mean(t * y <= 0)), constrained=info["constrained"],
-            ))  # fmt: skip
+            history.append(
+                dict(
+                    iteration=n_iter,
+                    gamma=new.gamma,
+                    b=new.b,
+                    n_nonzero=int(new.active.size),
+                    objective=log_posterior(
+                        y,
+                        t,
+                        new.w[new.active],
+                        new.b,
+                        new.gamma,
+                        cfg.lam,
+                        cfg.c,
+                        cfg.d,
+                        cfg.e,
+                        cfg.f,
+                    ),
+                    train_error=float(np.mean(t * y <= 0)),
+                    constrained=info["constrained"],
+                )
+            )
         done = converged(state, new, tol) or new.active.size == 0
         state = new
         if done:

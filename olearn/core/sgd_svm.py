@@ -62,8 +62,9 @@ SCHEDULES = ("global", "per-feature")
 REGULARIZE = ("all", "touched")
 
 
-def check_sgd_hyper(lam: float, t0: float | str, schedule: str, regularize: str,
-                    bias_rate: float) -> tuple[float, float, str, str]:  # fmt: skip
+def check_sgd_hyper(
+    lam: float, t0: float | str, schedule: str, regularize: str, bias_rate: float
+) -> tuple[float, float, str, str]:
     """Validate and resolve the hyper-parameters; returns ``(lam, t0, schedule, regularize)``.
 
     ``t0="auto"`` gives ``max(1/lam, 2)``: the first step has rate 1, as scikit-learn's
@@ -141,8 +142,9 @@ class SGDTrace:
     printed_w: np.ndarray
 
 
-def rates(state: SGDState, x: np.ndarray, lam: float, t0: float, schedule: str,
-          regularize: str) -> np.ndarray:  # fmt: skip
+def rates(
+    state: SGDState, x: np.ndarray, lam: float, t0: float, schedule: str, regularize: str
+) -> np.ndarray:
     """The per-coordinate rate of this step, ``eta`` (d,)."""
     if schedule == "global":
         eta = np.full(x.shape[0], 1.0 / (lam * (state.t + t0)))  # eta_t = 1/(lam (t + t0))
@@ -153,8 +155,9 @@ def rates(state: SGDState, x: np.ndarray, lam: float, t0: float, schedule: str,
     return eta
 
 
-def printed_update(w: np.ndarray, x: np.ndarray, y: float, eta: np.ndarray, lam: float,
-                   active: bool, schedule: str) -> np.ndarray:  # fmt: skip
+def printed_update(
+    w: np.ndarray, x: np.ndarray, y: float, eta: np.ndarray, lam: float, active: bool, schedule: str
+) -> np.ndarray:
     """The seed's printed update (wrong signs; see the module docstring)."""
     hinge = y * x * float(active)
     if schedule == "global":
@@ -162,9 +165,17 @@ def printed_update(w: np.ndarray, x: np.ndarray, y: float, eta: np.ndarray, lam:
     return w - eta * (hinge - lam * w)  # section 3.2 as printed
 
 
-def sgd_step(state: SGDState, x: np.ndarray, y: float, lam: float = 1e-4, t0: float | str = "auto",
-             schedule: str = "global", regularize: str = "auto", bias_rate: float = 0.01,
-             fit_intercept: bool = True) -> tuple[SGDState, SGDTrace]:  # fmt: skip
+def sgd_step(
+    state: SGDState,
+    x: np.ndarray,
+    y: float,
+    lam: float = 1e-4,
+    t0: float | str = "auto",
+    schedule: str = "global",
+    regularize: str = "auto",
+    bias_rate: float = 0.01,
+    fit_intercept: bool = True,
+) -> tuple[SGDState, SGDTrace]:
     """One textbook (dense) SGD step on the hinge loss; pure (``state`` is not changed).
 
     Parameters
@@ -196,11 +207,20 @@ def sgd_step(state: SGDState, x: np.ndarray, y: float, lam: float = 1e-4, t0: fl
     counts = state.counts + (x != 0.0)  # t_j counts the examples where x_j != 0
     new = SGDState(w, b, state.t + 1, counts)
     return new, SGDTrace(
-        t=state.t, y=y, margin=margin, loss=max(0.0, 1.0 - margin), hinge_active=bool(active),
-        eta=frozen_array(eta), eta_bias=eta_bias, counts_before=frozen_array(state.counts),
-        w_before=frozen_array(state.w), w_after=frozen_array(w), b_before=state.b, b_after=b,
+        t=state.t,
+        y=y,
+        margin=margin,
+        loss=max(0.0, 1.0 - margin),
+        hinge_active=bool(active),
+        eta=frozen_array(eta),
+        eta_bias=eta_bias,
+        counts_before=frozen_array(state.counts),
+        w_before=frozen_array(state.w),
+        w_after=frozen_array(w),
+        b_before=state.b,
+        b_after=b,
         printed_w=frozen_array(printed_update(state.w, x, y, eta, lam, active, schedule)),
-    )  # fmt: skip
+    )
 
 
 def svm_objective(w: np.ndarray, b: float, X, y: np.ndarray, lam: float) -> float:
@@ -221,10 +241,21 @@ class SGDRun:
     steps: list[SGDTrace]
 
 
-def sgd_svm_run(X, y, *, lam: float = 1e-4, t0: float | str = "auto", schedule: str = "global",
-                regularize: str = "auto", bias_rate: float = 0.01, fit_intercept: bool = True,
-                epochs: int = 1, random_state: int | None = 0, record_every: int = 100,
-                trace_steps: int = 0) -> SGDRun:  # fmt: skip
+def sgd_svm_run(
+    X,
+    y,
+    *,
+    lam: float = 1e-4,
+    t0: float | str = "auto",
+    schedule: str = "global",
+    regularize: str = "auto",
+    bias_rate: float = 0.01,
+    fit_intercept: bool = True,
+    epochs: int = 1,
+    random_state: int | None = 0,
+    record_every: int = 100,
+    trace_steps: int = 0,
+) -> SGDRun:
     """Train with the readable step over shuffled epochs, recording the objective.
 
     Parameters
@@ -252,8 +283,9 @@ def sgd_svm_run(X, y, *, lam: float = 1e-4, t0: float | str = "auto", schedule: 
     steps: list[SGDTrace] = []
     for _ in range(epochs):
         for i in rng.permutation(X.shape[0]):
-            state, tr = sgd_step(state, X[i], y[i], lam, t0, schedule, regularize, bias_rate,
-                                 fit_intercept)  # fmt: skip
+            state, tr = sgd_step(
+                state, X[i], y[i], lam, t0, schedule, regularize, bias_rate, fit_intercept
+            )
             if len(steps) < trace_steps:
                 steps.append(tr)
             if state.t % record_every == 0:

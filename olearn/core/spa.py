@@ -194,7 +194,6 @@ def support_step(Q_u: float, J: int, S: float, a: float, cap: float | None) -> f
     return (Q_u + a * excess) / (1.0 + a * J)
 
 
-
 def _order_positive(Q: np.ndarray, y: int) -> list[int]:
     """Wrong classes with Q > 0, by Q descending; a stable sort keeps lower indices first."""
     candidates = [u for u in range(Q.shape[0]) if u != y and Q[u] > 0.0]
@@ -266,13 +265,51 @@ def spa_step(
     coef[y] = tau.sum()
     W += np.outer(coef, x)  # Eq. (4): w_y += T x, w_u -= tau_u x
     return W, _finish(
-        variant, C, "derived", scores, n, margins, Q, loss, order, tests, support,
-        theta_hard, theta, cap_binds, tau, xi, coef, W @ x, y, reason,
-    )  # fmt: skip
+        variant,
+        C,
+        "derived",
+        scores,
+        n,
+        margins,
+        Q,
+        loss,
+        order,
+        tests,
+        support,
+        theta_hard,
+        theta,
+        cap_binds,
+        tau,
+        xi,
+        coef,
+        W @ x,
+        y,
+        reason,
+    )
 
 
-def _finish(variant, C, rule, scores, n, margins, Q, loss, order, tests, support,
-            theta_hard, theta, cap_binds, tau, xi, coef, after, y, reason) -> SPATrace:  # fmt: skip
+def _finish(
+    variant,
+    C,
+    rule,
+    scores,
+    n,
+    margins,
+    Q,
+    loss,
+    order,
+    tests,
+    support,
+    theta_hard,
+    theta,
+    cap_binds,
+    tau,
+    xi,
+    coef,
+    after,
+    y,
+    reason,
+) -> SPATrace:
     margins_after = margins_of(after, y)
     scale = 1.0 + float(np.nanmax(np.abs(margins)))
     return SPATrace(
@@ -346,11 +383,14 @@ def spa_printed_step(
         if variant is None:
             threshold = hard_threshold
         elif variant == "I":  # printed: sum_{j<k} Q_j / (k-1) >= Q_k - C/k stops the search
+
             def threshold(k, s):
                 return 0.0 if k == 1 else s / (k - 1) + C / k
         else:  # printed: (n + 1/2C) / (k n + 1/2C) sum_{j<k} Q_j >= Q_k stops the search
+
             def threshold(k, s):
                 return (n + h) / (k * n + h) * s
+
         J, S, tests = search_support(Q, order, threshold, "printed")
         if variant is None:
             theta = S / (J + 1)  # Table 1
@@ -366,6 +406,24 @@ def spa_printed_step(
     W += np.outer(coef, x)
     xi = 0.0
     return W, _finish(
-        variant, C, "printed (seed 000 Table 2)", scores, n, margins, Q, loss, order, tests,
-        support, theta, theta, False, tau, xi, coef, W @ x, y, reason,
-    )  # fmt: skip
+        variant,
+        C,
+        "printed (seed 000 Table 2)",
+        scores,
+        n,
+        margins,
+        Q,
+        loss,
+        order,
+        tests,
+        support,
+        theta,
+        theta,
+        False,
+        tau,
+        xi,
+        coef,
+        W @ x,
+        y,
+        reason,
+    )

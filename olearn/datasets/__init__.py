@@ -30,8 +30,15 @@ from olearn.datasets._paths import cache_dir, data_home
 from olearn.datasets._registry import KINDS, SPECS, DatasetSpec, spec
 
 __all__ = [
-    "Dataset", "DatasetUnavailable", "cache_dir", "card", "data_home", "fetch", "load",
-    "names", "read_upload",
+    "Dataset",
+    "DatasetUnavailable",
+    "cache_dir",
+    "card",
+    "data_home",
+    "fetch",
+    "load",
+    "names",
+    "read_upload",
 ]
 
 
@@ -158,8 +165,9 @@ def card(name: str, data_home: str | os.PathLike | None = None, *, build: bool =
     return {**head, **s.static_card(), "downloaded": not missing, "missing": missing}
 
 
-def fetch(name: str, data_home: str | os.PathLike | None = None, *, progress: bool = True
-          ) -> list[Path]:
+def fetch(
+    name: str, data_home: str | os.PathLike | None = None, *, progress: bool = True
+) -> list[Path]:
     """Download the archives ``name`` needs into the data folder (if absent); their paths.
 
     Embedded datasets need none (returns ``[]``).  ``python -m olearn datasets fetch NAME``.

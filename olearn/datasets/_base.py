@@ -15,10 +15,20 @@ import numpy as np
 import scipy.sparse as sp
 
 REQUIRED_CARD_KEYS = ("title", "source", "url", "licence", "notes")
-STATISTICS_KEYS = frozenset({
-    "n_samples", "n_features", "n_classes", "class_counts", "nnz", "density", "nnz_per_row",
-    "n_test", "test_class_counts", "test_nnz",
-})  # computed by :func:`statistics`, never stored
+STATISTICS_KEYS = frozenset(
+    {
+        "n_samples",
+        "n_features",
+        "n_classes",
+        "class_counts",
+        "nnz",
+        "density",
+        "nnz_per_row",
+        "n_test",
+        "test_class_counts",
+        "test_nnz",
+    }
+)  # computed by :func:`statistics`, never stored
 ARRAY_META = ("feature_names", "members", "test_members")  # card entries held as str arrays
 
 

@@ -33,11 +33,10 @@ def cache_key(name: str, parser_version: int, options: dict) -> str:
 
 def write(path: Path, ds: Dataset, sources: dict[str, int]) -> None:
     """Store ``ds`` at ``path`` (``.npz``) and its card beside it; warn, never fail."""
-    static = {
-        k: v for k, v in ds.meta.items() if k not in STATISTICS_KEYS and k not in ARRAY_META
-    }
+    static = {k: v for k, v in ds.meta.items() if k not in STATISTICS_KEYS and k not in ARRAY_META}
     arrays = {
-        "y": ds.y, "card": np.array(json.dumps(static)),
+        "y": ds.y,
+        "card": np.array(json.dumps(static)),
         "sources": np.array(json.dumps(sources)),
     }
     arrays.update(_matrix_arrays("X", ds.X))
@@ -61,8 +60,9 @@ def write_card(path: Path, ds: Dataset, sources: dict[str, int]) -> None:
     try:
         _atomic(card_path(path), lambda f: f.write(sidecar.encode()))
     except OSError as exc:
-        warnings.warn(f"could not write the card of {ds.name} in {path.parent}: {exc}",
-                      stacklevel=3)
+        warnings.warn(
+            f"could not write the card of {ds.name} in {path.parent}: {exc}", stacklevel=3
+        )
 
 
 def read(path: Path, sources_now: dict[str, int]) -> Dataset | None:
@@ -125,8 +125,10 @@ def card_from_json(text: str) -> dict:
 def _matrix_arrays(prefix: str, X) -> dict:
     if sp.issparse(X):
         return {
-            f"{prefix}_data": X.data, f"{prefix}_indices": X.indices,
-            f"{prefix}_indptr": X.indptr, f"{prefix}_shape": np.array(X.shape),
+            f"{prefix}_data": X.data,
+            f"{prefix}_indices": X.indices,
+            f"{prefix}_indptr": X.indptr,
+            f"{prefix}_shape": np.array(X.shape),
         }
     return {prefix: X}
 

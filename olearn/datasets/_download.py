@@ -130,8 +130,12 @@ def _stream(url: str, out, label: str, progress: bool) -> None:
         total = int(length) if length and length.isdigit() else None
         received = 0
         with tqdm(
-            total=total, unit="B", unit_scale=True, unit_divisor=1024,
-            desc=f"downloading {label}", disable=not progress,
+            total=total,
+            unit="B",
+            unit_scale=True,
+            unit_divisor=1024,
+            desc=f"downloading {label}",
+            disable=not progress,
         ) as bar:
             while chunk := response.read(CHUNK_BYTES):
                 out.write(chunk)

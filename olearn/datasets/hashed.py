@@ -41,12 +41,22 @@ N_FEATURES = 2**20
 TECH_GROUPS = ("comp.", "sci.", "misc.forsale")  # 20news group prefixes labelled +1
 TECH_LIVEDOOR = ("it-life-hack", "kaden-channel", "smax")
 SEED_TABLE_1 = {
-    "sgd-balanced": {"source": "seed 004 Table 1, data (1) (MeSH)", "n_features": 1363944,
-                     "nnz_per_row": 261, "positive_share": 0.54, "n_samples": 68684,
-                     "n_test": 7632},
-    "sgd-rare": {"source": "seed 004 Table 1, data (2) (LSHTC3)", "n_features": 2085164,
-                 "nnz_per_row": 47, "positive_share": 0.0025, "n_samples": 411197,
-                 "n_test": 45689},
+    "sgd-balanced": {
+        "source": "seed 004 Table 1, data (1) (MeSH)",
+        "n_features": 1363944,
+        "nnz_per_row": 261,
+        "positive_share": 0.54,
+        "n_samples": 68684,
+        "n_test": 7632,
+    },
+    "sgd-rare": {
+        "source": "seed 004 Table 1, data (2) (LSHTC3)",
+        "n_features": 2085164,
+        "nnz_per_row": 47,
+        "positive_share": 0.0025,
+        "n_samples": 411197,
+        "n_test": 45689,
+    },
 }
 FILES = {
     "sgd-balanced": (newsgroups.ARCHIVE, livedoor.ARCHIVE),
@@ -61,11 +71,21 @@ def _japanese_bigrams(text: str) -> list[str]:
 def hash_texts(texts: list[str], japanese: bool, n_features: int = N_FEATURES) -> sp.csr_matrix:
     """Hashed, L2-normalised term frequencies of ``texts`` (module docstring)."""
     if japanese:
-        vectorizer = HashingVectorizer(n_features=n_features, analyzer=_japanese_bigrams,
-                                       alternate_sign=False, norm="l2", dtype=np.float64)
+        vectorizer = HashingVectorizer(
+            n_features=n_features,
+            analyzer=_japanese_bigrams,
+            alternate_sign=False,
+            norm="l2",
+            dtype=np.float64,
+        )
     else:
-        vectorizer = HashingVectorizer(n_features=n_features, ngram_range=(1, 2),
-                                       alternate_sign=False, norm="l2", dtype=np.float64)
+        vectorizer = HashingVectorizer(
+            n_features=n_features,
+            ngram_range=(1, 2),
+            alternate_sign=False,
+            norm="l2",
+            dtype=np.float64,
+        )
     return vectorizer.transform(texts).tocsr()
 
 
@@ -119,19 +139,24 @@ def build_hashed(
     train, test = stratified_split(y, y.size - n_test, n_test, rng)
     positives = (
         "20news comp.*, sci.*, misc.forsale + livedoor it-life-hack, kaden-channel, smax "
-        "(technology)" if name == "sgd-balanced"
+        "(technology)"
+        if name == "sgd-balanced"
         else f"Reuters-21578 documents whose TOPICS include {positive_topic!r}"
     )
     counts = {s: int((sources == s).sum()) for s in np.unique(sources)}
     card = {
         **static_card(name),
-        "notes": static_card(name)["notes"] + (
+        "notes": static_card(name)["notes"]
+        + (
             f" Pool: {counts}; +1 = {positives}. Seeded stratified split "
             f"(numpy default_rng({random_state})): {n_test} test documents "
             f"({test_fraction:.0%})."
         ),
-        "options": {"test_fraction": test_fraction, "random_state": random_state,
-                    **({"positive_topic": positive_topic} if name == "sgd-rare" else {})},
+        "options": {
+            "test_fraction": test_fraction,
+            "random_state": random_state,
+            **({"positive_topic": positive_topic} if name == "sgd-rare" else {}),
+        },
         "positive_share": float((y == 1).mean()),
     }
     return make_dataset(name, X[train], y[train], card, X[test], y[test])
@@ -144,8 +169,11 @@ def static_card(name: str) -> dict:
     corpora = {newsgroups.ARCHIVE: newsgroups, reuters.ARCHIVE: reuters, livedoor.ARCHIVE: livedoor}
     files = FILES[name]
     return {
-        "title": ("Hashed one-vs-rest, balanced (technology vs rest)" if name == "sgd-balanced"
-                  else "Hashed one-vs-rest, rare positive (Reuters 'gold' vs rest)"),
+        "title": (
+            "Hashed one-vs-rest, balanced (technology vs rest)"
+            if name == "sgd-balanced"
+            else "Hashed one-vs-rest, rare positive (Reuters 'gold' vs rest)"
+        ),
         "source": "; ".join(corpora[f].SOURCE for f in files),
         "url": " ; ".join(URLS[f] for f in files),
         "licence": " | ".join(corpora[f].LICENCE for f in files),

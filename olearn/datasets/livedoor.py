@@ -25,8 +25,15 @@ from olearn.datasets._corpus import iter_tar_texts, memo_by_file
 
 ARCHIVE = "ldcc-20140209.tar.gz"
 CATEGORIES = (
-    "dokujo-tsushin", "it-life-hack", "kaden-channel", "livedoor-homme", "movie-enter",
-    "peachy", "smax", "sports-watch", "topic-news",
+    "dokujo-tsushin",
+    "it-life-hack",
+    "kaden-channel",
+    "livedoor-homme",
+    "movie-enter",
+    "peachy",
+    "smax",
+    "sports-watch",
+    "topic-news",
 )
 SOURCE = (
     "livedoor news corpus, RONDHUIT Co., Ltd. (articles of NHN Japan's livedoor news, "
@@ -71,8 +78,10 @@ def split_article(text: str) -> tuple[str, str]:
 def _is_article(name: str) -> bool:
     parts = name.split("/")
     return (
-        len(parts) == 3 and parts[1] in CATEGORIES
-        and parts[2].startswith(parts[1] + "-") and parts[2].endswith(".txt")
+        len(parts) == 3
+        and parts[1] in CATEGORIES
+        and parts[2].startswith(parts[1] + "-")
+        and parts[2].endswith(".txt")
     )
 
 

@@ -36,8 +36,14 @@ from olearn.datasets._text import strip_newsgroup_header
 
 ARCHIVE = "20news-bydate.tar.gz"
 GROUPS_8 = (
-    "rec.autos", "rec.sport.baseball", "comp.graphics", "comp.sys.mac.hardware",
-    "sci.med", "rec.motorcycles", "talk.politics.misc", "sci.space",
+    "rec.autos",
+    "rec.sport.baseball",
+    "comp.graphics",
+    "comp.sys.mac.hardware",
+    "sci.med",
+    "rec.motorcycles",
+    "talk.politics.misc",
+    "sci.space",
 )
 SOURCE = (
     "K. Lang, NewsWeeder: Learning to filter netnews, ICML 1995; "
@@ -118,9 +124,13 @@ def build_20news8(
             f"; lowercase words of 2+ word characters; vocabulary: terms in >= {min_df} of "
             f"these posts; raw counts. Stands in for UCD's 'ol-8-1' (no longer available)."
         ),
-        "options": {"n_samples": n_samples, "politics": politics,
-                    "remove_headers": remove_headers, "min_df": min_df,
-                    "random_state": random_state},
+        "options": {
+            "n_samples": n_samples,
+            "politics": politics,
+            "remove_headers": remove_headers,
+            "min_df": min_df,
+            "random_state": random_state,
+        },
         "members": [corpus.names[i] for i in order],
         "feature_names": vectorizer.get_feature_names_out().astype(str),
     }
@@ -138,6 +148,10 @@ def static_card() -> dict:
         "licence": LICENCE,
         "notes": "8 groups (autos, baseball, graphics, mac, med, motorcycles, politics, space) "
         "sampled from the bydate archive; bag-of-words counts.",
-        "paper_table": {"source": "seed 000 Table 3", "n_classes": 8, "n_samples": 2586,
-                        "n_features": 9971},
+        "paper_table": {
+            "source": "seed 000 Table 3",
+            "n_classes": 8,
+            "n_samples": 2586,
+            "n_features": 9971,
+        },
     }

@@ -65,21 +65,33 @@ class PairSpec:
 
 PAIRS: dict[str, PairSpec] = {
     "pair-ldcc-dokujo-it": PairSpec(
-        "ldcc", "dokujo-tsushin", "it-life-hack", "Cu./Ec.",
+        "ldcc",
+        "dokujo-tsushin",
+        "it-life-hack",
+        "Cu./Ec.",
         "culture ~ dokujo-tsushin (lifestyle and culture column for single women); "
         "economy ~ it-life-hack (IT business, products and services)",
     ),
     "pair-ldcc-dokujo-sports": PairSpec(
-        "ldcc", "dokujo-tsushin", "sports-watch", "Cu./Sp.",
+        "ldcc",
+        "dokujo-tsushin",
+        "sports-watch",
+        "Cu./Sp.",
         "culture ~ dokujo-tsushin; sports ~ sports-watch (a direct match)",
     ),
     "pair-ldcc-it-topic": PairSpec(
-        "ldcc", "it-life-hack", "topic-news", "Ec./In.",
+        "ldcc",
+        "it-life-hack",
+        "topic-news",
+        "Ec./In.",
         "economy ~ it-life-hack; international ~ topic-news (general news, much of it about "
         "China and Korea)",
     ),
     "pair-ldcc-movie-topic": PairSpec(
-        "ldcc", "movie-enter", "topic-news", "En./In.",
+        "ldcc",
+        "movie-enter",
+        "topic-news",
+        "En./In.",
         "entertainment ~ movie-enter (films, actors); international ~ topic-news",
     ),
     "pair-20news-space-med": PairSpec("20news", "sci.space", "sci.med"),
@@ -121,11 +133,13 @@ def build_pair(
     spec = PAIRS[pair]
     if n_train < 2 or n_test < 2 or n_train % 2 or n_test % 2:
         raise ValueError(f"n_train and n_test must be even and >= 2, got {n_train}, {n_test}")
-    texts, cats, ids = _documents(spec.corpus, paths[ARCHIVES[spec.corpus]],
-                                  (spec.positive, spec.negative))
+    texts, cats, ids = _documents(
+        spec.corpus, paths[ARCHIVES[spec.corpus]], (spec.positive, spec.negative)
+    )
     if spec.corpus == "ldcc":
-        vectorizer = CountVectorizer(analyzer=japanese_char_ngrams, binary=True, min_df=min_df,
-                                     dtype=np.float64)
+        vectorizer = CountVectorizer(
+            analyzer=japanese_char_ngrams, binary=True, min_df=min_df, dtype=np.float64
+        )
     else:
         vectorizer = CountVectorizer(binary=True, min_df=min_df, dtype=np.float64)
     analyzer = vectorizer.build_analyzer()
@@ -145,15 +159,21 @@ def build_pair(
     X_test = vectorizer.transform([texts[i] for i in drawn[test]])
     card = {
         **static_card(pair),
-        "notes": static_card(pair)["notes"] + (
+        "notes": static_card(pair)["notes"]
+        + (
             f" Documents with fewer than {min_tokens} tokens are never drawn."
             f" Drawn: {per_class} per category (numpy default_rng({random_state})), seeded "
             f"stratified split {n_train} train / {n_test} test; vocabulary = terms in >= "
             f"{min_df} training documents (test documents never seen); binary presence. "
             f"Test rows with no training term: {int((X_test.getnnz(axis=1) == 0).sum())}."
         ),
-        "options": {"n_train": n_train, "n_test": n_test, "min_df": min_df,
-                    "min_tokens": min_tokens, "random_state": random_state},
+        "options": {
+            "n_train": n_train,
+            "n_test": n_test,
+            "min_df": min_df,
+            "min_tokens": min_tokens,
+            "random_state": random_state,
+        },
         "feature_names": vectorizer.get_feature_names_out().astype(str),
         "members": ids[drawn[train]],
         "test_members": ids[drawn[test]],
@@ -167,10 +187,16 @@ def static_card(pair: str) -> dict:
 
     spec = PAIRS[pair]
     corpus = {"ldcc": livedoor, "20news": newsgroups, "reuters": reuters}[spec.corpus]
-    tokens = ("character 1-2-grams (Japanese, no dictionary)" if spec.corpus == "ldcc"
-              else "lowercase words")
-    mirror = (f" Mirrors seed 002's {spec.seed_pair} pair by analogy only: {spec.analogy}."
-              if spec.seed_pair else " An English pair of the same form (no seed counterpart).")
+    tokens = (
+        "character 1-2-grams (Japanese, no dictionary)"
+        if spec.corpus == "ldcc"
+        else "lowercase words"
+    )
+    mirror = (
+        f" Mirrors seed 002's {spec.seed_pair} pair by analogy only: {spec.analogy}."
+        if spec.seed_pair
+        else " An English pair of the same form (no seed counterpart)."
+    )
     return {
         "title": f"Document pair {spec.positive} (+1) vs {spec.negative} (-1)",
         "source": corpus.SOURCE,
@@ -181,7 +207,11 @@ def static_card(pair: str) -> dict:
         "positive": spec.positive,
         "negative": spec.negative,
         "seed_pair": spec.seed_pair,
-        "paper_table": {"source": "seed 002 section 3", "n_samples": 400, "n_test": 800,
-                        "features": "binary word presence",
-                        **({"pair": spec.seed_pair} if spec.seed_pair else {})},
+        "paper_table": {
+            "source": "seed 002 section 3",
+            "n_samples": 400,
+            "n_test": 800,
+            "features": "binary word presence",
+            **({"pair": spec.seed_pair} if spec.seed_pair else {}),
+        },
     }

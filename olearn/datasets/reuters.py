@@ -44,9 +44,26 @@ from olearn.datasets._corpus import iter_tar_texts, memo_by_file
 
 ARCHIVE = "reuters21578.tar.gz"
 TOPICS_20 = (
-    "acq", "alum", "cocoa", "coffee", "copper", "cpi", "crude", "earn", "gnp", "gold",
-    "grain", "interest", "jobs", "money-fx", "money-supply", "reserves", "rubber", "ship",
-    "sugar", "trade",
+    "acq",
+    "alum",
+    "cocoa",
+    "coffee",
+    "copper",
+    "cpi",
+    "crude",
+    "earn",
+    "gnp",
+    "gold",
+    "grain",
+    "interest",
+    "jobs",
+    "money-fx",
+    "money-supply",
+    "reserves",
+    "rubber",
+    "ship",
+    "sugar",
+    "trade",
 )  # seed 000 Table 3, in its order (alphabetical)
 SOURCE = (
     "D. D. Lewis, Reuters-21578 text categorization test collection, Distribution 1.0 "
@@ -57,7 +74,10 @@ LICENCE = (
     "research purposes only. Cite as 'Reuters-21578, Distribution 1.0'."
 )
 PAPER_TABLE = {
-    "source": "seed 000 Table 3", "n_classes": 20, "n_samples": 7800, "n_features": 34488,
+    "source": "seed 000 Table 3",
+    "n_classes": 20,
+    "n_samples": 7800,
+    "n_features": 34488,
 }
 
 _DOC = re.compile(r"<REUTERS\b([^>]*)>(.*?)</REUTERS>", re.S)
@@ -116,8 +136,15 @@ def parse_sgml(text: str) -> list[tuple[int, str, tuple[str, ...], str, bool]]:
             parts = [title.group(1) if title else "", body.group(1) if body else ""]
         parts = [_clean(p).strip() for p in parts]
         parts[-1] = _SIGNATURE.sub("", parts[-1])
-        out.append((int(attr["NEWID"]), attr.get("LEWISSPLIT", ""), topics,
-                    "\n".join(p for p in parts if p), bool(parts[-1])))
+        out.append(
+            (
+                int(attr["NEWID"]),
+                attr.get("LEWISSPLIT", ""),
+                topics,
+                "\n".join(p for p in parts if p),
+                bool(parts[-1]),
+            )
+        )
     return out
 
 
@@ -162,9 +189,7 @@ def select_single_topic(
         raise ValueError(f"single must be 'overall' or 'among20', got {single!r}")
     wanted = set(topics)
     keep, labels, seen = [], [], set()
-    for i, (doc_topics, text, body) in enumerate(
-        zip(corpus.topics, corpus.texts, corpus.has_body)
-    ):
+    for i, (doc_topics, text, body) in enumerate(zip(corpus.topics, corpus.texts, corpus.has_body)):
         hits = [t for t in doc_topics if t in wanted]
         if len(hits) != 1 or (single == "overall" and len(doc_topics) != 1):
             continue
@@ -211,8 +236,13 @@ def build_reuters20(
             "these documents; raw counts. Seed 000 says only that it 'shaped' Reuters-21578 "
             "into 20 classes, so this rule is ours, chosen to land near its sizes."
         ),
-        "options": {"single": single, "require_body": require_body, "dedupe": dedupe,
-                    "lowercase": lowercase, "min_df": min_df},
+        "options": {
+            "single": single,
+            "require_body": require_body,
+            "dedupe": dedupe,
+            "lowercase": lowercase,
+            "min_df": min_df,
+        },
         "members": [f"NEWID={corpus.newid[i]}" for i in keep],
         "feature_names": vectorizer.get_feature_names_out().astype(str),
     }

@@ -94,7 +94,9 @@ def make_toy(
     X, y = _GENERATORS[kind](rng, n_samples, n_classes, margin)
     y = _flip_labels(y, n_classes, noise, rng)
     used = {
-        "n_samples": n_samples, "noise": noise, "random_state": random_state,
+        "n_samples": n_samples,
+        "noise": noise,
+        "random_state": random_state,
         **({} if kind in BINARY_KINDS else {"n_classes": n_classes}),
         **({"margin": margin} if kind in ("separable", "xor", "drift") else {}),
     }
@@ -114,8 +116,9 @@ def static_card(kind: str) -> dict:
 
 
 def _notes(kind: str, used: dict) -> str:
-    return (f"{_DOC[kind]} Options: {used}. "
-            "Label noise flips round(noise*n) labels to another class.")
+    return (
+        f"{_DOC[kind]} Options: {used}. Label noise flips round(noise*n) labels to another class."
+    )
 
 
 _DOC = {
@@ -212,7 +215,11 @@ def _drift(rng, n, k, margin):
 
 
 _GENERATORS = {
-    "blobs": _blobs, "separable": _separable, "xor": _xor, "moons": _moons, "drift": _drift,
+    "blobs": _blobs,
+    "separable": _separable,
+    "xor": _xor,
+    "moons": _moons,
+    "drift": _drift,
 }
 
 

@@ -126,8 +126,7 @@ def read_upload(
     if not np.all(np.isfinite(values)):
         bad = np.flatnonzero(~np.isfinite(values.ravel()))
         where = (
-            "" if sp.issparse(X)
-            else f" (first at row {bad[0] // d + 1}, feature {bad[0] % d + 1})"
+            "" if sp.issparse(X) else f" (first at row {bad[0] // d + 1}, feature {bad[0] % d + 1})"
         )
         raise ValueError(f"{filename} has {bad.size} NaN or infinite feature values{where}")
     card = {
@@ -214,8 +213,11 @@ def _looks_like_header(rows: list[list[str]]) -> bool:
 
 def _parse_csv(text: str, filename: str, delimiter: str, label_column):
     try:
-        rows = [row for row in csv.reader(io.StringIO(text), delimiter=delimiter)
-                if any(cell.strip() for cell in row)]
+        rows = [
+            row
+            for row in csv.reader(io.StringIO(text), delimiter=delimiter)
+            if any(cell.strip() for cell in row)
+        ]
     except csv.Error as exc:
         raise ValueError(f"{filename} could not be parsed as CSV: {exc}") from exc
     if not rows:
@@ -249,8 +251,9 @@ def _parse_csv(text: str, filename: str, delimiter: str, label_column):
             for c, cell in enumerate(row):
                 if not _is_number(cell):
                     col = names[c] if names else f"feature {c + 1}"
-                    what = ("an empty cell" if not cell.strip()
-                            else f"non-numeric value {str(cell)!r}")
+                    what = (
+                        "an empty cell" if not cell.strip() else f"non-numeric value {str(cell)!r}"
+                    )
                     raise ValueError(
                         f"{filename}: {what} at row {r + 1 + (header is not None)}, column "
                         f"{col!r}; features must be numbers"
@@ -273,8 +276,10 @@ def _label_index(label_column, header, width: int, filename: str) -> int:
         return width - 1
     if isinstance(label_column, str):
         if header is None:
-            raise ValueError(f"{filename} has no header row, so label_column={label_column!r} "
-                             "cannot be found; pass a column position (0 or -1)")
+            raise ValueError(
+                f"{filename} has no header row, so label_column={label_column!r} "
+                "cannot be found; pass a column position (0 or -1)"
+            )
         if label_column not in header:
             raise ValueError(f"{filename} has no column {label_column!r}; columns: {header}")
         return header.index(label_column)
@@ -306,8 +311,11 @@ def _labels(y: np.ndarray, filename: str, max_classes: int) -> np.ndarray:
             f"{filename} has a single class ({classes[0]!r}); a classifier needs at least 2"
         )
     if classes.size > max_classes:
-        hint = " (the labels look continuous: is this a regression target?)" \
-            if numeric is not None and y.dtype.kind == "f" else ""
+        hint = (
+            " (the labels look continuous: is this a regression target?)"
+            if numeric is not None and y.dtype.kind == "f"
+            else ""
+        )
         raise ValueError(
             f"{filename} has {classes.size} classes; at most {max_classes} are supported{hint}"
         )

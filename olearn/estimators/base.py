@@ -257,10 +257,18 @@ class AdditiveLinearClassifier(OnlineClassifier):
         from olearn.kernels.additive import additive_epoch
 
         n = additive_epoch(
-            indptr, indices, data, y_idx, order.astype(np.int64), self._W, self._code(),
-            float(getattr(self, "C", 1.0)), bool(self.fit_intercept),
-            np.zeros((0, self._W.shape[1])), mistakes,
-        )  # fmt: skip
+            indptr,
+            indices,
+            data,
+            y_idx,
+            order.astype(np.int64),
+            self._W,
+            self._code(),
+            float(getattr(self, "C", 1.0)),
+            bool(self.fit_intercept),
+            np.zeros((0, self._W.shape[1])),
+            mistakes,
+        )
         self._set_views()
         return n
 

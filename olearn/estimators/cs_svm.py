@@ -85,8 +85,17 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
     dual method for large scale multi-class linear SVMs", KDD 2008.
     """
 
-    def __init__(self, C=1.0, *, fit_intercept=True, intercept_scaling=1.0, tol=1e-4,
-                 max_iter=1000, shrinking=True, random_state=None):  # fmt: skip
+    def __init__(
+        self,
+        C=1.0,
+        *,
+        fit_intercept=True,
+        intercept_scaling=1.0,
+        tol=1e-4,
+        max_iter=1000,
+        shrinking=True,
+        random_state=None,
+    ):
         self.C = C
         self.fit_intercept = fit_intercept
         self.intercept_scaling = intercept_scaling
@@ -126,9 +135,11 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"this classifier needs samples of at least 2 classes; got 1 class: {self.classes_}"
             )
-        y_idx = np.searchsorted(self.classes_, y) if self.classes_.dtype != object else (
-            np.array([self.classes_.tolist().index(v) for v in y.tolist()])
-        )  # fmt: skip
+        y_idx = (
+            np.searchsorted(self.classes_, y)
+            if self.classes_.dtype != object
+            else (np.array([self.classes_.tolist().index(v) for v in y.tolist()]))
+        )
         y_idx = np.ascontiguousarray(y_idx, dtype=np.int64)
         Xa = with_intercept_column(X, self.intercept_scaling) if self.fit_intercept else X
         indptr, indices, data = csr_arrays(Xa)
@@ -151,9 +162,21 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
         while sweeps < self.max_iter:
             index[:active_size] = index[:active_size][rng.permutation(active_size)]
             worst, active_size, _ = cs_sweep(
-                indptr, indices, data, y_idx, sqnorm, W, alpha, C, index, active_size,
-                class_index, n_active, y_pos, shrink,
-            )  # fmt: skip
+                indptr,
+                indices,
+                data,
+                y_idx,
+                sqnorm,
+                W,
+                alpha,
+                C,
+                index,
+                active_size,
+                class_index,
+                n_active,
+                y_pos,
+                shrink,
+            )
             sweeps += 1
             if not shrink:
                 if worst < tol:
@@ -172,8 +195,10 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
         if not converged:
             warnings.warn(
                 f"CrammerSingerSVC did not reach tol={tol} in max_iter={self.max_iter} sweeps; "
-                "increase max_iter", ConvergenceWarning, stacklevel=2,
-            )  # fmt: skip
+                "increase max_iter",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
         self.n_iter_ = sweeps
         self.alpha_ = alpha
         self._W = W

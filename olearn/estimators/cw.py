@@ -84,11 +84,25 @@ class _ConfidenceWeightedClassifier(AdditiveLinearClassifier):
         full = self._S.ndim == 2
         phi, r, C = self._hyper()
         n = cw_epoch(
-            indptr, indices, data, y_idx, order.astype(np.int64), self._W,
-            np.zeros(0) if full else self._S, self._S if full else np.zeros((0, 0)),
-            cw_code(self._rule_name()), phi, r, C, 1.0, diagonal_code(self.diagonal_form),
-            bool(self.fit_intercept), np.zeros(0), np.zeros(0), mistakes,
-        )  # fmt: skip
+            indptr,
+            indices,
+            data,
+            y_idx,
+            order.astype(np.int64),
+            self._W,
+            np.zeros(0) if full else self._S,
+            self._S if full else np.zeros((0, 0)),
+            cw_code(self._rule_name()),
+            phi,
+            r,
+            C,
+            1.0,
+            diagonal_code(self.diagonal_form),
+            bool(self.fit_intercept),
+            np.zeros(0),
+            np.zeros(0),
+            mistakes,
+        )
         self._set_views()
         return n
 
@@ -220,9 +234,19 @@ class CWClassifier(_ConfidenceWeightedClassifier):
     """
 
     def __init__(
-        self, *, eta=0.7, form="exact", covariance="diagonal", diagonal_form="precision", a=1.0,
-        probability=False, fit_intercept=True, epochs=1, shuffle=True, random_state=None,
-    ):  # fmt: skip
+        self,
+        *,
+        eta=0.7,
+        form="exact",
+        covariance="diagonal",
+        diagonal_form="precision",
+        a=1.0,
+        probability=False,
+        fit_intercept=True,
+        epochs=1,
+        shuffle=True,
+        random_state=None,
+    ):
         self.eta = eta
         self.form = form
         self.covariance = covariance
@@ -268,9 +292,18 @@ class AROWClassifier(_ConfidenceWeightedClassifier):
     """
 
     def __init__(
-        self, *, r=1.0, covariance="diagonal", diagonal_form="precision", a=1.0,
-        probability=False, fit_intercept=True, epochs=5, shuffle=True, random_state=None,
-    ):  # fmt: skip
+        self,
+        *,
+        r=1.0,
+        covariance="diagonal",
+        diagonal_form="precision",
+        a=1.0,
+        probability=False,
+        fit_intercept=True,
+        epochs=5,
+        shuffle=True,
+        random_state=None,
+    ):
         self.r = r
         self.covariance = covariance
         self.diagonal_form = diagonal_form
@@ -312,9 +345,20 @@ class SCWClassifier(_ConfidenceWeightedClassifier):
     """
 
     def __init__(
-        self, *, variant="I", C=1.0, eta=0.75, covariance="diagonal", diagonal_form="precision",
-        a=1.0, probability=False, fit_intercept=True, epochs=5, shuffle=True, random_state=None,
-    ):  # fmt: skip
+        self,
+        *,
+        variant="I",
+        C=1.0,
+        eta=0.75,
+        covariance="diagonal",
+        diagonal_form="precision",
+        a=1.0,
+        probability=False,
+        fit_intercept=True,
+        epochs=5,
+        shuffle=True,
+        random_state=None,
+    ):
         self.variant = variant
         self.C = C
         self.eta = eta

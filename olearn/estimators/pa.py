@@ -92,9 +92,15 @@ class PAClassifier(AdditiveLinearClassifier):
     _rule = "pa"
 
     def __init__(
-        self, *, variant=None, C=1.0, fit_intercept=True, epochs=5, shuffle=True,
+        self,
+        *,
+        variant=None,
+        C=1.0,
+        fit_intercept=True,
+        epochs=5,
+        shuffle=True,
         random_state=None,
-    ):  # fmt: skip
+    ):
         self.variant = variant
         self.C = C
         self.fit_intercept = fit_intercept

@@ -103,9 +103,22 @@ class PCVMClassifier(ClassifierMixin, BaseEstimator):
     H. Ikegami, T. Obata, M. Kobayashi, Y. Sakashita, seed 002 (PCVM with noise precision).
     """
 
-    def __init__(self, *, kernel="cosine", gamma=None, lam=20000.0, theta=1.0, c=0.0, d=0.0,
-                 max_iter=500, tol=1e-3, prune_tol=1e-3, gamma_rule="derived",
-                 rescale=True, random_state=None):  # fmt: skip
+    def __init__(
+        self,
+        *,
+        kernel="cosine",
+        gamma=None,
+        lam=20000.0,
+        theta=1.0,
+        c=0.0,
+        d=0.0,
+        max_iter=500,
+        tol=1e-3,
+        prune_tol=1e-3,
+        gamma_rule="derived",
+        rescale=True,
+        random_state=None,
+    ):
         self.kernel = kernel
         self.gamma = gamma
         self.lam = lam
@@ -120,8 +133,9 @@ class PCVMClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def _config(self) -> tuple[PCVMConfig, float]:
-        check_kernel(self.kernel, float(self.theta) if isinstance(self.theta, numbers.Real)
-                     else np.nan)  # fmt: skip
+        check_kernel(
+            self.kernel, float(self.theta) if isinstance(self.theta, numbers.Real) else np.nan
+        )
         if self.gamma is None:
             lam, gamma0 = _positive("lam", self.lam), 1.0
         else:
@@ -134,9 +148,14 @@ class PCVMClassifier(ClassifierMixin, BaseEstimator):
         c = float(self.c)
         if not (np.isfinite(c) and c > -0.5):
             raise ValueError(f"c must be > -0.5 (so that 2c + 1 > 0), got {self.c!r}")
-        cfg = PCVMConfig(lam=lam, c=c, d=_positive("d", self.d, allow_zero=True),
-                         prune_tol=_positive("prune_tol", self.prune_tol, allow_zero=True),
-                         gamma_rule=self.gamma_rule, rescale=bool(self.rescale))  # fmt: skip
+        cfg = PCVMConfig(
+            lam=lam,
+            c=c,
+            d=_positive("d", self.d, allow_zero=True),
+            prune_tol=_positive("prune_tol", self.prune_tol, allow_zero=True),
+            gamma_rule=self.gamma_rule,
+            rescale=bool(self.rescale),
+        )
         return cfg, gamma0
 
     def fit(self, X, y):
@@ -164,9 +183,14 @@ class PCVMClassifier(ClassifierMixin, BaseEstimator):
         t = np.where(y == self.classes_[1], 1.0, -1.0)
         Phi = basis(X, X, self.kernel, float(self.theta))
         state, history, n_iter = pcvm_fit(
-            Phi, t, cfg, gamma0=gamma0, max_iter=int(self.max_iter), tol=float(self.tol),
+            Phi,
+            t,
+            cfg,
+            gamma0=gamma0,
+            max_iter=int(self.max_iter),
+            tol=float(self.tol),
             random_state=self._seed(),
-        )  # fmt: skip
+        )
         self.relevance_indices_ = state.active.copy()
         self.dual_coef_ = state.w[state.active].copy()
         self.relevance_vectors_ = X[state.active]

@@ -66,9 +66,19 @@ class SGDSVMClassifier(OnlineClassifier):
     Classification" (seed 004).
     """
 
-    def __init__(self, *, lam=1e-4, t0="auto", schedule="global", regularize="auto",
-                 bias_rate=0.01, fit_intercept=True, epochs=5, shuffle=True,
-                 random_state=None):  # fmt: skip
+    def __init__(
+        self,
+        *,
+        lam=1e-4,
+        t0="auto",
+        schedule="global",
+        regularize="auto",
+        bias_rate=0.01,
+        fit_intercept=True,
+        epochs=5,
+        shuffle=True,
+        random_state=None,
+    ):
         self.lam = lam
         self.t0 = t0
         self.schedule = schedule
@@ -106,10 +116,21 @@ class SGDSVMClassifier(OnlineClassifier):
             positive = 1 if P == 1 else p
             y_pm = np.where(y_idx == positive, 1.0, -1.0)
             n_active += sgd_epoch(
-                indptr, indices, data, y_pm, order, self._V[p], self._scalars[p],
-                self._counts[p], self._last[p], lam, t0, code, float(self.bias_rate),
+                indptr,
+                indices,
+                data,
+                y_pm,
+                order,
+                self._V[p],
+                self._scalars[p],
+                self._counts[p],
+                self._last[p],
+                lam,
+                t0,
+                code,
+                float(self.bias_rate),
                 bool(self.fit_intercept),
-            )  # fmt: skip
+            )
         self._set_public()
         return n_active
 
@@ -119,8 +140,9 @@ class SGDSVMClassifier(OnlineClassifier):
         _, t0, code = self._resolved
         W = np.empty_like(self._V)
         for p in range(W.shape[0]):
-            sgd_weights(self._V[p], self._scalars[p], self._counts[p], self._last[p], t0, code,
-                        W[p])  # fmt: skip
+            sgd_weights(
+                self._V[p], self._scalars[p], self._counts[p], self._last[p], t0, code, W[p]
+            )
         self.coef_ = W
         self.intercept_ = self._scalars[:, 1].copy()
         self.counts_ = self._counts

@@ -57,9 +57,15 @@ class SPAClassifier(AdditiveLinearClassifier):
     _rule = "spa"
 
     def __init__(
-        self, *, variant=None, C=1.0, fit_intercept=True, epochs=5, shuffle=True,
+        self,
+        *,
+        variant=None,
+        C=1.0,
+        fit_intercept=True,
+        epochs=5,
+        shuffle=True,
         random_state=None,
-    ):  # fmt: skip
+    ):
         self.variant = variant
         self.C = C
         self.fit_intercept = fit_intercept

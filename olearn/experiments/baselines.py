@@ -53,20 +53,26 @@ class BaselineSpec:
 
 BASELINES: dict[str, BaselineSpec] = {
     "maxent": BaselineSpec(
-        "Maxent", "maxent", LogisticRegression,
+        "Maxent",
+        "maxent",
+        LogisticRegression,
         "Berger, Della Pietra, Della Pietra. A maximum entropy approach to natural language "
         "processing. Computational Linguistics 22(1), 1996",
         params={"solver": "lbfgs", "max_iter": 1000, "tol": 1e-4},
-        defaults={"C": 1.0}, grid={"C": MAXENT_C_GRID},
+        defaults={"C": 1.0},
+        grid={"C": MAXENT_C_GRID},
     ),
     "svm": BaselineSpec(
-        "SVM", "svm", LinearSVC,
+        "SVM",
+        "svm",
+        LinearSVC,
         "Crammer, Singer. On the algorithmic implementation of multiclass kernel-based "
         "vector machines. JMLR 2, 2001 (LIBLINEAR: Fan et al., JMLR 9, 2008)",
         params={"multi_class": "crammer_singer", "max_iter": 2000, "tol": 1e-4},
-        defaults={"C": 1.0}, grid={"C": SVM_C_GRID},
+        defaults={"C": 1.0},
+        grid={"C": SVM_C_GRID},
     ),
-}  # fmt: skip
+}
 
 
 def svm_implementation(svm: str = "auto") -> str:
@@ -103,10 +109,16 @@ def learner(key: str, *, svm: str = "auto"):
     if lowered == "svm" and svm_implementation(svm) == "olearn":
         spec = registry.get("cs-svm")
         return BaselineSpec(
-            "SVM", "svm", spec.estimator, spec.reference, params=dict(spec.params),
-            defaults=dict(spec.defaults), grid={"C": SVM_C_GRID},  # same grid, either solver
-            family="batch", seed=spec.seed,
-        )  # fmt: skip
+            "SVM",
+            "svm",
+            spec.estimator,
+            spec.reference,
+            params=dict(spec.params),
+            defaults=dict(spec.defaults),
+            grid={"C": SVM_C_GRID},  # same grid, either solver
+            family="batch",
+            seed=spec.seed,
+        )
     if lowered in BASELINES:
         return BASELINES[lowered]
     for base in BASELINES.values():

@@ -70,10 +70,15 @@ def curve_task(
     rate = cumulative_rate(mistakes)
     t = sample_points(len(y), points)
     return {
-        "dataset": dataset_name(data), "algorithm": spec.name, "key": spec.key,
-        "params": dict(params), "t": t.tolist(), "rate": rate[t - 1].tolist(),
-        "mistakes": int(np.sum(mistakes)), "n": int(len(y)),
-    }  # fmt: skip
+        "dataset": dataset_name(data),
+        "algorithm": spec.name,
+        "key": spec.key,
+        "params": dict(params),
+        "t": t.tolist(),
+        "rate": rate[t - 1].tolist(),
+        "mistakes": int(np.sum(mistakes)),
+        "n": int(len(y)),
+    }
 
 
 def learning_curves(
@@ -113,15 +118,29 @@ def learning_curves(
     params = params or {}
     specs = [get_learner(a, svm=config.svm) for a in algorithms]
     tasks = [
-        {"data": data, "algorithm": spec.key, "config": config, "points": points,
-         "params": dict(params.get((dataset_name(data), spec.key), {}))}
-        for data in datasets for spec in specs if spec.online
-    ]  # fmt: skip
-    results = run_tasks(curve_task, tasks, jobs=jobs, backend=backend, scheduler=scheduler,
-                        progress=progress,
-                        describe=lambda t: f"curve {dataset_name(t['data'])} {t['algorithm']}")
+        {
+            "data": data,
+            "algorithm": spec.key,
+            "config": config,
+            "points": points,
+            "params": dict(params.get((dataset_name(data), spec.key), {})),
+        }
+        for data in datasets
+        for spec in specs
+        if spec.online
+    ]
+    results = run_tasks(
+        curve_task,
+        tasks,
+        jobs=jobs,
+        backend=backend,
+        scheduler=scheduler,
+        progress=progress,
+        describe=lambda t: f"curve {dataset_name(t['data'])} {t['algorithm']}",
+    )
     rows = [
         {"dataset": r["dataset"], "algorithm": r["algorithm"], "key": r["key"], "t": t, "rate": v}
-        for r in results for t, v in zip(r["t"], r["rate"])
-    ]  # fmt: skip
+        for r in results
+        for t, v in zip(r["t"], r["rate"])
+    ]
     return pd.DataFrame(rows, columns=["dataset", "algorithm", "key", "t", "rate"])

@@ -49,8 +49,13 @@ DATASETS = ("pair-20news-space-med", "pair-20news-autos-motorcycles", "usps", "2
 NOISE = (0.0, 0.1, 0.2, 0.3)
 SENSITIVITY_NOISE = (0.0, 0.2)
 FULL = {"datasets": DATASETS, "noise": NOISE, "passes": 5, "seeds": 3, "max_samples": None}
-QUICK = {"datasets": ("digits", "pair-20news-space-med"), "noise": (0.0, 0.2), "passes": 3,
-         "seeds": 1, "max_samples": 600}  # fmt: skip
+QUICK = {
+    "datasets": ("digits", "pair-20news-space-med"),
+    "noise": (0.0, 0.2),
+    "passes": 3,
+    "seeds": 1,
+    "max_samples": 600,
+}
 QUICK_GRIDS = {"eta": [0.55, 0.75, 0.95], "r": [0.01, 1.0, 100.0], "C": [0.01, 1.0]}
 
 
@@ -65,8 +70,9 @@ def _split(name: str, data_home, max_samples: int | None):
     if ds.X_test is not None:
         X, y, X_test, y_test = ds.X, ds.y, ds.X_test, ds.y_test
     else:
-        X, X_test, y, y_test = train_test_split(ds.X, ds.y, test_size=0.3, stratify=ds.y,
-                                                random_state=0)  # fmt: skip
+        X, X_test, y, y_test = train_test_split(
+            ds.X, ds.y, test_size=0.3, stratify=ds.y, random_state=0
+        )
     if max_samples is not None and X.shape[0] > max_samples:
         X, _, y, _ = train_test_split(X, y, train_size=max_samples, stratify=y, random_state=0)
     return normalize(X), np.asarray(y), normalize(X_test), np.asarray(y_test)
@@ -89,8 +95,16 @@ def flip_labels(y: np.ndarray, p: float, rng: np.random.Generator) -> np.ndarray
     return out
 
 
-def run_one(dataset: str, algorithm: str, params: dict, noise: float, seed: int, passes: int,
-            max_samples: int | None = None, data_home=None) -> dict[str, Any]:  # fmt: skip
+def run_one(
+    dataset: str,
+    algorithm: str,
+    params: dict,
+    noise: float,
+    seed: int,
+    passes: int,
+    max_samples: int | None = None,
+    data_home=None,
+) -> dict[str, Any]:
     """Train one learner for ``passes`` shuffled passes; test error (%) after each pass."""
     from olearn import registry
 
@@ -106,8 +120,15 @@ def run_one(dataset: str, algorithm: str, params: dict, noise: float, seed: int,
         est.partial_fit(X[order], y_noisy[order], classes=classes)
         seconds += time.perf_counter() - start
         errors.append(100.0 * float(np.mean(est.predict(X_test) != y_test)))
-    return {"dataset": dataset, "algorithm": algorithm, "params": params, "noise": noise,
-            "seed": seed, "errors": errors, "train_seconds": seconds}  # fmt: skip
+    return {
+        "dataset": dataset,
+        "algorithm": algorithm,
+        "params": params,
+        "noise": noise,
+        "seed": seed,
+        "errors": errors,
+        "train_seconds": seconds,
+    }
 
 
 def _grid(algorithm: str, quick: bool) -> list[dict]:
@@ -120,10 +141,20 @@ def _grid(algorithm: str, quick: bool) -> list[dict]:
     return [dict(zip(keys, values)) for values in itertools.product(*(grid[k] for k in keys))]
 
 
-def run(*, quick: bool = False, jobs: int = 1, progress: Progress | None = None,
-        datasets=None, algorithms=None, epochs: int | None = None, seed: int | None = None,
-        max_samples: int | None = None, data_home=None, backend: str = "loky",
-        scheduler=None) -> ReproResult:  # fmt: skip
+def run(
+    *,
+    quick: bool = False,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    datasets=None,
+    algorithms=None,
+    epochs: int | None = None,
+    seed: int | None = None,
+    max_samples: int | None = None,
+    data_home=None,
+    backend: str = "loky",
+    scheduler=None,
+) -> ReproResult:
     """Run the experiment (``quick``: digits + one pair, fewer passes, smaller grids).
 
     ``epochs`` sets the number of passes; ``seed`` the first of the repetition seeds.
@@ -141,32 +172,53 @@ def run(*, quick: bool = False, jobs: int = 1, progress: Progress | None = None,
     if max_samples is not None:
         setup["max_samples"] = int(max_samples)
     seeds = [int(seed or 0) + k for k in range(setup["seeds"])]
-    common = {"passes": setup["passes"], "max_samples": setup["max_samples"],
-              "data_home": data_home}  # fmt: skip
-    main = [{"dataset": d, "algorithm": a, "params": {}, "noise": p, "seed": s, **common}
-            for d in setup["datasets"] for p in setup["noise"] for a in setup["algorithms"]
-            for s in seeds]  # fmt: skip
-    sens = [{"dataset": d, "algorithm": a, "params": g, "noise": p, "seed": seeds[0],
-             **{**common, "passes": 1}}
-            for d in setup["datasets"] for p in SENSITIVITY_NOISE if p in setup["noise"]
-            for a in setup["algorithms"] for g in _grid(a, quick) if g]  # fmt: skip
+    common = {
+        "passes": setup["passes"],
+        "max_samples": setup["max_samples"],
+        "data_home": data_home,
+    }
+    main = [
+        {"dataset": d, "algorithm": a, "params": {}, "noise": p, "seed": s, **common}
+        for d in setup["datasets"]
+        for p in setup["noise"]
+        for a in setup["algorithms"]
+        for s in seeds
+    ]
+    sens = [
+        {
+            "dataset": d,
+            "algorithm": a,
+            "params": g,
+            "noise": p,
+            "seed": seeds[0],
+            **{**common, "passes": 1},
+        }
+        for d in setup["datasets"]
+        for p in SENSITIVITY_NOISE
+        if p in setup["noise"]
+        for a in setup["algorithms"]
+        for g in _grid(a, quick)
+        if g
+    ]
     start = time.perf_counter()
-    results = run_tasks(run_one, main + sens, jobs=jobs, backend=backend, scheduler=scheduler,
-                        progress=progress)  # fmt: skip
+    results = run_tasks(
+        run_one, main + sens, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress
+    )
     elapsed = time.perf_counter() - start
     runs = pd.DataFrame(results)
-    main_runs, sens_runs = runs.iloc[: len(main)], runs.iloc[len(main):]
+    main_runs, sens_runs = runs.iloc[: len(main)], runs.iloc[len(main) :]
     table = _main_table(main_runs, setup["passes"])
     sensitivity = _sensitivity_table(sens_runs)
     verdicts = judge(table, sensitivity, setup["passes"])
     summary = _summary(setup, seeds, table, sensitivity, verdicts, elapsed, jobs, quick)
     details = {
         "setup": {k: (list(v) if isinstance(v, tuple) else v) for k, v in setup.items()},
-        "seeds": seeds, "elapsed_seconds": elapsed, "verdicts": verdicts,
+        "seeds": seeds,
+        "elapsed_seconds": elapsed,
+        "verdicts": verdicts,
         "sensitivity": sensitivity.to_dict(orient="records"),
-        "runs": [{**r, "params": str(r["params"]), "errors": list(r["errors"])}
-                 for r in results],
-    }  # fmt: skip
+        "runs": [{**r, "params": str(r["params"]), "errors": list(r["errors"])} for r in results],
+    }
     return ReproResult(ID, TITLE, table, summary, details)
 
 
@@ -178,34 +230,55 @@ def _name(key: str) -> str:
 
 def _main_table(runs: pd.DataFrame, passes: int) -> pd.DataFrame:
     rows = []
-    for (dataset, algorithm, noise), group in runs.groupby(["dataset", "algorithm", "noise"],
-                                                           sort=False):  # fmt: skip
+    for (dataset, algorithm, noise), group in runs.groupby(
+        ["dataset", "algorithm", "noise"], sort=False
+    ):
         errors = np.array(group["errors"].tolist())  # (seeds, passes)
         for p in sorted({1, passes}):
-            rows.append({"dataset": dataset, "algorithm": _name(algorithm),
-                         "noise_pct": 100.0 * noise, "passes": p, "paper": np.nan,
-                         "ours": float(errors[:, p - 1].mean()),
-                         "std": float(errors[:, p - 1].std())})  # fmt: skip
+            rows.append(
+                {
+                    "dataset": dataset,
+                    "algorithm": _name(algorithm),
+                    "noise_pct": 100.0 * noise,
+                    "passes": p,
+                    "paper": np.nan,
+                    "ours": float(errors[:, p - 1].mean()),
+                    "std": float(errors[:, p - 1].std()),
+                }
+            )
     return pd.DataFrame(rows)
 
 
 def _sensitivity_table(runs: pd.DataFrame) -> pd.DataFrame:
     rows = []
-    for (dataset, algorithm, noise), group in runs.groupby(["dataset", "algorithm", "noise"],
-                                                           sort=False):  # fmt: skip
+    for (dataset, algorithm, noise), group in runs.groupby(
+        ["dataset", "algorithm", "noise"], sort=False
+    ):
         errors = np.array([e[0] for e in group["errors"]])
         best = int(np.argmin(errors))
-        rows.append({"dataset": dataset, "algorithm": _name(algorithm), "noise_pct": 100 * noise,
-                     "grid_size": len(errors), "best": float(errors.min()),
-                     "worst": float(errors.max()), "spread": float(np.ptp(errors)),
-                     "within_1pt": float(np.mean(errors <= errors.min() + 1.0)),
-                     "best_params": str(group["params"].iloc[best])})  # fmt: skip
+        rows.append(
+            {
+                "dataset": dataset,
+                "algorithm": _name(algorithm),
+                "noise_pct": 100 * noise,
+                "grid_size": len(errors),
+                "best": float(errors.min()),
+                "worst": float(errors.max()),
+                "spread": float(np.ptp(errors)),
+                "within_1pt": float(np.mean(errors <= errors.min() + 1.0)),
+                "best_params": str(group["params"].iloc[best]),
+            }
+        )
     return pd.DataFrame(rows)
 
 
 def _cell(table, dataset, algorithm, noise_pct, passes) -> float:
-    hit = table[(table.dataset == dataset) & (table.algorithm == algorithm)
-                & (table.noise_pct == noise_pct) & (table.passes == passes)]  # fmt: skip
+    hit = table[
+        (table.dataset == dataset)
+        & (table.algorithm == algorithm)
+        & (table.noise_pct == noise_pct)
+        & (table.passes == passes)
+    ]
     return float(hit["ours"].iloc[0]) if len(hit) else float("nan")
 
 
@@ -217,59 +290,101 @@ def judge(table: pd.DataFrame, sens: pd.DataFrame, passes: int) -> list[dict]:
     verdicts = []
 
     def add(claim, criterion, per_dataset, holds):
-        verdicts.append({"claim": claim, "criterion": criterion, "numbers": per_dataset,
-                         "holds_on": int(sum(holds)), "of": len(holds),
-                         "verdict": "holds" if all(holds) else
-                         ("mixed" if any(holds) else "does not hold")})  # fmt: skip
+        verdicts.append(
+            {
+                "claim": claim,
+                "criterion": criterion,
+                "numbers": per_dataset,
+                "holds_on": int(sum(holds)),
+                "of": len(holds),
+                "verdict": "holds" if all(holds) else ("mixed" if any(holds) else "does not hold"),
+            }
+        )
 
     # 1. one pass
     nums, ok = {}, []
     for d in datasets:
-        gain = {a: _cell(table, d, a, lo, 1) - _cell(table, d, a, lo, passes)
-                for a in ("CW", "PA-I", "Perceptron")}  # fmt: skip
+        gain = {
+            a: _cell(table, d, a, lo, 1) - _cell(table, d, a, lo, passes)
+            for a in ("CW", "PA-I", "Perceptron")
+        }
         nums[d] = {f"{a} gain from {passes} passes": round(g, 2) for a, g in gain.items()}
         ok.append(gain["CW"] <= 1.0)
-    add("1. CW converges in about one pass",
+    add(
+        "1. CW converges in about one pass",
         f"at {lo:.0f}% noise, CW's test error after {passes} passes is at most 1 point below "
-        "its error after one pass", nums, ok)  # fmt: skip
+        "its error after one pass",
+        nums,
+        ok,
+    )
     # 2. and 3. label noise
-    deg = {d: {a: _cell(table, d, a, hi, 1) - _cell(table, d, a, lo, 1)
-               for a in ("CW", "AROW", "SCW-I", "SCW-II", "PA-I")} for d in datasets}  # fmt: skip
-    nums = {d: {f"{a} +{hi - lo:.0f}% noise": round(v, 2) for a, v in deg[d].items()}
-            for d in datasets}  # fmt: skip
-    add("2. CW breaks under label noise",
+    deg = {
+        d: {
+            a: _cell(table, d, a, hi, 1) - _cell(table, d, a, lo, 1)
+            for a in ("CW", "AROW", "SCW-I", "SCW-II", "PA-I")
+        }
+        for d in datasets
+    }
+    nums = {
+        d: {f"{a} +{hi - lo:.0f}% noise": round(v, 2) for a, v in deg[d].items()} for d in datasets
+    }
+    add(
+        "2. CW breaks under label noise",
         f"CW's error grows from {lo:.0f}% to {hi:.0f}% noise by more than twice AROW's and "
-        "SCW-I's growth, and by more than 5 points (one pass)", nums,
-        [deg[d]["CW"] > 5 and deg[d]["CW"] > 2 * max(deg[d]["AROW"], deg[d]["SCW-I"])
-         for d in datasets])  # fmt: skip
-    add("3. AROW and SCW-I survive label noise",
+        "SCW-I's growth, and by more than 5 points (one pass)",
+        nums,
+        [
+            deg[d]["CW"] > 5 and deg[d]["CW"] > 2 * max(deg[d]["AROW"], deg[d]["SCW-I"])
+            for d in datasets
+        ],
+    )
+    add(
+        "3. AROW and SCW-I survive label noise",
         f"AROW's and SCW-I's error grows by at most 5 points from {lo:.0f}% to {hi:.0f}% noise",
-        nums, [max(deg[d]["AROW"], deg[d]["SCW-I"]) <= 5 for d in datasets])  # fmt: skip
+        nums,
+        [max(deg[d]["AROW"], deg[d]["SCW-I"]) <= 5 for d in datasets],
+    )
     # 4. AROW's one easy parameter
     nums, ok = {}, []
     for d in datasets:
         s = sens[sens.dataset == d].set_index(["algorithm", "noise_pct"])
-        spread = {(a, n): float(s.loc[(a, n), "spread"]) for a, n in s.index
-                  if a in ("AROW", "SCW-I")}  # fmt: skip
+        spread = {
+            (a, n): float(s.loc[(a, n), "spread"]) for a, n in s.index if a in ("AROW", "SCW-I")
+        }
         nums[d] = {f"{a} spread at {n:.0f}%": round(v, 2) for (a, n), v in spread.items()}
-        ok.append(all(spread.get(("AROW", n), np.inf) < spread.get(("SCW-I", n), -np.inf)
-                      for n in set(sens.noise_pct)))  # fmt: skip
-    add("4. AROW's one parameter is easier than SCW's two",
+        ok.append(
+            all(
+                spread.get(("AROW", n), np.inf) < spread.get(("SCW-I", n), -np.inf)
+                for n in set(sens.noise_pct)
+            )
+        )
+    add(
+        "4. AROW's one parameter is easier than SCW's two",
         "over the registry grids (one pass), AROW's spread (worst - best test error) is smaller "
-        "than SCW-I's at every noise level tested", nums, ok)  # fmt: skip
+        "than SCW-I's at every noise level tested",
+        nums,
+        ok,
+    )
     # 5. SCW-II worse than SCW-I
     nums, ok = {}, []
     for d in datasets:
-        diff_default = np.mean([_cell(table, d, "SCW-II", n, 1) - _cell(table, d, "SCW-I", n, 1)
-                                for n in noises])  # fmt: skip
+        diff_default = np.mean(
+            [_cell(table, d, "SCW-II", n, 1) - _cell(table, d, "SCW-I", n, 1) for n in noises]
+        )
         s = sens[sens.dataset == d].set_index(["algorithm", "noise_pct"])["best"]
         diff_tuned = np.mean([s[("SCW-II", n)] - s[("SCW-I", n)] for n in set(sens.noise_pct)])
-        nums[d] = {"SCW-II - SCW-I, defaults": round(float(diff_default), 2),
-                   "SCW-II - SCW-I, tuned": round(float(diff_tuned), 2)}  # fmt: skip
+        nums[d] = {
+            "SCW-II - SCW-I, defaults": round(float(diff_default), 2),
+            "SCW-II - SCW-I, tuned": round(float(diff_tuned), 2),
+        }
         ok.append(diff_default > 1.0 and diff_tuned > 1.0)
-    add("5. SCW-II is clearly worse than SCW-I (postscript)",
+    add(
+        "5. SCW-II is clearly worse than SCW-I (postscript)",
         "SCW-II's error exceeds SCW-I's by more than 1 point on average, at the defaults and "
-        "with each tuned on its grid", nums, ok)  # fmt: skip
+        "with each tuned on its grid",
+        nums,
+        ok,
+    )
     # 6. tuned AROW ~ tuned SCW-I
     nums, ok = {}, []
     for d in datasets:
@@ -277,34 +392,49 @@ def judge(table: pd.DataFrame, sens: pd.DataFrame, passes: int) -> list[dict]:
         gap = np.mean([s[("AROW", n)] - s[("SCW-I", n)] for n in set(sens.noise_pct)])
         nums[d] = {"tuned AROW - tuned SCW-I": round(float(gap), 2)}
         ok.append(abs(gap) <= 1.0)
-    add("6. tuned AROW and tuned SCW-I perform about the same (postscript)",
-        "their best grid errors differ by at most 1 point on average", nums, ok)
+    add(
+        "6. tuned AROW and tuned SCW-I perform about the same (postscript)",
+        "their best grid errors differ by at most 1 point on average",
+        nums,
+        ok,
+    )
     return verdicts
 
 
 def _summary(setup, seeds, table, sens, verdicts, elapsed, jobs, quick) -> str:
-    lines = [TITLE, "=" * len(TITLE), "",
-             f"Setup{' (--quick)' if quick else ''}: datasets {', '.join(setup['datasets'])}; "
-             f"label noise {', '.join(f'{100 * p:.0f}%' for p in setup['noise'])} on the "
-             f"training part; {setup['passes']} passes, seeds {seeds}; rows L2-normalised; "
-             "diagonal covariance, registry defaults; test error in %.",
-             "Note: in a binary pair a flipped label is the opposite class, so 30% noise "
-             "leaves 40 points of label signal; in K classes the flips spread over K - 1 classes.",
-             f"Ran in {elapsed:.1f} s with {jobs} job(s).", ""]  # fmt: skip
+    lines = [
+        TITLE,
+        "=" * len(TITLE),
+        "",
+        f"Setup{' (--quick)' if quick else ''}: datasets {', '.join(setup['datasets'])}; "
+        f"label noise {', '.join(f'{100 * p:.0f}%' for p in setup['noise'])} on the "
+        f"training part; {setup['passes']} passes, seeds {seeds}; rows L2-normalised; "
+        "diagonal covariance, registry defaults; test error in %.",
+        "Note: in a binary pair a flipped label is the opposite class, so 30% noise "
+        "leaves 40 points of label signal; in K classes the flips spread over K - 1 classes.",
+        f"Ran in {elapsed:.1f} s with {jobs} job(s).",
+        "",
+    ]
     for d in setup["datasets"]:
         sub = table[table.dataset == d]
-        wide = sub.pivot_table(index="algorithm", columns=["noise_pct", "passes"], values="ours",
-                               sort=False)  # fmt: skip
+        wide = sub.pivot_table(
+            index="algorithm", columns=["noise_pct", "passes"], values="ours", sort=False
+        )
         wide.columns = [f"{n:.0f}%/{p}p" for n, p in wide.columns]
         lines += [f"{d}: test error (%) by noise / passes", wide.round(2).to_string(), ""]
     if len(sens):
         shown = sens.drop(columns=["within_1pt"]).round(2).to_string(index=False)
-        lines += ["Parameter sensitivity (one pass): best/worst test error over the grid",
-                  shown, ""]  # fmt: skip
+        lines += [
+            "Parameter sensitivity (one pass): best/worst test error over the grid",
+            shown,
+            "",
+        ]
     lines.append("Seed 001's claims:")
     for v in verdicts:
-        lines.append(f"- {v['claim']}: {v['verdict'].upper()} ({v['holds_on']}/{v['of']} "
-                     f"datasets). Criterion: {v['criterion']}.")  # fmt: skip
+        lines.append(
+            f"- {v['claim']}: {v['verdict'].upper()} ({v['holds_on']}/{v['of']} "
+            f"datasets). Criterion: {v['criterion']}."
+        )
         for d, numbers in v["numbers"].items():
             lines.append(f"    {d}: " + ", ".join(f"{k} {x:+.2f}" for k, x in numbers.items()))
     return "\n".join(lines)

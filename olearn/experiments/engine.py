@@ -123,8 +123,9 @@ def _run_dask(fn, tasks, results, jobs, scheduler, done_callback) -> None:
         client = scheduler
     elif scheduler is None:
         workers = jobs if jobs > 0 else None
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)  # fmt: skip
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+        )
         client = Client(cluster)
     elif isinstance(scheduler, str):
         client = Client(scheduler)

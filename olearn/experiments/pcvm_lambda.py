@@ -45,14 +45,24 @@ NONZERO = 1e-8  # Table 3 counts |w_i| > 1e-8
 
 # Seed 002, Tables 1 (accuracy %), 2 (gamma), 3 (non-zero weights): the reference column only.
 _COLUMNS = (10000.0, 20000.0, 40000.0, 80000.0, "gamma=1", "SVM")
-_T1 = {"Cu./Ec.": (95.9, 96.4, 96.6, 96.1, 95.0, 98.6),
-       "Cu./Sp.": (93.9, 94.1, 94.6, 94.5, 92.9, 97.7),
-       "Ec./In.": (89.0, 89.1, 87.6, 87.4, 87.6, 91.2),
-       "En./In.": (96.5, 96.6, 97.1, 95.3, 95.3, 98.3)}  # fmt: skip
-_T2 = {"Cu./Ec.": (0.95, 0.45, 0.23, 0.14), "Cu./Sp.": (0.83, 0.38, 0.20, 0.12),
-       "Ec./In.": (0.39, 0.23, 0.15, 0.10), "En./In.": (0.93, 0.42, 0.21, 0.12)}  # fmt: skip
-_T3 = {"Cu./Ec.": (38, 25, 19, 14, 37, 278), "Cu./Sp.": (45, 27, 18, 15, 47, 292),
-       "Ec./In.": (22, 15, 12, 9, 40, 294), "En./In.": (45, 29, 20, 12, 46, 278)}  # fmt: skip
+_T1 = {
+    "Cu./Ec.": (95.9, 96.4, 96.6, 96.1, 95.0, 98.6),
+    "Cu./Sp.": (93.9, 94.1, 94.6, 94.5, 92.9, 97.7),
+    "Ec./In.": (89.0, 89.1, 87.6, 87.4, 87.6, 91.2),
+    "En./In.": (96.5, 96.6, 97.1, 95.3, 95.3, 98.3),
+}
+_T2 = {
+    "Cu./Ec.": (0.95, 0.45, 0.23, 0.14),
+    "Cu./Sp.": (0.83, 0.38, 0.20, 0.12),
+    "Ec./In.": (0.39, 0.23, 0.15, 0.10),
+    "En./In.": (0.93, 0.42, 0.21, 0.12),
+}
+_T3 = {
+    "Cu./Ec.": (38, 25, 19, 14, 37, 278),
+    "Cu./Sp.": (45, 27, 18, 15, 47, 292),
+    "Ec./In.": (22, 15, 12, 9, 40, 294),
+    "En./In.": (45, 29, 20, 12, 46, 278),
+}
 MEASURES = ("accuracy %", "gamma", "non-zero weights")
 
 QUICK_DATASETS = ("pair-ldcc-dokujo-it",)
@@ -74,8 +84,10 @@ def paper_value(seed_pair: str, column, measure: str) -> float:
 def _configs(lambdas: Sequence[float]) -> list[tuple[str, Any, dict]]:
     """(label, paper column, PCVMClassifier arguments) per PCVM row."""
     rows = [(f"PCVM lam={lam:g}", lam, {"lam": lam}) for lam in lambdas]
-    rows += [(f"PCVM lam={lam:g} (printed Eq. 20)", lam, {"lam": lam, "gamma_rule": "printed"})
-             for lam in lambdas]  # fmt: skip
+    rows += [
+        (f"PCVM lam={lam:g} (printed Eq. 20)", lam, {"lam": lam, "gamma_rule": "printed"})
+        for lam in lambdas
+    ]
     rows.append(("PCVM gamma=1 (Chen)", "gamma=1", {"gamma": 1.0}))
     return rows
 
@@ -97,21 +109,39 @@ def run_pair(
         start = time.perf_counter()
         model = PCVMClassifier(kernel="cosine", random_state=seed, **params).fit(data.X, data.y)
         elapsed = time.perf_counter() - start
-        out.append(dict(
-            dataset=name, seed_pair=seed_pair, algorithm=label, column=column,
-            accuracy=100.0 * model.score(data.X_test, data.y_test), gamma=model.gamma_,
-            nonzero=int(np.sum(np.abs(model.dual_coef_) > NONZERO)), fit_time=elapsed,
-            n_iter=model.n_iter_, converged=model.n_iter_ < model.max_iter,
-        ))  # fmt: skip
+        out.append(
+            dict(
+                dataset=name,
+                seed_pair=seed_pair,
+                algorithm=label,
+                column=column,
+                accuracy=100.0 * model.score(data.X_test, data.y_test),
+                gamma=model.gamma_,
+                nonzero=int(np.sum(np.abs(model.dual_coef_) > NONZERO)),
+                fit_time=elapsed,
+                n_iter=model.n_iter_,
+                converged=model.n_iter_ < model.max_iter,
+            )
+        )
     start = time.perf_counter()
     K = basis(data.X, data.X, "cosine")
     svm = SVC(kernel="precomputed", C=svm_C).fit(K, data.y)
     elapsed = time.perf_counter() - start
     accuracy = 100.0 * svm.score(basis(data.X_test, data.X, "cosine"), data.y_test)
-    out.append(dict(dataset=name, seed_pair=seed_pair, algorithm=f"SVM (cosine, C={svm_C:g})",
-                    column="SVM", accuracy=accuracy, gamma=float("nan"),
-                    nonzero=int(svm.support_.size), fit_time=elapsed, n_iter=int(svm.n_iter_[0]),
-                    converged=True))  # fmt: skip
+    out.append(
+        dict(
+            dataset=name,
+            seed_pair=seed_pair,
+            algorithm=f"SVM (cosine, C={svm_C:g})",
+            column="SVM",
+            accuracy=accuracy,
+            gamma=float("nan"),
+            nonzero=int(svm.support_.size),
+            fit_time=elapsed,
+            n_iter=int(svm.n_iter_[0]),
+            converged=True,
+        )
+    )
     return out
 
 
@@ -121,11 +151,18 @@ def _long_table(runs: list[dict]) -> pd.DataFrame:
         for measure, key in zip(MEASURES, ("accuracy", "gamma", "nonzero"), strict=True):
             if measure == "gamma" and r["column"] == "SVM":
                 continue
-            rows.append(dict(dataset=r["dataset"], seed_pair=r["seed_pair"],
-                             algorithm=r["algorithm"], measure=measure,
-                             paper=paper_value(r["seed_pair"], r["column"], measure),
-                             ours=float(r[key]), fit_time_s=r["fit_time"],
-                             n_iter=r["n_iter"]))  # fmt: skip
+            rows.append(
+                dict(
+                    dataset=r["dataset"],
+                    seed_pair=r["seed_pair"],
+                    algorithm=r["algorithm"],
+                    measure=measure,
+                    paper=paper_value(r["seed_pair"], r["column"], measure),
+                    ours=float(r[key]),
+                    fit_time_s=r["fit_time"],
+                    n_iter=r["n_iter"],
+                )
+            )
     return pd.DataFrame(rows)
 
 
@@ -154,20 +191,21 @@ def _verdicts(runs: list[dict], lambdas: Sequence[float]) -> list[str]:
         if not suffix:  # the fixed-point identity of the derived rule: 2 lam gamma^2 ~ k
             rows = frame[frame["algorithm"].isin([f"PCVM lam={lam:g}" for lam in lambdas])]
             lam_of = {f"PCVM lam={lam:g}": lam for lam in lambdas}
-            ratio = [r.gamma / np.sqrt(r.nonzero / (2 * lam_of[r.algorithm]))
-                     for r in rows.itertuples()]  # fmt: skip
+            ratio = [
+                r.gamma / np.sqrt(r.nonzero / (2 * lam_of[r.algorithm])) for r in rows.itertuples()
+            ]
             lines.append(
                 f"  derived Eq. 20: gamma / sqrt(k / 2 lambda) (k = non-zero weights) lies in "
                 f"[{min(ratio):.3f}, {max(ratio):.3f}]: the learned gamma only measures the "
                 "model's size (see olearn.core.pcvm, 'Scale step')."
-            )  # fmt: skip
+            )
         lines.append(
             f"  {rule}: gamma falls as lambda grows on {counts['gamma falls']}/{n} pairs; "
             f"non-zero weights fall (non-increasing) on {counts['fewer weights']}/{n}; "
             f"accuracy spread over lambda <= 2 points on {counts['within 2 points']}/{n}; "
             f"at least 5x sparser than the SVM on {counts['sparser']}/{n}; accuracy below the "
             f"SVM by {min(gaps):.1f} to {max(gaps):.1f} points (seed: 2 to 3)."
-        )  # fmt: skip
+        )
     return lines
 
 
@@ -210,40 +248,56 @@ def run(
     -------
     ReproResult : ``table`` in long form (dataset, seed_pair, algorithm, measure, paper, ours,
         fit_time_s, n_iter); ``details["runs"]`` one record per fit.
-    """  # fmt: skip
+    """
     from olearn.datasets import names
     from olearn.experiments.engine import run_tasks
 
     start = time.perf_counter()
     pairs = list(datasets) if datasets else list(QUICK_DATASETS if quick else names("pairs"))
     grid = tuple(lambdas) if lambdas else (QUICK_LAMBDAS if quick else LAMBDAS)
-    tasks = [dict(name=p, lambdas=grid, seed=seed, svm_C=svm_C, data_home=data_home)
-             for p in pairs]  # fmt: skip
-    results = run_tasks(run_pair, tasks, jobs=jobs, backend=backend, scheduler=scheduler,
-                        progress=progress)  # fmt: skip
+    tasks = [dict(name=p, lambdas=grid, seed=seed, svm_C=svm_C, data_home=data_home) for p in pairs]
+    results = run_tasks(
+        run_pair, tasks, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress
+    )
     runs = [row for rows in results for row in rows]
     table = _long_table(runs)
     wall = time.perf_counter() - start
     pcvm_times = [r["fit_time"] for r in runs if r["column"] != "SVM"]
     svm_times = [r["fit_time"] for r in runs if r["column"] == "SVM"]
-    summary = "\n".join([
-        f"{TITLE}{' (quick)' if quick else ''}",
-        "Data: olearn document pairs (400 train / 800 test, binary presence); the seed's "
-        "Mainichi pairs are not public, so livedoor pairs mirror them by analogy and the "
-        "paper's values are a reference column only (seed_pair names the mirrored pair).",
-        "PCVM: cosine kernel (Eq. 21), Jeffreys hyper-priors, prune at 1e-3 x max|w|, tol 1e-3, "
-        f"max 500 iterations, random_state={seed}.  SVM: SVC(kernel='precomputed', "
-        f"C={svm_C:g}) on the same cosine Gram matrix (a linear SVM on L2-normalised rows).",
-        "Derived Eq. 20 is the default; 'printed Eq. 20' rows run the seed's formula as printed "
-        "(its C lacks -E[H^T H]) to show where the seed's gamma values come from.",
-        "",
-        "Accuracy (%):", _wide(runs, "accuracy", ".2f"), "",
-        "gamma reached:", _wide(runs, "gamma", ".4g"), "",
-        "Non-zero weights (|w| > 1e-8; SVM: support vectors):", _wide(runs, "nonzero", ".0f"),
-        "", "The seed's findings on our data:", *_verdicts(runs, grid), "",
-        f"Fit times: PCVM median {np.median(pcvm_times):.2f} s (max {max(pcvm_times):.2f} s), "
-        f"SVM median {np.median(svm_times):.3f} s; wall {wall:.1f} s with jobs={jobs}.",
-    ])  # fmt: skip
-    details = {"runs": runs, "lambdas": list(grid), "datasets": pairs, "seed": seed,
-               "svm_C": svm_C, "wall_time_s": wall}  # fmt: skip
+    summary = "\n".join(
+        [
+            f"{TITLE}{' (quick)' if quick else ''}",
+            "Data: olearn document pairs (400 train / 800 test, binary presence); the seed's "
+            "Mainichi pairs are not public, so livedoor pairs mirror them by analogy and the "
+            "paper's values are a reference column only (seed_pair names the mirrored pair).",
+            "PCVM: cosine kernel (Eq. 21), Jeffreys hyper-priors, prune at 1e-3 x max|w|, "
+            f"tol 1e-3, max 500 iterations, random_state={seed}.  SVM: SVC(kernel='precomputed', "
+            f"C={svm_C:g}) on the same cosine Gram matrix (a linear SVM on L2-normalised rows).",
+            "Derived Eq. 20 is the default; 'printed Eq. 20' rows run the seed's formula as "
+            "printed (its C lacks -E[H^T H]) to show where the seed's gamma values come from.",
+            "",
+            "Accuracy (%):",
+            _wide(runs, "accuracy", ".2f"),
+            "",
+            "gamma reached:",
+            _wide(runs, "gamma", ".4g"),
+            "",
+            "Non-zero weights (|w| > 1e-8; SVM: support vectors):",
+            _wide(runs, "nonzero", ".0f"),
+            "",
+            "The seed's findings on our data:",
+            *_verdicts(runs, grid),
+            "",
+            f"Fit times: PCVM median {np.median(pcvm_times):.2f} s (max {max(pcvm_times):.2f} s), "
+            f"SVM median {np.median(svm_times):.3f} s; wall {wall:.1f} s with jobs={jobs}.",
+        ]
+    )
+    details = {
+        "runs": runs,
+        "lambdas": list(grid),
+        "datasets": pairs,
+        "seed": seed,
+        "svm_C": svm_C,
+        "wall_time_s": wall,
+    }
     return ReproResult(id=ID, title=TITLE, table=table, summary=summary, details=details)

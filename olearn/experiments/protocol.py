@@ -441,16 +441,23 @@ def run_protocol(
         X, y = prepared(data, config)
         fold_indices(y, config.folds, config.seed, config.stratified)  # validates
         sizes[dataset_name(data)] = {
-            "n_samples": int(X.shape[0]), "n_features": int(X.shape[1]),
+            "n_samples": int(X.shape[0]),
+            "n_features": int(X.shape[1]),
             "n_classes": int(len(np.unique(y))),
-        }  # fmt: skip
+        }
     tf = config.tuning_fold
     grids = {spec.key: param_grid(spec, config) for spec in specs}
     tuned = {key for key, grid in grids.items() if grid != [{}]}
 
     def task(data, spec, params, fold, stage):
-        return {"data": data, "algorithm": spec.key, "params": params, "fold": fold,
-                "stage": stage, "config": config}  # fmt: skip
+        return {
+            "data": data,
+            "algorithm": spec.key,
+            "params": params,
+            "fold": fold,
+            "stage": stage,
+            "config": config,
+        }
 
     stage1 = []
     for data in datasets:
@@ -465,6 +472,7 @@ def run_protocol(
     def offset_progress(offset):
         if progress is None:
             return None
+
         def report(done, _total, message):
             if offset == 0 or done > 0:  # one "starting" call for the whole run
                 progress(offset + done, total, message)
@@ -499,10 +507,18 @@ def run_protocol(
             params = chosen[name, spec.key]
             for f in range(config.folds):
                 if f == tf and config.tuning == "fold":
-                    best = next(r for r in tuning_rows
-                                if r["dataset"] == name and r["key"] == spec.key and r["chosen"])
-                    reused.append({**{k: v for k, v in best.items() if k != "chosen"},
-                                   "stage": "eval", "reused": True})  # fmt: skip
+                    best = next(
+                        r
+                        for r in tuning_rows
+                        if r["dataset"] == name and r["key"] == spec.key and r["chosen"]
+                    )
+                    reused.append(
+                        {
+                            **{k: v for k, v in best.items() if k != "chosen"},
+                            "stage": "eval",
+                            "reused": True,
+                        }
+                    )
                 else:
                     stage2.append(task(data, spec, params, f, "eval"))
     rows2 = run_tasks(evaluate, stage2, progress=offset_progress(len(stage1)), **common)
@@ -510,8 +526,9 @@ def run_protocol(
     runs = pd.DataFrame([*rows1, *rows2, *reused])
     runs["reused"] = runs.get("reused", False)
     runs["reused"] = runs["reused"].fillna(False).astype(bool)
-    runs = runs.sort_values(["dataset", "algorithm", "stage", "params", "fold"],
-                            kind="stable").reset_index(drop=True)  # fmt: skip
+    runs = runs.sort_values(
+        ["dataset", "algorithm", "stage", "params", "fold"], kind="stable"
+    ).reset_index(drop=True)
     tuning = pd.DataFrame(tuning_rows)
     summary = _summarise(runs, datasets, specs, chosen, tf)
     return ProtocolResult(runs=runs, tuning=tuning, summary=summary, config=config, sizes=sizes)
@@ -526,26 +543,47 @@ def _summarise(runs, datasets, specs, chosen, tf) -> pd.DataFrame:
             r = evals[(evals["dataset"] == name) & (evals["key"] == spec.key)]
             other = r[r["fold"] != tf]
             updates = r["updates"].dropna()
-            out.append({
-                "dataset": name, "algorithm": spec.name, "key": spec.key,
-                "params": json.dumps(chosen[name, spec.key], sort_keys=True),
-                "error": float(r["error"].mean()), "error_std": float(r["error"].std(ddof=1)),
-                "error_other_folds": float(other["error"].mean()),
-                "folds": int(len(r)), "train_time": float(r["train_time"].mean()),
-                "updates": float(updates.mean()) if len(updates) else np.nan,
-                "converged": bool(r["converged"].all()),
-            })  # fmt: skip
+            out.append(
+                {
+                    "dataset": name,
+                    "algorithm": spec.name,
+                    "key": spec.key,
+                    "params": json.dumps(chosen[name, spec.key], sort_keys=True),
+                    "error": float(r["error"].mean()),
+                    "error_std": float(r["error"].std(ddof=1)),
+                    "error_other_folds": float(other["error"].mean()),
+                    "folds": int(len(r)),
+                    "train_time": float(r["train_time"].mean()),
+                    "updates": float(updates.mean()) if len(updates) else np.nan,
+                    "converged": bool(r["converged"].all()),
+                }
+            )
     return pd.DataFrame(out)
 
 
 def config_dict(config: ProtocolConfig) -> dict:
     """The config as JSON-able data (for ``details``)."""
-    return {**asdict(config), "tuning_fold": config.tuning_fold,
-            "svm_used": svm_implementation(config.svm)}  # fmt: skip
+    return {
+        **asdict(config),
+        "tuning_fold": config.tuning_fold,
+        "svm_used": svm_implementation(config.svm),
+    }
 
 
 __all__ = [
-    "DataRef", "ProtocolConfig", "ProtocolResult", "run_protocol", "evaluate", "fold_indices",
-    "tuning_fold", "fold_seed", "inner_split", "subsample", "param_grid", "choose",
-    "build_estimator", "prepared", "config_dict",
-]  # fmt: skip
+    "DataRef",
+    "ProtocolConfig",
+    "ProtocolResult",
+    "run_protocol",
+    "evaluate",
+    "fold_indices",
+    "tuning_fold",
+    "fold_seed",
+    "inner_split",
+    "subsample",
+    "param_grid",
+    "choose",
+    "build_estimator",
+    "prepared",
+    "config_dict",
+]

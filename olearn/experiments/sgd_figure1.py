@@ -85,9 +85,17 @@ def f_measure(y_true: np.ndarray, scores: np.ndarray) -> float:
     return 2.0 * tp / denom if denom > 0 else 0.0
 
 
-def curve(dataset: str, algorithm: str, seed: int, checkpoints: tuple[float, ...],
-          lam: float | None, t0: float | str, bias_rate: float, max_train: int | None,
-          data_home: str | None) -> dict:  # fmt: skip
+def curve(
+    dataset: str,
+    algorithm: str,
+    seed: int,
+    checkpoints: tuple[float, ...],
+    lam: float | None,
+    t0: float | str,
+    bias_rate: float,
+    max_train: int | None,
+    data_home: str | None,
+) -> dict:
     """Train one schedule on one data set; F on the test set at each checkpoint (in epochs).
 
     Returns a dict with the setup and ``points``: rows ``(epochs, train_seconds, F, E)``
@@ -110,8 +118,9 @@ def curve(dataset: str, algorithm: str, seed: int, checkpoints: tuple[float, ...
     last = np.zeros(d, dtype=np.int64)
     w = np.empty(d)
     empty = np.zeros(0, dtype=np.int64)
-    sgd_epoch(indptr, indices, data, y, empty, v, scalars, counts, last, lam, t0v, code,
-              bias_rate, True)  # fmt: skip  (compiles, or loads the cache, outside the clock)
+    sgd_epoch(
+        indptr, indices, data, y, empty, v, scalars, counts, last, lam, t0v, code, bias_rate, True
+    )  # (compiles, or loads the cache, outside the clock)
     rng = np.random.RandomState(seed)
     n_epochs = int(np.ceil(max(checkpoints)))
     order = np.concatenate([rng.permutation(n) for _ in range(n_epochs)]).astype(np.int64)
@@ -121,17 +130,39 @@ def curve(dataset: str, algorithm: str, seed: int, checkpoints: tuple[float, ...
     for c in sorted(checkpoints):
         target = int(round(c * n))
         start = time.perf_counter()
-        sgd_epoch(indptr, indices, data, y, order[done:target], v, scalars, counts, last, lam,
-                  t0v, code, bias_rate, True)  # fmt: skip
+        sgd_epoch(
+            indptr,
+            indices,
+            data,
+            y,
+            order[done:target],
+            v,
+            scalars,
+            counts,
+            last,
+            lam,
+            t0v,
+            code,
+            bias_rate,
+            True,
+        )
         elapsed += time.perf_counter() - start
         done = target
         sgd_weights(v, scalars, counts, last, t0v, code, w)
         b = float(scalars[1])
         F = f_measure(y_test, np.asarray(X_test @ w).ravel() + b)
         points.append((float(c), elapsed, F, svm_objective(w, b, X, y, lam)))
-    return {"dataset": dataset, "algorithm": algorithm, "seed": seed, "lam": lam, "t0": t0v,
-            "n_train": n, "n_test": X_test.shape[0], "n_test_positive": int(np.sum(y_test > 0)),
-            "points": points}  # fmt: skip
+    return {
+        "dataset": dataset,
+        "algorithm": algorithm,
+        "seed": seed,
+        "lam": lam,
+        "t0": t0v,
+        "n_train": n,
+        "n_test": X_test.shape[0],
+        "n_test_positive": int(np.sum(y_test > 0)),
+        "points": points,
+    }
 
 
 def _verdict(dataset: str, runs: pd.DataFrame) -> str:
@@ -145,8 +176,10 @@ def _verdict(dataset: str, runs: pd.DataFrame) -> str:
     else:
         se = float(diff.std(ddof=1) / np.sqrt(diff.shape[0]))
         significant = abs(mean) > 2.0 * se and abs(mean) > 0.1
-        found = (f"per-feature minus global best F = {mean:+.2f} ± {se:.2f} points "
-                 f"(mean ± s.e. over {diff.shape[0]} shuffles)")  # fmt: skip
+        found = (
+            f"per-feature minus global best F = {mean:+.2f} ± {se:.2f} points "
+            f"(mean ± s.e. over {diff.shape[0]} shuffles)"
+        )
     if dataset == "sgd-balanced":  # per-feature better: a positive (significant) difference
         holds = mean > 0 and significant is not False
     else:  # no significant difference (one shuffle: within one point of F)
@@ -157,12 +190,24 @@ def _verdict(dataset: str, runs: pd.DataFrame) -> str:
     return f"{dataset}: {found}; the seed's claim ({PAPER_CLAIMS[dataset]}) {state} here."
 
 
-def run(*, quick: bool = False, jobs: int = 1, progress: Progress | None = None,
-        datasets: tuple[str, ...] = DATASETS, algorithms: tuple[str, ...] | None = None,
-        seed: int = 0, shuffles: int | None = None, epochs: int | None = None,
-        checkpoints: tuple[float, ...] | None = None, lam: float | None = None,
-        t0: float | str = "auto", bias_rate: float = 0.01, max_samples: int | None = None,
-        data_home: str | None = None, backend: str = "loky") -> ReproResult:  # fmt: skip
+def run(
+    *,
+    quick: bool = False,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    datasets: tuple[str, ...] = DATASETS,
+    algorithms: tuple[str, ...] | None = None,
+    seed: int = 0,
+    shuffles: int | None = None,
+    epochs: int | None = None,
+    checkpoints: tuple[float, ...] | None = None,
+    lam: float | None = None,
+    t0: float | str = "auto",
+    bias_rate: float = 0.01,
+    max_samples: int | None = None,
+    data_home: str | None = None,
+    backend: str = "loky",
+) -> ReproResult:
     """Reproduce Figure 1 of seed 004 (see the module docstring).
 
     Parameters
@@ -194,70 +239,120 @@ def run(*, quick: bool = False, jobs: int = 1, progress: Progress | None = None,
     checkpoints = tuple(checkpoints or [c for c in CHECKPOINTS if c < epochs] + [float(epochs)])
     unknown = [a for a in algorithms if a not in ALGORITHMS]
     if unknown:
-        raise ValueError(f"unknown algorithms {unknown}; known: {list(ALGORITHMS)} or "
-                         f"{list(ALGORITHM_KEYS)}")  # fmt: skip
-    tasks = [dict(dataset=ds, algorithm=a, seed=s, checkpoints=checkpoints, lam=lam, t0=t0,
-                  bias_rate=bias_rate, max_train=max_samples, data_home=data_home)
-             for ds in datasets for s in seeds for a in algorithms]  # fmt: skip
-    results = run_tasks(curve, tasks, jobs=jobs, backend=backend, progress=progress,
-                        describe=lambda t: f"{t['dataset']} {t['algorithm']} seed {t['seed']}")
+        raise ValueError(
+            f"unknown algorithms {unknown}; known: {list(ALGORITHMS)} or {list(ALGORITHM_KEYS)}"
+        )
+    tasks = [
+        dict(
+            dataset=ds,
+            algorithm=a,
+            seed=s,
+            checkpoints=checkpoints,
+            lam=lam,
+            t0=t0,
+            bias_rate=bias_rate,
+            max_train=max_samples,
+            data_home=data_home,
+        )
+        for ds in datasets
+        for s in seeds
+        for a in algorithms
+    ]
+    results = run_tasks(
+        curve,
+        tasks,
+        jobs=jobs,
+        backend=backend,
+        progress=progress,
+        describe=lambda t: f"{t['dataset']} {t['algorithm']} seed {t['seed']}",
+    )
     runs = []
     for r in results:
         pts = np.array(r["points"])
         k = int(np.argmax(pts[:, 2]))
-        runs.append({"dataset": r["dataset"], "algorithm": r["algorithm"], "seed": r["seed"],
-                     "best_F": pts[k, 2], "time_to_best": pts[k, 1], "epochs_to_best": pts[k, 0],
-                     "final_F": pts[-1, 2], "total_time": pts[-1, 1], "lam": r["lam"],
-                     "final_E": pts[-1, 3], "min_E": pts[:, 3].min(), "n_train": r["n_train"],
-                     "n_test_positive": r["n_test_positive"]})  # fmt: skip
+        runs.append(
+            {
+                "dataset": r["dataset"],
+                "algorithm": r["algorithm"],
+                "seed": r["seed"],
+                "best_F": pts[k, 2],
+                "time_to_best": pts[k, 1],
+                "epochs_to_best": pts[k, 0],
+                "final_F": pts[-1, 2],
+                "total_time": pts[-1, 1],
+                "lam": r["lam"],
+                "final_E": pts[-1, 3],
+                "min_E": pts[:, 3].min(),
+                "n_train": r["n_train"],
+                "n_test_positive": r["n_test_positive"],
+            }
+        )
     runs_df = pd.DataFrame(runs)
     rows = []
     for (ds, alg), g in runs_df.groupby(["dataset", "algorithm"], sort=False):
-        rows.append({
-            "dataset": ds, "algorithm": alg, "paper": np.nan,
-            "paper_claim": PAPER_CLAIMS.get(ds, "") if alg in SEED_ROWS else "",
-            "ours": 100.0 * g["best_F"].mean(), "ours_std": 100.0 * g["best_F"].std(ddof=0),
-            "time": g["time_to_best"].mean(), "epochs_to_best": g["epochs_to_best"].mean(),
-            "final_F": 100.0 * g["final_F"].mean(), "total_time": g["total_time"].mean(),
-            "final_E": g["final_E"].mean(), "min_E": g["min_E"].mean(),
-            "lam": g["lam"].iloc[0], "n_train": int(g["n_train"].iloc[0]), "runs": len(g),
-        })  # fmt: skip
+        rows.append(
+            {
+                "dataset": ds,
+                "algorithm": alg,
+                "paper": np.nan,
+                "paper_claim": PAPER_CLAIMS.get(ds, "") if alg in SEED_ROWS else "",
+                "ours": 100.0 * g["best_F"].mean(),
+                "ours_std": 100.0 * g["best_F"].std(ddof=0),
+                "time": g["time_to_best"].mean(),
+                "epochs_to_best": g["epochs_to_best"].mean(),
+                "final_F": 100.0 * g["final_F"].mean(),
+                "total_time": g["total_time"].mean(),
+                "final_E": g["final_E"].mean(),
+                "min_E": g["min_E"].mean(),
+                "lam": g["lam"].iloc[0],
+                "n_train": int(g["n_train"].iloc[0]),
+                "runs": len(g),
+            }
+        )
     table = pd.DataFrame(rows)
-    verdicts = [_verdict(ds, runs_df[runs_df.dataset == ds]) for ds in datasets
-                if set(SEED_ROWS) <= set(algorithms)]  # fmt: skip
+    verdicts = [
+        _verdict(ds, runs_df[runs_df.dataset == ds])
+        for ds in datasets
+        if set(SEED_ROWS) <= set(algorithms)
+    ]
     notes = []
     for ds in datasets:
         sub = table[table.dataset == ds].set_index("algorithm")
         pos = int(runs_df[runs_df.dataset == ds].n_test_positive.iloc[0])
-        notes.append(f"{ds}: {pos} positive test documents (one of them moves F by about "
-                     f"{100.0 / max(pos, 1):.1f} points at most).")  # fmt: skip
+        notes.append(
+            f"{ds}: {pos} positive test documents (one of them moves F by about "
+            f"{100.0 / max(pos, 1):.1f} points at most)."
+        )
         pf = SEED_ROWS[1]
         if pf in sub.index and sub.loc[pf, "final_E"] > 1.01 * sub.loc[pf, "min_E"]:
             notes.append(
                 f"{ds}: the seed's per-feature rule (regulariser gated by [x_ij != 0]) does not "
                 f"minimise E: its training E rises from {sub.loc[pf, 'min_E']:.4f} to "
                 f"{sub.loc[pf, 'final_E']:.4f}; it minimises a penalty weighted by how often "
-                "each feature occurs (weaker on rare features).")  # fmt: skip
+                "each feature occurs (weaker on rare features)."
+            )
         full = "SGD-SVM (per-feature rates, regularise every step)"
         if full in sub.index and SEED_ROWS[0] in sub.index:
             notes.append(
                 f"{ds}: with the regulariser on every weight (E's gradient), per-feature rates "
                 f"give best F {sub.loc[full, 'ours']:.2f} % vs {sub.loc[SEED_ROWS[0], 'ours']:.2f}"
-                " % for the global rate.")  # fmt: skip
-    summary = "\n".join([
-        TITLE,
-        f"Data: {', '.join(datasets)} (public stand-ins with the seed's shape; see "
-        "olearn.datasets.hashed).  ours = best test F-measure (%) over the checkpoints, mean "
-        f"over {len(seeds)} shuffle(s); time = training seconds to that checkpoint.",
-        f"Setup: lam = {'1/n_train' if lam is None else lam}, t0 = {t0} (auto = 1/lam), bias "
-        f"rate = {bias_rate} x global rate (unregularised), checkpoints at {list(checkpoints)} "
-        f"epochs{'' if max_samples is None else f', {max_samples} training rows'}"
-        f"{' (quick run)' if quick else ''}.",
-        "The seed's Figure 1 has no numbers (paper = NaN); its claims are quoted per row.",
-        "Note: seed 004 section 4.2 says 従来手法 (conventional) where its own conclusion "
-        "means 提案手法 (proposed); we check the conclusion.",
-        *verdicts,
-        *notes,
-    ])  # fmt: skip
-    return ReproResult(ID, TITLE, table, summary,
-                       details={"runs": runs, "curves": results})  # fmt: skip
+                " % for the global rate."
+            )
+    summary = "\n".join(
+        [
+            TITLE,
+            f"Data: {', '.join(datasets)} (public stand-ins with the seed's shape; see "
+            "olearn.datasets.hashed).  ours = best test F-measure (%) over the checkpoints, mean "
+            f"over {len(seeds)} shuffle(s); time = training seconds to that checkpoint.",
+            f"Setup: lam = {'1/n_train' if lam is None else lam}, t0 = {t0} (auto = 1/lam), bias "
+            f"rate = {bias_rate} x global rate (unregularised), checkpoints at {list(checkpoints)} "
+            f"epochs{'' if max_samples is None else f', {max_samples} training rows'}"
+            f"{' (quick run)' if quick else ''}.",
+            "The seed's Figure 1 has no numbers (paper = NaN); its claims are quoted per row.",
+            "Note: seed 004 section 4.2 says 従来手法 (conventional) where its own conclusion "
+            "means 提案手法 (proposed); we check the conclusion.",
+            *verdicts,
+            *notes,
+        ]
+    )
+    return ReproResult(ID, TITLE, table, summary, details={"runs": runs, "curves": results})

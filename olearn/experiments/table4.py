@@ -36,28 +36,69 @@ REFERENCE = "seed 000, Table 4"
 DATASETS = ("20news-8", "usps", "reuters-20")
 # (label in the paper's table, protocol key), in the paper's column order: Perc first here.
 ALGORITHMS = (
-    ("Perc", "perceptron"), ("PA", "pa"), ("PA-I", "pa1"), ("PA-II", "pa2"), ("SPA", "spa"),
-    ("SPA-I", "spa1"), ("SPA-II", "spa2"), ("Maxent", "maxent"), ("SVM", "svm"),
-)  # fmt: skip
+    ("Perc", "perceptron"),
+    ("PA", "pa"),
+    ("PA-I", "pa1"),
+    ("PA-II", "pa2"),
+    ("SPA", "spa"),
+    ("SPA-I", "spa1"),
+    ("SPA-II", "spa2"),
+    ("Maxent", "maxent"),
+    ("SVM", "svm"),
+)
 _LABELS = {key: label for label, key in ALGORITHMS}
 
 # seed 000, Table 4 ("各データセットの誤分類率 (%)"): the reference column only.
 PAPER: dict[str, dict[str, float]] = {
-    "20news-8": {"PA": 11.06, "PA-I": 10.67, "PA-II": 10.17, "SPA": 7.73, "SPA-I": 7.42,
-                 "SPA-II": 7.19, "Perc": 10.87, "Maxent": 7.12, "SVM": 7.47},
-    "usps": {"PA": 7.12, "PA-I": 7.12, "PA-II": 6.02, "SPA": 6.30, "SPA-I": 6.46,
-             "SPA-II": 4.46, "Perc": 6.86, "Maxent": 4.98, "SVM": 4.94},
-    "reuters-20": {"PA": 4.31, "PA-I": 4.22, "PA-II": 4.18, "SPA": 3.18, "SPA-I": 3.30,
-                   "SPA-II": 3.37, "Perc": 4.33, "Maxent": 3.50, "SVM": 3.13},
-}  # fmt: skip
+    "20news-8": {
+        "PA": 11.06,
+        "PA-I": 10.67,
+        "PA-II": 10.17,
+        "SPA": 7.73,
+        "SPA-I": 7.42,
+        "SPA-II": 7.19,
+        "Perc": 10.87,
+        "Maxent": 7.12,
+        "SVM": 7.47,
+    },
+    "usps": {
+        "PA": 7.12,
+        "PA-I": 7.12,
+        "PA-II": 6.02,
+        "SPA": 6.30,
+        "SPA-I": 6.46,
+        "SPA-II": 4.46,
+        "Perc": 6.86,
+        "Maxent": 4.98,
+        "SVM": 4.94,
+    },
+    "reuters-20": {
+        "PA": 4.31,
+        "PA-I": 4.22,
+        "PA-II": 4.18,
+        "SPA": 3.18,
+        "SPA-I": 3.30,
+        "SPA-II": 3.37,
+        "Perc": 4.33,
+        "Maxent": 3.50,
+        "SVM": 3.13,
+    },
+}
 # seed 000, Table 3: (classes, samples, features), to print beside the sizes we obtained.
 PAPER_SIZES = {
-    "20news-8": (8, 2586, 9971), "usps": (10, 7291, 256), "reuters-20": (20, 7800, 34488),
-}  # fmt: skip
+    "20news-8": (8, 2586, 9971),
+    "usps": (10, 7291, 256),
+    "reuters-20": (20, 7800, 34488),
+}
 
 # --quick: small enough for tests and the app (seconds to a minute per dataset).
-QUICK = {"folds": 3, "max_samples": 600, "epochs": 1, "c_grid": (0.01, 1.0),
-         "batch_c_grid": (1.0, 100.0)}  # fmt: skip
+QUICK = {
+    "folds": 3,
+    "max_samples": 600,
+    "epochs": 1,
+    "c_grid": (0.01, 1.0),
+    "batch_c_grid": (1.0, 100.0),
+}
 
 
 def paper_label(key: str, name: str) -> str:
@@ -118,9 +159,18 @@ def run(
     """
     start = time.perf_counter()
     base = dict(QUICK) if quick else {}
-    explicit = {"folds": folds, "epochs": epochs, "c_grid": c_grid, "seed": seed,
-                "batch_c_grid": batch_c_grid, "max_samples": max_samples, "tuning": tuning,
-                "scale": scale, "svm": svm, "fit_intercept": fit_intercept}  # fmt: skip
+    explicit = {
+        "folds": folds,
+        "epochs": epochs,
+        "c_grid": c_grid,
+        "seed": seed,
+        "batch_c_grid": batch_c_grid,
+        "max_samples": max_samples,
+        "tuning": tuning,
+        "scale": scale,
+        "svm": svm,
+        "fit_intercept": fit_intercept,
+    }
     base.update({k: v for k, v in explicit.items() if v is not None})
     config = ProtocolConfig(**base)  # None: the protocol's documented default
     names = list(datasets) if datasets else list(DATASETS)
@@ -129,17 +179,21 @@ def run(
     unknown = sorted(set(data_options) - set(names))
     if unknown:
         raise ValueError(f"data options given for datasets not in the run: {unknown}")
-    refs = [DataRef(name, data_home, tuple(sorted(data_options.get(name, {}).items())))
-            for name in names]  # fmt: skip
+    refs = [
+        DataRef(name, data_home, tuple(sorted(data_options.get(name, {}).items())))
+        for name in names
+    ]
     cards = {ref.name: ref.load().meta for ref in refs}  # loads (and fails) before any work
 
-    result = run_protocol(refs, keys, config, jobs=jobs, backend=backend, scheduler=scheduler,
-                          progress=progress)  # fmt: skip
+    result = run_protocol(
+        refs, keys, config, jobs=jobs, backend=backend, scheduler=scheduler, progress=progress
+    )
     curve_table = pd.DataFrame()
     if curves:
         chosen = {(r.dataset, r.key): _params(r.params) for r in result.summary.itertuples()}
-        curve_table = learning_curves(refs, keys, config, params=chosen, jobs=jobs,
-                                      backend=backend, scheduler=scheduler)  # fmt: skip
+        curve_table = learning_curves(
+            refs, keys, config, params=chosen, jobs=jobs, backend=backend, scheduler=scheduler
+        )
     table = _table(result.summary)
     wall = time.perf_counter() - start
     summary = _summary(config, result.sizes, cards, table, wall, data_options)
@@ -147,8 +201,11 @@ def run(
         "reference": REFERENCE,
         "config": config_dict(config),
         "sizes": result.sizes,
-        "paper_sizes": {k: dict(zip(("n_classes", "n_samples", "n_features"), v))
-                        for k, v in PAPER_SIZES.items() if k in names},  # fmt: skip
+        "paper_sizes": {
+            k: dict(zip(("n_classes", "n_samples", "n_features"), v))
+            for k, v in PAPER_SIZES.items()
+            if k in names
+        },
         "wall_time": wall,
         "data_options": data_options,
         "runs": result.runs.to_dict(orient="records"),
@@ -169,12 +226,20 @@ def _table(summary: pd.DataFrame) -> pd.DataFrame:
     for r in summary.itertuples():
         label = paper_label(r.key, r.algorithm)
         paper = PAPER.get(r.dataset, {}).get(label, np.nan)
-        rows.append({
-            "dataset": r.dataset, "algorithm": label, "paper": paper, "ours": r.error,
-            "diff": r.error - paper, "std": r.error_std, "params": r.params,
-            "ours_other_folds": r.error_other_folds, "train_time": r.train_time,
-            "converged": r.converged,
-        })  # fmt: skip
+        rows.append(
+            {
+                "dataset": r.dataset,
+                "algorithm": label,
+                "paper": paper,
+                "ours": r.error,
+                "diff": r.error - paper,
+                "std": r.error_std,
+                "params": r.params,
+                "ours_other_folds": r.error_other_folds,
+                "train_time": r.train_time,
+                "converged": r.converged,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -182,18 +247,23 @@ def _summary(config, sizes, cards, table, wall, data_options) -> str:
     lines = [TITLE, f"Paper values: {REFERENCE}.", config.describe(), "Datasets (ours vs Table 3):"]
     for name, size in sizes.items():
         paper = PAPER_SIZES.get(name)
-        ref = (f"Table 3: K={paper[0]}, n={paper[1]:,}, d={paper[2]:,}" if paper
-               else "not in Table 3")  # fmt: skip
+        ref = (
+            f"Table 3: K={paper[0]}, n={paper[1]:,}, d={paper[2]:,}" if paper else "not in Table 3"
+        )
         title = cards.get(name, {}).get("title", name)
         if data_options.get(name):
             title += f"; loader options {data_options[name]}"
-        lines.append(f"  {name}: K={size['n_classes']}, n={size['n_samples']:,}, "
-                     f"d={size['n_features']:,} ({ref}); {title}")  # fmt: skip
+        lines.append(
+            f"  {name}: K={size['n_classes']}, n={size['n_samples']:,}, "
+            f"d={size['n_features']:,} ({ref}); {title}"
+        )
     cells = table.dropna(subset=["paper"])
     if len(cells):
         close = int((cells["diff"].abs() <= 1.0).sum())
-        lines.append(f"{close} of {len(cells)} cells within 1 point of the paper; "
-                     f"mean |diff| {cells['diff'].abs().mean():.2f} points.")  # fmt: skip
+        lines.append(
+            f"{close} of {len(cells)} cells within 1 point of the paper; "
+            f"mean |diff| {cells['diff'].abs().mean():.2f} points."
+        )
     if not table["converged"].all():
         bad = table.loc[~table["converged"], ["dataset", "algorithm"]].values.tolist()
         lines.append(f"Solver hit its iteration cap (ConvergenceWarning) in some fits of: {bad}.")

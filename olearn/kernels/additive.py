@@ -108,8 +108,9 @@ def additive_epoch(indptr, indices, data, y, order, W, code, C, intercept, coef_
         for t in range(order.shape[0]):
             visited += indptr[order[t] + 1] - indptr[order[t]]
         if visited >= W.shape[0] and is_mirrored(W):
-            return binary_epoch(indptr, indices, data, y, order, W, code, C, intercept,
-                                coef_out, mistake_out)  # fmt: skip
+            return binary_epoch(
+                indptr, indices, data, y, order, W, code, C, intercept, coef_out, mistake_out
+            )
     scores = np.empty(K)
     coef = np.zeros(K)
     active = np.empty(K, dtype=np.int64)
@@ -140,4 +141,3 @@ def additive_epoch(indptr, indices, data, y, order, W, code, C, intercept, coef_
             for a in range(n_active):
                 coef[active[a]] = 0.0
     return n_updates
-

@@ -50,8 +50,22 @@ def cs_subproblem(A, B, n_active, y_pos, C, D, alpha_new):
 
 
 @numba.njit(cache=True)
-def cs_sweep(indptr, indices, data, y, sqnorm, W, alpha, C, index, active_size,
-             class_index, n_classes_active, y_pos, shrink):  # fmt: skip
+def cs_sweep(
+    indptr,
+    indices,
+    data,
+    y,
+    sqnorm,
+    W,
+    alpha,
+    C,
+    index,
+    active_size,
+    class_index,
+    n_classes_active,
+    y_pos,
+    shrink,
+):
     """Solve the sub-problems of the examples ``index[:active_size]``, in that order.
 
     Parameters

@@ -127,8 +127,25 @@ def row_scores_variance(indptr, indices, data, i, W, S_diag, intercept, scores):
 
 
 @numba.njit(cache=True)
-def binary_diagonal_epoch(indptr, indices, data, y, order, W, S_diag, code, phi, r, C, lam,
-                          diag_form, intercept, alpha_out, beta_out, mistake_out):  # fmt: skip
+def binary_diagonal_epoch(
+    indptr,
+    indices,
+    data,
+    y,
+    order,
+    W,
+    S_diag,
+    code,
+    phi,
+    r,
+    C,
+    lam,
+    diag_form,
+    intercept,
+    alpha_out,
+    beta_out,
+    mistake_out,
+):
     """:func:`cw_epoch` for two classes, a diagonal covariance and a mirrored ``W``.
 
     See the module docstring: ``Z[j, 0] = W[j, 0]`` (``W[j, 1] == -W[j, 0]``) and
@@ -204,8 +221,26 @@ def binary_diagonal_epoch(indptr, indices, data, y, order, W, S_diag, code, phi,
 
 
 @numba.njit(cache=True)
-def cw_epoch(indptr, indices, data, y, order, W, S_diag, A_full, code, phi, r, C, lam,
-             diag_form, intercept, alpha_out, beta_out, mistake_out):  # fmt: skip
+def cw_epoch(
+    indptr,
+    indices,
+    data,
+    y,
+    order,
+    W,
+    S_diag,
+    A_full,
+    code,
+    phi,
+    r,
+    C,
+    lam,
+    diag_form,
+    intercept,
+    alpha_out,
+    beta_out,
+    mistake_out,
+):
     """Run one pass over the rows ``order``, updating ``W`` and the covariance in place.
 
     Parameters
@@ -229,9 +264,25 @@ def cw_epoch(indptr, indices, data, y, order, W, S_diag, A_full, code, phi, r, C
         for t in range(order.shape[0]):
             visited += indptr[order[t] + 1] - indptr[order[t]]
         if visited >= D and is_mirrored(W):
-            return binary_diagonal_epoch(indptr, indices, data, y, order, W, S_diag, code, phi,
-                                         r, C, lam, diag_form, intercept, alpha_out, beta_out,
-                                         mistake_out)  # fmt: skip
+            return binary_diagonal_epoch(
+                indptr,
+                indices,
+                data,
+                y,
+                order,
+                W,
+                S_diag,
+                code,
+                phi,
+                r,
+                C,
+                lam,
+                diag_form,
+                intercept,
+                alpha_out,
+                beta_out,
+                mistake_out,
+            )
     scores = np.empty(K)
     g = np.zeros(D) if full else np.zeros(0)
     w = np.zeros(D) if full else np.zeros(0)

@@ -37,8 +37,22 @@ def sgd_code(schedule: str, regularize: str) -> int:
 
 
 @numba.njit(cache=True)
-def sgd_epoch(indptr, indices, data, y, order, v, scalars, counts, last, lam, t0, code,
-              bias_rate, fit_intercept):  # fmt: skip
+def sgd_epoch(
+    indptr,
+    indices,
+    data,
+    y,
+    order,
+    v,
+    scalars,
+    counts,
+    last,
+    lam,
+    t0,
+    code,
+    bias_rate,
+    fit_intercept,
+):
     """Visit the rows ``order`` (in that order), one SGD step each, updating the state in place.
 
     Parameters

@@ -33,8 +33,12 @@ class Comparison:
     sizes: dict
 
 
-def dataset_from(name: str | None = None, upload: bytes | None = None,
-                 filename: str | None = None, data_home: str | None = None):
+def dataset_from(
+    name: str | None = None,
+    upload: bytes | None = None,
+    filename: str | None = None,
+    data_home: str | None = None,
+):
     """A :class:`DataRef` for a registered name, or the validated :class:`Dataset` of an upload
     (``olearn.datasets.read_upload``: a clear ValueError when the file is not usable)."""
     if upload is not None:
@@ -50,10 +54,18 @@ def dataset_from(name: str | None = None, upload: bytes | None = None,
     return DataRef(name, data_home)
 
 
-def compare(data, algorithms: Sequence[str] = DEFAULT_ALGORITHMS, c_grid=(0.01, 0.1, 1.0),
-            epochs: int = 1, folds: int = 5, seed: int = 0, max_samples: int | None = 1000,
-            curves: bool = True, progress: Callable | None = None,
-            scale: str = "none") -> Comparison:
+def compare(
+    data,
+    algorithms: Sequence[str] = DEFAULT_ALGORITHMS,
+    c_grid=(0.01, 0.1, 1.0),
+    epochs: int = 1,
+    folds: int = 5,
+    seed: int = 0,
+    max_samples: int | None = 1000,
+    curves: bool = True,
+    progress: Callable | None = None,
+    scale: str = "none",
+) -> Comparison:
     """Run the protocol (K-fold CV, C tuned on one random fold) and the learning curves.
 
     ``progress(share, message)`` is called across both phases (the curves count as the
@@ -71,10 +83,14 @@ def compare(data, algorithms: Sequence[str] = DEFAULT_ALGORITHMS, c_grid=(0.01, 
     algorithms = list(dict.fromkeys(algorithms))
     if not algorithms:
         raise ValueError("choose at least one algorithm")
-    config = ProtocolConfig(folds=int(folds), seed=int(seed), epochs=int(epochs),
-                            c_grid=tuple(c_grid) if c_grid else None,
-                            max_samples=int(max_samples) if max_samples else None,
-                            scale=scale)
+    config = ProtocolConfig(
+        folds=int(folds),
+        seed=int(seed),
+        epochs=int(epochs),
+        c_grid=tuple(c_grid) if c_grid else None,
+        max_samples=int(max_samples) if max_samples else None,
+        scale=scale,
+    )
 
     def phase(offset: float, share: float):
         if progress is None:
@@ -85,20 +101,27 @@ def compare(data, algorithms: Sequence[str] = DEFAULT_ALGORITHMS, c_grid=(0.01, 
     s = res.summary
     name = str(s["dataset"].iloc[0])
     paper = PAPER.get(name, {})
-    table = pd.DataFrame({
-        "algorithm": s["algorithm"], "key": s["key"], "error %": s["error"],
-        "std": s["error_std"],
-        "paper %": [paper.get(paper_label(k, a), np.nan) for k, a in zip(s["key"],
-                                                                         s["algorithm"])],
-        "params": s["params"], "train time (s)": s["train_time"],
-    })
+    table = pd.DataFrame(
+        {
+            "algorithm": s["algorithm"],
+            "key": s["key"],
+            "error %": s["error"],
+            "std": s["error_std"],
+            "paper %": [
+                paper.get(paper_label(k, a), np.nan) for k, a in zip(s["key"], s["algorithm"])
+            ],
+            "params": s["params"],
+            "train time (s)": s["train_time"],
+        }
+    )
     if not table["paper %"].notna().any():
         table = table.drop(columns="paper %")
     curve_table = pd.DataFrame(columns=["algorithm", "key", "t", "rate"])
     if curves:
         chosen = {(name, k): json.loads(p) for k, p in zip(s["key"], s["params"])}
-        curve_table = learning_curves([data], algorithms, config, params=chosen, points=150,
-                                      progress=phase(0.8, 0.2))
+        curve_table = learning_curves(
+            [data], algorithms, config, params=chosen, points=150, progress=phase(0.8, 0.2)
+        )
     if progress is not None:
         progress(1.0, "done")
     return Comparison(name, table, curve_table, config.describe(), res.sizes)

@@ -30,15 +30,20 @@ class CSWalk:
         """The sub-problem of step ``s``: per class G, alpha before/after, the seed's tau."""
         st = self.steps[s]
         K = st.G.shape[0]
-        return pd.DataFrame({
-            "class": [f"{m} (y)" if m == st.y else str(m) for m in range(K)],
-            "G_m = w_m·x_p + e_m": st.G, "α before": st.alpha_before,
-            "α after": st.alpha_after, "τ after (seed)": st.tau_after,
-        })
+        return pd.DataFrame(
+            {
+                "class": [f"{m} (y)" if m == st.y else str(m) for m in range(K)],
+                "G_m = w_m·x_p + e_m": st.G,
+                "α before": st.alpha_before,
+                "α after": st.alpha_after,
+                "τ after (seed)": st.tau_after,
+            }
+        )
 
 
-def cs_walk(kind: str = "blobs", n_samples: int = 60, n_classes: int = 3, C: float = 1.0,
-            seed: int = 0) -> CSWalk:
+def cs_walk(
+    kind: str = "blobs", n_samples: int = 60, n_classes: int = 3, C: float = 1.0, seed: int = 0
+) -> CSWalk:
     """Solve, keep every sub-problem and the weights after each.
 
     >>> w = cs_walk(n_samples=30, C=0.5)
@@ -52,13 +57,37 @@ def cs_walk(kind: str = "blobs", n_samples: int = 60, n_classes: int = 3, C: flo
     ds = make_toy(kind, n_samples=n_samples, n_classes=n_classes, random_state=seed)
     X, y = np.asarray(ds.X, float), np.asarray(ds.y, np.int64)
     Xb = np.hstack([X, np.ones((X.shape[0], 1))])
-    sol = cs_svm_solve(Xb, y, C, tol=1e-5, max_iter=300, random_state=seed, trace_steps=True,
-                       max_step_traces=MAX_STEPS)
-    sweeps = pd.DataFrame([{"sweep": s.sweep, "primal": s.primal, "dual": s.dual,
-                            "gap": s.gap, "max violation": s.max_violation,
-                            "changed": s.n_changed} for s in sol.sweeps])
-    ref = LinearSVC(multi_class="crammer_singer", C=C, fit_intercept=True, intercept_scaling=1.0,
-                    tol=1e-8, max_iter=100_000).fit(X, y)
+    sol = cs_svm_solve(
+        Xb,
+        y,
+        C,
+        tol=1e-5,
+        max_iter=300,
+        random_state=seed,
+        trace_steps=True,
+        max_step_traces=MAX_STEPS,
+    )
+    sweeps = pd.DataFrame(
+        [
+            {
+                "sweep": s.sweep,
+                "primal": s.primal,
+                "dual": s.dual,
+                "gap": s.gap,
+                "max violation": s.max_violation,
+                "changed": s.n_changed,
+            }
+            for s in sol.sweeps
+        ]
+    )
+    ref = LinearSVC(
+        multi_class="crammer_singer",
+        C=C,
+        fit_intercept=True,
+        intercept_scaling=1.0,
+        tol=1e-8,
+        max_iter=100_000,
+    ).fit(X, y)
     p_ref = objective_from_coef(ref.coef_, ref.intercept_, X, y, C)
     K = int(y.max()) + 1
     W = np.zeros((len(sol.steps) + 1, K, 3))

@@ -41,8 +41,14 @@ class CWWalk:
     table: pd.DataFrame
 
 
-def cw_update(rule: str = "arow", eta: float = 0.75, r: float = 1.0, C: float = 1.0,
-              warmup: int = 6, seed: int = 0) -> CWWalk:
+def cw_update(
+    rule: str = "arow",
+    eta: float = 0.75,
+    r: float = 1.0,
+    C: float = 1.0,
+    warmup: int = 6,
+    seed: int = 0,
+) -> CWWalk:
     """The step of ``rule`` on the first example after ``warmup`` updates that has a loss.
 
     >>> w = cw_update("scw1", C=0.05, seed=1)
@@ -53,8 +59,7 @@ def cw_update(rule: str = "arow", eta: float = 0.75, r: float = 1.0, C: float = 
 
     if not 0.5 < eta < 1.0:
         raise ValueError(f"eta must be in (0.5, 1), got {eta}")
-    ds = make_toy("separable", n_samples=80, n_classes=2, margin=0.2, noise=0.05,
-                  random_state=seed)
+    ds = make_toy("separable", n_samples=80, n_classes=2, margin=0.2, noise=0.05, random_state=seed)
     X, Y = np.asarray(ds.X, float) / 4.0, np.where(np.asarray(ds.y) == 1, 1, -1)
     state = cw_init(2, covariance="full")
     for i in range(int(warmup)):
@@ -63,20 +68,34 @@ def cw_update(rule: str = "arow", eta: float = 0.75, r: float = 1.0, C: float = 
         new, tr = _step(rule, state, X[i], int(Y[i]), eta, r, C)
         if tr.reason == "aggressive":
             break
-    rows = [("margin m = y μ·x", tr.m), ("variance v = xᵀΣx", tr.v), ("loss", tr.loss),
-            ("φ = Φ⁻¹(η)", tr.phi), ("α (mean step)", tr.alpha), ("β (covariance step)", tr.beta),
-            ("m after", tr.m_after), ("v after", tr.v_after),
-            ("Pr[y w·x ≥ 0] after", tr.prob_after), ("η", tr.eta)]
+    rows = [
+        ("margin m = y μ·x", tr.m),
+        ("variance v = xᵀΣx", tr.v),
+        ("loss", tr.loss),
+        ("φ = Φ⁻¹(η)", tr.phi),
+        ("α (mean step)", tr.alpha),
+        ("β (covariance step)", tr.beta),
+        ("m after", tr.m_after),
+        ("v after", tr.v_after),
+        ("Pr[y w·x ≥ 0] after", tr.prob_after),
+        ("η", tr.eta),
+    ]
     rows = [(q, "—" if not np.isfinite(v) else f"{v:.6g}") for q, v in rows]
-    rows += [("constraint holds", "—" if tr.constraint_holds is None else str(tr.constraint_holds)),
-             ("α capped at C", str(tr.cap_binds))]
+    rows += [
+        ("constraint holds", "—" if tr.constraint_holds is None else str(tr.constraint_holds)),
+        ("α capped at C", str(tr.cap_binds)),
+    ]
     table = pd.DataFrame(rows, columns=["quantity", "value"])
     return CWWalk(rule, X[i].copy(), int(Y[i]), state, tr, table)
 
 
-def noise_experiment(noise: float = 0.2, passes: int = 3, seed: int = 0,
-                     algorithms=("perceptron", "pa1", "cw", "arow", "scw1", "scw2"),
-                     max_samples: int | None = 800) -> pd.DataFrame:
+def noise_experiment(
+    noise: float = 0.2,
+    passes: int = 3,
+    seed: int = 0,
+    algorithms=("perceptron", "pa1", "cw", "arow", "scw1", "scw2"),
+    max_samples: int | None = 800,
+) -> pd.DataFrame:
     """Seed 001's claims on digits: test error (%) after each pass with a fraction ``noise``
     of the training labels flipped (test labels clean); one row per (algorithm, pass).
 
@@ -92,6 +111,8 @@ def noise_experiment(noise: float = 0.2, passes: int = 3, seed: int = 0,
     rows = []
     for key in algorithms:
         out = run_one("digits", key, {}, float(noise), int(seed), int(passes), max_samples)
-        rows += [{"algorithm": registry.get(key).name, "pass": k + 1, "error %": e}
-                 for k, e in enumerate(out["errors"])]
+        rows += [
+            {"algorithm": registry.get(key).name, "pass": k + 1, "error %": e}
+            for k, e in enumerate(out["errors"])
+        ]
     return pd.DataFrame(rows)

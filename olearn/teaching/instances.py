@@ -91,8 +91,9 @@ def find_printed_discrepancy(
     raise RuntimeError(f"no discrepancy found in {max_tries} tries")
 
 
-def find_support_rejection(K: int = 4, d: int = 2, seed: int = 0,
-                           max_tries: int = 100_000) -> Instance:
+def find_support_rejection(
+    K: int = 4, d: int = 2, seed: int = 0, max_tries: int = 100_000
+) -> Instance:
     """A state where at least three wrong classes have ``Q > 0`` and the support test rejects
     one of them, while PA's single-constraint step leaves x misclassified.
 
@@ -106,8 +107,11 @@ def find_support_rejection(K: int = 4, d: int = 2, seed: int = 0,
     rng = np.random.default_rng(seed)
     for _, (W, x, y) in zip(range(max_tries), _candidates(rng, K, d)):
         t = spa_step(W, x, y)[1]
-        if (len(t.order) >= 3 and len(t.support) < len(t.order)
-                and not pa_step(W, x, y)[1].correct_after):
+        if (
+            len(t.order) >= 3
+            and len(t.support) < len(t.order)
+            and not pa_step(W, x, y)[1].correct_after
+        ):
             return Instance(W, x, y)
     raise RuntimeError(f"no support rejection found in {max_tries} tries")
 

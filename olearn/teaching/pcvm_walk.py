@@ -37,8 +37,14 @@ def _data(kind: str, n_samples: int, noise: float, seed: int):
     return np.asarray(ds.X, float), np.where(np.asarray(ds.y) == 1, 1.0, -1.0)
 
 
-def pcvm_walk(kind: str = "moons", n_samples: int = 80, lam: float | None = 20000.0,
-              theta: float = 0.7, noise: float = 0.05, seed: int = 0) -> PCVMWalk:
+def pcvm_walk(
+    kind: str = "moons",
+    n_samples: int = 80,
+    lam: float | None = 20000.0,
+    theta: float = 0.7,
+    noise: float = 0.05,
+    seed: int = 0,
+) -> PCVMWalk:
     """Fit with the EM and keep every iteration (``lam=None``: gamma fixed at 1, Chen's PCVM).
 
     >>> w = pcvm_walk(n_samples=40)
@@ -46,18 +52,39 @@ def pcvm_walk(kind: str = "moons", n_samples: int = 80, lam: float | None = 2000
     True
     """
     X, t = _data(kind, n_samples, noise, seed)
-    state, hist, n_iter = pcvm_fit(basis(X, X, "rbf", theta), t, PCVMConfig(lam=lam),
-                                   random_state=seed, trace=True, max_iter=200)
-    history = pd.DataFrame([{"iteration": h.iteration, "gamma": h.gamma,
-                             "non-zero weights": h.n_nonzero, "objective": h.objective,
-                             "train error %": 100 * h.train_error} for h in hist])
-    return PCVMWalk(X, t, float(theta), history, np.array([h.w for h in hist]),
-                    np.array([h.b for h in hist]))
+    state, hist, n_iter = pcvm_fit(
+        basis(X, X, "rbf", theta),
+        t,
+        PCVMConfig(lam=lam),
+        random_state=seed,
+        trace=True,
+        max_iter=200,
+    )
+    history = pd.DataFrame(
+        [
+            {
+                "iteration": h.iteration,
+                "gamma": h.gamma,
+                "non-zero weights": h.n_nonzero,
+                "objective": h.objective,
+                "train error %": 100 * h.train_error,
+            }
+            for h in hist
+        ]
+    )
+    return PCVMWalk(
+        X, t, float(theta), history, np.array([h.w for h in hist]), np.array([h.b for h in hist])
+    )
 
 
-def lambda_sweep(kind: str = "moons", n_samples: int = 80, theta: float = 0.7,
-                 noise: float = 0.05, seed: int = 0,
-                 lambdas=(10.0, 100.0, 1000.0, 10000.0, 20000.0, 40000.0, 80000.0)):
+def lambda_sweep(
+    kind: str = "moons",
+    n_samples: int = 80,
+    theta: float = 0.7,
+    noise: float = 0.05,
+    seed: int = 0,
+    lambdas=(10.0, 100.0, 1000.0, 10000.0, 20000.0, 40000.0, 80000.0),
+):
     """Final gamma, weights left and accuracy against lambda (and gamma = 1), on held-out
     points from the same generator (seed + 1).
 
@@ -70,10 +97,15 @@ def lambda_sweep(kind: str = "moons", n_samples: int = 80, theta: float = 0.7,
     Phi, Phi_test = basis(X, X, "rbf", theta), basis(Xt, X, "rbf", theta)
     rows = []
     for lam in (*lambdas, None):
-        state, _, n_iter = pcvm_fit(Phi, t, PCVMConfig(lam=lam), random_state=seed,
-                                    max_iter=300)
+        state, _, n_iter = pcvm_fit(Phi, t, PCVMConfig(lam=lam), random_state=seed, max_iter=300)
         pred = np.where(Phi_test @ state.w + state.b >= 0, 1.0, -1.0)
-        rows.append({"lambda": "gamma = 1" if lam is None else f"{lam:g}",
-                     "gamma": state.gamma, "non-zero weights": int(np.sum(state.w != 0)),
-                     "test accuracy %": 100 * float(np.mean(pred == tt)), "iterations": n_iter})
+        rows.append(
+            {
+                "lambda": "gamma = 1" if lam is None else f"{lam:g}",
+                "gamma": state.gamma,
+                "non-zero weights": int(np.sum(state.w != 0)),
+                "test accuracy %": 100 * float(np.mean(pred == tt)),
+                "iterations": n_iter,
+            }
+        )
     return pd.DataFrame(rows)

@@ -52,8 +52,14 @@ def f_measure(w, b, X, y) -> float:
     return float(2 * tp / max(2 * tp + fp + fn, 1))
 
 
-def sgd_compare(lam: float = 1e-3, epochs: int = 3, n_samples: int = 600, seed: int = 0,
-                features=(0, 150), checkpoints: int = 30) -> SGDWalk:
+def sgd_compare(
+    lam: float = 1e-3,
+    epochs: int = 3,
+    n_samples: int = 600,
+    seed: int = 0,
+    features=(0, 150),
+    checkpoints: int = 30,
+) -> SGDWalk:
     """Train both schedules with the readable step (:func:`olearn.core.sgd_svm.sgd_step`) on
     :func:`zipf_task`; record the objective and the held-out F-measure against the training
     time (evaluation excluded), and the rate two features used at each step.
@@ -73,9 +79,15 @@ def sgd_compare(lam: float = 1e-3, epochs: int = 3, n_samples: int = 600, seed: 
     for schedule in ("global", "per-feature"):
         rng = np.random.default_rng(seed)
         state, seconds = sgd_init(X.shape[1]), 0.0
-        curves.append({"schedule": schedule, "t": 0, "seconds": 0.0,
-                       "objective": svm_objective(state.w, state.b, X, y, lam),
-                       "F-measure": f_measure(state.w, state.b, Xt, yt)})
+        curves.append(
+            {
+                "schedule": schedule,
+                "t": 0,
+                "seconds": 0.0,
+                "objective": svm_objective(state.w, state.b, X, y, lam),
+                "F-measure": f_measure(state.w, state.b, Xt, yt),
+            }
+        )
         for _ in range(int(epochs)):
             for i in rng.permutation(n_samples):
                 start = time.perf_counter()
@@ -83,13 +95,30 @@ def sgd_compare(lam: float = 1e-3, epochs: int = 3, n_samples: int = 600, seed: 
                 seconds += time.perf_counter() - start
                 for j in features:
                     if st.eta[j] > 0:
-                        rates.append({"schedule": schedule, "t": st.t, "feature": f"x{j}",
-                                      "rate": float(st.eta[j])})
+                        rates.append(
+                            {
+                                "schedule": schedule,
+                                "t": st.t,
+                                "feature": f"x{j}",
+                                "rate": float(st.eta[j]),
+                            }
+                        )
                 if state.t % every == 0:
-                    curves.append({"schedule": schedule, "t": state.t, "seconds": seconds,
-                                   "objective": svm_objective(state.w, state.b, X, y, lam),
-                                   "F-measure": f_measure(state.w, state.b, Xt, yt)})
-        final.append({"schedule": schedule, "objective": curves[-1]["objective"],
-                      "held-out F-measure": curves[-1]["F-measure"],
-                      "train seconds": seconds})
+                    curves.append(
+                        {
+                            "schedule": schedule,
+                            "t": state.t,
+                            "seconds": seconds,
+                            "objective": svm_objective(state.w, state.b, X, y, lam),
+                            "F-measure": f_measure(state.w, state.b, Xt, yt),
+                        }
+                    )
+        final.append(
+            {
+                "schedule": schedule,
+                "objective": curves[-1]["objective"],
+                "held-out F-measure": curves[-1]["F-measure"],
+                "train seconds": seconds,
+            }
+        )
     return SGDWalk(pd.DataFrame(curves), pd.DataFrame(rates), pd.DataFrame(final))

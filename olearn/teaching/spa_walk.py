@@ -22,8 +22,15 @@ from olearn.teaching.instances import Instance
 from olearn.teaching.qp import objective, qp_step
 from olearn.teaching.strings import num, t
 
-SCENARIOS = ("pa-failure", "three-rivals", "printed-I", "printed-II", "passive", "random",
-             "playground")  # fmt: skip
+SCENARIOS = (
+    "pa-failure",
+    "three-rivals",
+    "printed-I",
+    "printed-II",
+    "passive",
+    "random",
+    "playground",
+)
 
 
 def scenario(name: str, seed: int = 0, K: int | None = None, C: float = 1.0) -> Instance:
@@ -135,13 +142,26 @@ def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[
         text = t(f"spa.sub.{key}.text", lang, **fmt)
         out.append(SubStep(key, title, text, table.copy(), stage, tuple(highlight), k))
 
-    add("scores", base, highlight=(y, rival), y=y, sy=num(scores[y]), rival=rival,
-        s_rival=num(scores[rival]), n=num(tr.sqnorm))
+    add(
+        "scores",
+        base,
+        highlight=(y, rival),
+        y=y,
+        sy=num(scores[y]),
+        rival=rival,
+        s_rival=num(scores[rival]),
+        n=num(tr.sqnorm),
+    )
     margins = np.asarray(tr.margins)
     tab = base.assign(m_u=margins)
     n_viol = int(np.sum(np.nan_to_num(margins, nan=np.inf) < 1.0))
-    add("margins", tab, highlight=tuple(u for u in range(K) if u != y and margins[u] < 1),
-        n_viol=n_viol, loss=num(tr.loss))
+    add(
+        "margins",
+        tab,
+        highlight=tuple(u for u in range(K) if u != y and margins[u] < 1),
+        n_viol=n_viol,
+        loss=num(tr.loss),
+    )
     if tr.reason != "aggressive":
         add("passive", tab)
         return tuple(out)
@@ -162,12 +182,25 @@ def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[
         if row.phase == "cap":
             verdict += t("spa.sub.test.cap", lang)
         thr = "−∞" if np.isinf(row.threshold) else num(row.threshold)
-        tested = tab.assign(admitted=[("✓" if a else "✗") if not np.isnan(r) and r <= row.k
-                                      else "" for a, r in zip(admitted, rank)])
-        add("test", tested.sort_values("rank", na_position="last"), highlight=(row.cls,),
-            k=row.k, cls=row.cls, Q=num(row.Q), running=num(row.running_sum),
-            formula=_test_formula(variant, row.phase, row.k), threshold=thr,
-            cmp=">" if row.admitted else "≤", verdict=verdict)
+        tested = tab.assign(
+            admitted=[
+                ("✓" if a else "✗") if not np.isnan(r) and r <= row.k else ""
+                for a, r in zip(admitted, rank)
+            ]
+        )
+        add(
+            "test",
+            tested.sort_values("rank", na_position="last"),
+            highlight=(row.cls,),
+            k=row.k,
+            cls=row.cls,
+            Q=num(row.Q),
+            running=num(row.running_sum),
+            formula=_test_formula(variant, row.phase, row.k),
+            threshold=thr,
+            cmp=">" if row.admitted else "≤",
+            verdict=verdict,
+        )
     tau = np.asarray(tr.tau)
     tab = tab.assign(tau_u=np.where(np.arange(K) == y, np.nan, tau))
     extra = ""
@@ -176,9 +209,16 @@ def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[
         extra = t("spa.sub.tau.capextra", lang, T_hard=num(T_hard), C=num(C), xi=num(tr.xi))
     elif variant == "II":
         extra = t("spa.sub.tau.iiextra", lang, xi=num(tr.xi))
-    add("tau", tab, highlight=tr.support, S=_fmt_set(tr.support),
-        theta_formula=_theta_formula(variant, tr.cap_binds), theta=num(tr.theta),
-        T=num(tr.tau_sum), extra=extra)
+    add(
+        "tau",
+        tab,
+        highlight=tr.support,
+        S=_fmt_set(tr.support),
+        theta_formula=_theta_formula(variant, tr.cap_binds),
+        theta=num(tr.theta),
+        T=num(tr.tau_sum),
+        extra=extra,
+    )
     tab = tab.assign(coef=np.asarray(tr.coef))
     add("update", tab, stage="update", highlight=(y, *tr.support), T=num(tr.tau_sum))
     after = np.asarray(tr.scores_after)
@@ -186,9 +226,17 @@ def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[
     required = "1" if variant != "I" or not tr.cap_binds else f"1 − ξ = {num(1 - tr.xi)}"
     if variant == "II":
         required = f"1 − ξ = {num(1 - tr.xi)}"
-    add("after", tab, stage="after", highlight=(y,), y=y, sy=num(after[y]),
-        min_margin=num(np.nanmin(np.asarray(tr.margins_after))), required=required,
-        correct=t("ui.yes" if tr.correct_after else "ui.no", lang))
+    add(
+        "after",
+        tab,
+        stage="after",
+        highlight=(y,),
+        y=y,
+        sy=num(after[y]),
+        min_margin=num(np.nanmin(np.asarray(tr.margins_after))),
+        required=required,
+        correct=t("ui.yes" if tr.correct_after else "ui.no", lang),
+    )
     return tuple(out)
 
 
@@ -201,16 +249,21 @@ def cap_table(inst: Instance, variant: str | None, C_values=None) -> pd.DataFram
     rows = []
     for C in C_values:
         tr = spa_step(inst.W, inst.x, inst.y, variant, float(C))[1]
-        row = {"C": float(C), "T": tr.tau_sum, "xi": tr.xi, "cap_binds": tr.cap_binds,
-               "T_hard": T_hard}
-        row.update({f"tau_{u}": float(tr.tau[u]) for u in range(inst.W.shape[0])
-                    if u != inst.y})
+        row = {
+            "C": float(C),
+            "T": tr.tau_sum,
+            "xi": tr.xi,
+            "cap_binds": tr.cap_binds,
+            "T_hard": T_hard,
+        }
+        row.update({f"tau_{u}": float(tr.tau[u]) for u in range(inst.W.shape[0]) if u != inst.y})
         rows.append(row)
     return pd.DataFrame(rows)
 
 
-def spa_walkthrough(inst: Instance, variant: str | None = None, C: float = 1.0,
-                    lang: str = "en") -> Walkthrough:
+def spa_walkthrough(
+    inst: Instance, variant: str | None = None, C: float = 1.0, lang: str = "en"
+) -> Walkthrough:
     """Everything the SPA page shows for ``inst`` under SPA / SPA-I / SPA-II.
 
     >>> from olearn.teaching.instances import find_pa_failure
@@ -228,34 +281,61 @@ def spa_walkthrough(inst: Instance, variant: str | None = None, C: float = 1.0,
     K = W.shape[0]
     classes = [_label(u, y) for u in range(K)]
     winner = int(np.argmax(pa.scores_after))
-    verdict = ("spa.pa_ok" if pa.correct_after
-               else "spa.pa_fail" if tr.correct_after else "spa.pa_fail_both")
-    pa_text = t("spa.pa_text", lang, rival=pa.rival, tau=num(pa.tau), winner=winner, y=y,
-                verdict=t(verdict, lang))
-    pa_table = pd.DataFrame({
-        "class": classes, "s_u": np.asarray(pa.scores_before),
-        "PA: s_u after": np.asarray(pa.scores_after),
-        "SPA: s_u after": np.asarray(tr.scores_after)})
+    verdict = (
+        "spa.pa_ok"
+        if pa.correct_after
+        else "spa.pa_fail"
+        if tr.correct_after
+        else "spa.pa_fail_both"
+    )
+    pa_text = t(
+        "spa.pa_text",
+        lang,
+        rival=pa.rival,
+        tau=num(pa.tau),
+        winner=winner,
+        y=y,
+        verdict=t(verdict, lang),
+    )
+    pa_table = pd.DataFrame(
+        {
+            "class": classes,
+            "s_u": np.asarray(pa.scores_before),
+            "PA: s_u after": np.asarray(pa.scores_after),
+            "SPA: s_u after": np.asarray(tr.scores_after),
+        }
+    )
     # closed form vs quadprog
     qp = qp_step(W, x, y, variant, C)
     obj_cf, _ = objective(W, W_after - W, x, y, variant, C)
-    qp_table = pd.DataFrame({"class": classes, "τ closed form": np.asarray(tr.tau),
-                             "τ quadprog": qp.tau})
-    qp_table["|difference|"] = [f"{v:.1e}" for v in
-                                (qp_table["τ closed form"] - qp_table["τ quadprog"]).abs()]
+    qp_table = pd.DataFrame(
+        {"class": classes, "τ closed form": np.asarray(tr.tau), "τ quadprog": qp.tau}
+    )
+    qp_table["|difference|"] = [
+        f"{v:.1e}" for v in (qp_table["τ closed form"] - qp_table["τ quadprog"]).abs()
+    ]
     qp_table = qp_table[[u != y for u in range(K)]].reset_index(drop=True)
     diff = float(np.max(np.abs(np.asarray(tr.tau) - qp.tau)))
-    qp_text = t("spa.qp_text", lang, diff=f"{diff:.1e}", obj_cf=num(obj_cf, 8),
-                obj_qp=num(qp.objective, 8))
+    qp_text = t(
+        "spa.qp_text", lang, diff=f"{diff:.1e}", obj_cf=num(obj_cf, 8), obj_qp=num(qp.objective, 8)
+    )
     # the seed's printed table
     printed_W, printed = spa_printed_step(W, x, y, variant, C)
     obj_p, _ = objective(W, printed_W - W, x, y, variant, C)
-    printed_table = pd.DataFrame({
-        "class": classes, "Q_u": np.asarray(tr.Q), "τ derived": np.asarray(tr.tau),
-        "τ printed": np.asarray(printed.tau), "m_u after (derived)": np.asarray(tr.margins_after),
-        "m_u after (printed)": np.asarray(printed.margins_after)})
-    differs = bool(np.max(np.abs(np.asarray(tr.tau) - np.asarray(printed.tau)))
-                   > 1e-9 * (1 + float(np.max(tr.tau))))
+    printed_table = pd.DataFrame(
+        {
+            "class": classes,
+            "Q_u": np.asarray(tr.Q),
+            "τ derived": np.asarray(tr.tau),
+            "τ printed": np.asarray(printed.tau),
+            "m_u after (derived)": np.asarray(tr.margins_after),
+            "m_u after (printed)": np.asarray(printed.margins_after),
+        }
+    )
+    differs = bool(
+        np.max(np.abs(np.asarray(tr.tau) - np.asarray(printed.tau)))
+        > 1e-9 * (1 + float(np.max(tr.tau)))
+    )
     if variant is None:
         printed_text = t("spa.printed_hard", lang)
     elif differs:
@@ -266,18 +346,34 @@ def spa_walkthrough(inst: Instance, variant: str | None = None, C: float = 1.0,
     caps = cap_table(inst, variant) if variant else pd.DataFrame()
     T_hard = float(spa_step(W, x, y)[1].tau_sum)
     if variant == "I":
-        cap_text = (t("spa.cap_binds", lang, C=num(C), T_hard=num(T_hard), xi=num(tr.xi))
-                    if tr.cap_binds else t("spa.cap_free", lang, C=num(C), T=num(tr.tau_sum)))
+        cap_text = (
+            t("spa.cap_binds", lang, C=num(C), T_hard=num(T_hard), xi=num(tr.xi))
+            if tr.cap_binds
+            else t("spa.cap_free", lang, C=num(C), T=num(tr.tau_sum))
+        )
     elif variant == "II":
         cap_text = t("spa.cap_ii", lang, T=num(tr.tau_sum), T_hard=num(T_hard), xi=num(tr.xi))
     else:
         cap_text = ""
     return Walkthrough(
-        instance=inst, variant=variant, C=C, lang=lang, spa=tr, W_after=W_after,
-        pa_W_after=pa_W, pa_text=pa_text, pa_table=pa_table,
-        steps=_steps(tr, inst, variant, C, lang), qp_table=qp_table, qp_max_diff=diff,
-        qp_text=qp_text, printed_table=printed_table, printed_differs=differs,
-        printed_text=printed_text, cap_table=caps, cap_text=cap_text,
+        instance=inst,
+        variant=variant,
+        C=C,
+        lang=lang,
+        spa=tr,
+        W_after=W_after,
+        pa_W_after=pa_W,
+        pa_text=pa_text,
+        pa_table=pa_table,
+        steps=_steps(tr, inst, variant, C, lang),
+        qp_table=qp_table,
+        qp_max_diff=diff,
+        qp_text=qp_text,
+        printed_table=printed_table,
+        printed_differs=differs,
+        printed_text=printed_text,
+        cap_table=caps,
+        cap_text=cap_text,
         state_table=state_table(inst),
     )
 
@@ -293,7 +389,8 @@ def state_table(inst: Instance) -> pd.DataFrame:
     names = [f"x_{j + 1}" for j in range(d)]
     if inst.bias:
         names[-1] = "bias"
-    rows = [[f"w_{u}" + (" (y)" if u == inst.y else ""), *inst.W[u]]
-            for u in range(inst.W.shape[0])]
+    rows = [
+        [f"w_{u}" + (" (y)" if u == inst.y else ""), *inst.W[u]] for u in range(inst.W.shape[0])
+    ]
     rows.append(["x", *inst.x])
     return pd.DataFrame(rows, columns=["row", *names])

@@ -61,9 +61,15 @@ class StreamRun:
         return {k: int(self.mistakes[k][:t].sum()) for k in self.keys}
 
 
-def stream_data(kind: str = "blobs", n_samples: int = 200, n_classes: int = 3,
-                noise: float = 0.0, margin: float = 0.5, seed: int = 0,
-                points: tuple | None = None) -> tuple[np.ndarray, np.ndarray]:
+def stream_data(
+    kind: str = "blobs",
+    n_samples: int = 200,
+    n_classes: int = 3,
+    noise: float = 0.0,
+    margin: float = 0.5,
+    seed: int = 0,
+    points: tuple | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """The stream: a toy dataset, or ``points`` = ((x1, x2, class), ...) placed by a user.
 
     >>> X, y = stream_data(points=((0.0, 1.0, 0), (1.0, 0.0, 1)))
@@ -87,8 +93,14 @@ def stream_data(kind: str = "blobs", n_samples: int = 200, n_classes: int = 3,
         return P[:, :2].copy(), y.astype(np.int64)
     from olearn.datasets.toy import make_toy
 
-    ds = make_toy(kind, n_samples=n_samples, n_classes=n_classes, noise=noise, margin=margin,
-                  random_state=seed)
+    ds = make_toy(
+        kind,
+        n_samples=n_samples,
+        n_classes=n_classes,
+        noise=noise,
+        margin=margin,
+        random_state=seed,
+    )
     return np.asarray(ds.X, dtype=float), np.asarray(ds.y, dtype=np.int64)
 
 
@@ -105,17 +117,34 @@ def _learner(key: str, C: float):
         def init(d, K):
             return cw_init(d, K, covariance="full")
 
-        return init, (lambda s, x, y: spec.step(s, x, y, **kwargs)), (lambda s: s.mu), \
-            (lambda s: s.Sigma)
+        return (
+            init,
+            (lambda s, x, y: spec.step(s, x, y, **kwargs)),
+            (lambda s: s.mu),
+            (lambda s: s.Sigma),
+        )
     if spec.family != "pa" or not spec.online:
         raise ValueError(f"{spec.name} is not an online learner for the playground")
-    return (lambda d, K: np.zeros((K, d))), (lambda s, x, y: spec.step(s, x, y, **kwargs)), \
-        (lambda s: s), (lambda s: None)
+    return (
+        (lambda d, K: np.zeros((K, d))),
+        (lambda s, x, y: spec.step(s, x, y, **kwargs)),
+        (lambda s: s),
+        (lambda s: None),
+    )
 
 
-def run_stream(keys: tuple[str, ...], kind: str = "blobs", n_samples: int = 200,
-               n_classes: int = 3, noise: float = 0.0, margin: float = 0.5, seed: int = 0,
-               C: float = 1.0, bias: bool = True, points: tuple | None = None) -> StreamRun:
+def run_stream(
+    keys: tuple[str, ...],
+    kind: str = "blobs",
+    n_samples: int = 200,
+    n_classes: int = 3,
+    noise: float = 0.0,
+    margin: float = 0.5,
+    seed: int = 0,
+    C: float = 1.0,
+    bias: bool = True,
+    points: tuple | None = None,
+) -> StreamRun:
     """Run up to four online learners over one stream, keeping every snapshot.
 
     >>> run = run_stream(("perceptron", "spa"), "separable", n_samples=30, bias=False)
@@ -153,9 +182,20 @@ def run_stream(keys: tuple[str, ...], kind: str = "blobs", n_samples: int = 200,
     return StreamRun(X, y, K, bool(bias), keys, names, Ws, Sigmas, mistakes, float(C))
 
 
-def instance_at(keys: tuple[str, ...], kind: str, n_samples: int, n_classes: int,
-                noise: float, margin: float, seed: int, C: float, bias: bool,
-                points: tuple | None, key: str, t: int) -> Instance:
+def instance_at(
+    keys: tuple[str, ...],
+    kind: str,
+    n_samples: int,
+    n_classes: int,
+    noise: float,
+    margin: float,
+    seed: int,
+    C: float,
+    bias: bool,
+    points: tuple | None,
+    key: str,
+    t: int,
+) -> Instance:
     """Learner ``key``'s state before example ``t`` and that example, as an SPA instance.
 
     >>> inst = instance_at(("spa",), "blobs", 40, 3, 0.0, 0.5, 0, 1.0, True, None, "spa", 5)

@@ -20,8 +20,9 @@ PLOTLY_CONFIG = {
 }
 
 
-def style(fig: go.Figure, height: int = 460, title: str | None = None,
-          legend_below: bool = False) -> go.Figure:
+def style(
+    fig: go.Figure, height: int = 460, title: str | None = None, legend_below: bool = False
+) -> go.Figure:
     """Apply the app's look: white template, 14 px font, compact margins, legend on top (or
     below the plot when subplot titles take the top)."""
     if fig._validate:  # unvalidated figures keep no template: Streamlit's theme styles them
@@ -36,8 +37,11 @@ def style(fig: go.Figure, height: int = 460, title: str | None = None,
     if legend_below:
         fig.update_layout(legend=dict(yanchor="top", y=-0.18), margin=dict(b=90))
     if title:
-        fig.update_layout(title=dict(text=title, x=0.01, y=0.985, yanchor="top", yref="container",
-                                     font=dict(size=17)))
+        fig.update_layout(
+            title=dict(
+                text=title, x=0.01, y=0.985, yanchor="top", yref="container", font=dict(size=17)
+            )
+        )
     return fig
 
 
@@ -93,9 +97,19 @@ class FastFigure:
             self.layout[f"xaxis{sx}"] = {"domain": [start, end], "anchor": f"y{sx}"}
             self.layout[f"yaxis{sx}"] = {"domain": [0.0, 1.0], "anchor": f"x{sx}"}
             if titles:
-                self.layout["annotations"].append(dict(
-                    text=titles[c], x=(start + end) / 2, y=1.0, xref="paper", yref="paper",
-                    xanchor="center", yanchor="bottom", showarrow=False, font=dict(size=15)))
+                self.layout["annotations"].append(
+                    dict(
+                        text=titles[c],
+                        x=(start + end) / 2,
+                        y=1.0,
+                        xref="paper",
+                        yref="paper",
+                        xanchor="center",
+                        yanchor="bottom",
+                        showarrow=False,
+                        font=dict(size=15),
+                    )
+                )
             start = end + spacing
 
     @staticmethod

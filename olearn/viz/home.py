@@ -14,19 +14,52 @@ def family_map_figure(nodes, edges, title: str = "") -> go.Figure:
     fig = go.Figure()
     for e in edges.itertuples():
         (x0, y0), (x1, y1) = pos[e.src], pos[e.dst]
-        fig.add_annotation(x=x1, y=y1, ax=x0, ay=y0, xref="x", yref="y", axref="x", ayref="y",
-                           showarrow=True, arrowhead=2, arrowwidth=1.5, arrowcolor="#888",
-                           standoff=14, startstandoff=14, text="")
+        fig.add_annotation(
+            x=x1,
+            y=y1,
+            ax=x0,
+            ay=y0,
+            xref="x",
+            yref="y",
+            axref="x",
+            ayref="y",
+            showarrow=True,
+            arrowhead=2,
+            arrowwidth=1.5,
+            arrowcolor="#888",
+            standoff=14,
+            startstandoff=14,
+            text="",
+        )
         if e.label:
-            fig.add_annotation(x=(x0 + x1) / 2, y=(y0 + y1) / 2, text=e.label, showarrow=False,
-                               font=dict(size=11, color="#555"), yshift=9,
-                               bgcolor="rgba(255,255,255,0.8)")
-    fig.add_trace(go.Scatter(
-        x=nodes["x"], y=nodes["y"], mode="markers+text", text=nodes["name"],
-        textposition="bottom center", hovertext=nodes["reference"], hoverinfo="text",
-        marker=dict(size=30, color=[algorithm_color(k) for k in nodes["key"]],
-                    line=dict(width=1.5, color="#333"), symbol="circle"),
-        textfont=dict(size=13, color="#111"), showlegend=False))
+            fig.add_annotation(
+                x=(x0 + x1) / 2,
+                y=(y0 + y1) / 2,
+                text=e.label,
+                showarrow=False,
+                font=dict(size=11, color="#555"),
+                yshift=9,
+                bgcolor="rgba(255,255,255,0.8)",
+            )
+    fig.add_trace(
+        go.Scatter(
+            x=nodes["x"],
+            y=nodes["y"],
+            mode="markers+text",
+            text=nodes["name"],
+            textposition="bottom center",
+            hovertext=nodes["reference"],
+            hoverinfo="text",
+            marker=dict(
+                size=30,
+                color=[algorithm_color(k) for k in nodes["key"]],
+                line=dict(width=1.5, color="#333"),
+                symbol="circle",
+            ),
+            textfont=dict(size=13, color="#111"),
+            showlegend=False,
+        )
+    )
     fig.update_xaxes(visible=False, range=[-0.6, 5.8])
     fig.update_yaxes(visible=False, range=[-1.2, 3.2])
     return style(fig, height=430, title=title)

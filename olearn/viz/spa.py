@@ -24,22 +24,60 @@ class _Layer:
         self.annotations.append(kw)
 
     def vline(self, x, xref, yref, text=None, dash="dash", color="#222", width=1.5):
-        self.shapes.append(dict(type="line", x0=x, x1=x, xref=xref, y0=0, y1=1,
-                                yref=f"{yref} domain", line=dict(color=color, dash=dash,
-                                                                 width=width)))
+        self.shapes.append(
+            dict(
+                type="line",
+                x0=x,
+                x1=x,
+                xref=xref,
+                y0=0,
+                y1=1,
+                yref=f"{yref} domain",
+                line=dict(color=color, dash=dash, width=width),
+            )
+        )
         if text:
-            self.annotate(x=x, xref=xref, y=0.0, yref=f"{yref} domain", text=text,
-                          showarrow=False, xanchor="left", yanchor="bottom", xshift=4,
-                          font=dict(size=12, color=color))
+            self.annotate(
+                x=x,
+                xref=xref,
+                y=0.0,
+                yref=f"{yref} domain",
+                text=text,
+                showarrow=False,
+                xanchor="left",
+                yanchor="bottom",
+                xshift=4,
+                font=dict(size=12, color=color),
+            )
 
     def vrect(self, x0, x1, xref, yref, color, text=None):
-        self.shapes.append(dict(type="rect", x0=x0, x1=x1, xref=xref, y0=0, y1=1,
-                                yref=f"{yref} domain", fillcolor=color, line=dict(width=0),
-                                layer="below"))
+        self.shapes.append(
+            dict(
+                type="rect",
+                x0=x0,
+                x1=x1,
+                xref=xref,
+                y0=0,
+                y1=1,
+                yref=f"{yref} domain",
+                fillcolor=color,
+                line=dict(width=0),
+                layer="below",
+            )
+        )
         if text:
-            self.annotate(x=x0, xref=xref, y=1.0, yref=f"{yref} domain", text=text,
-                          showarrow=False, xanchor="right", yanchor="top", xshift=-4,
-                          font=dict(size=12, color="#555"))
+            self.annotate(
+                x=x0,
+                xref=xref,
+                y=1.0,
+                yref=f"{yref} domain",
+                text=text,
+                showarrow=False,
+                xanchor="right",
+                yanchor="top",
+                xshift=-4,
+                font=dict(size=12, color="#555"),
+            )
 
 
 def _plane(fig, walk, step, col: int, layer: _Layer) -> None:
@@ -55,20 +93,54 @@ def _plane(fig, walk, step, col: int, layer: _Layer) -> None:
     box = (-R, R, -R, R)
     Wp, b = planar(shown)
     xs, ys, Z, _ = argmax_grid(Wp, b, box, steps=120)
-    fig.add_trace(dict(type="heatmap", x=xs, y=ys, z=Z, zmin=-0.5, zmax=K - 0.5,
-                             colorscale=region_colorscale(K), showscale=False,
-                             hoverinfo="skip"), row=1, col=col)
+    fig.add_trace(
+        dict(
+            type="heatmap",
+            x=xs,
+            y=ys,
+            z=Z,
+            zmin=-0.5,
+            zmax=K - 0.5,
+            colorscale=region_colorscale(K),
+            showscale=False,
+            hoverinfo="skip",
+        ),
+        row=1,
+        col=col,
+    )
     xref, yref = ("x", "y") if col == 1 else (f"x{col}", f"y{col}")
     hl = set(step.highlight)
 
     def arrow(tip, color, width, dash=False, text=None):
-        layer.annotate(x=tip[0], y=tip[1], ax=0, ay=0, xref=xref, yref=yref, axref=xref,
-                       ayref=yref, showarrow=True, arrowhead=2, arrowsize=1.2,
-                       arrowwidth=width, arrowcolor=color, opacity=0.45 if dash else 1.0,
-                       text="", standoff=0)
+        layer.annotate(
+            x=tip[0],
+            y=tip[1],
+            ax=0,
+            ay=0,
+            xref=xref,
+            yref=yref,
+            axref=xref,
+            ayref=yref,
+            showarrow=True,
+            arrowhead=2,
+            arrowsize=1.2,
+            arrowwidth=width,
+            arrowcolor=color,
+            opacity=0.45 if dash else 1.0,
+            text="",
+            standoff=0,
+        )
         if text:
-            layer.annotate(x=tip[0], y=tip[1], xref=xref, yref=yref, text=text,
-                           showarrow=False, yshift=12, font=dict(color=color, size=14))
+            layer.annotate(
+                x=tip[0],
+                y=tip[1],
+                xref=xref,
+                yref=yref,
+                text=text,
+                showarrow=False,
+                yshift=12,
+                font=dict(color=color, size=14),
+            )
 
     for u in range(K):
         c = class_color(u)
@@ -76,20 +148,48 @@ def _plane(fig, walk, step, col: int, layer: _Layer) -> None:
         if step.stage == "update":
             arrow(W0[u, :2], c, 1.5, dash=True)
             if np.any(W0[u] != W1[u]):
-                fig.add_trace(dict(type="scatter", x=[W0[u, 0], W1[u, 0]], y=[W0[u, 1], W1[u, 1]],
-                                         mode="lines", line=dict(color=c, dash="dot", width=2),
-                                         showlegend=False, hoverinfo="skip"), row=1, col=col)
+                fig.add_trace(
+                    dict(
+                        type="scatter",
+                        x=[W0[u, 0], W1[u, 0]],
+                        y=[W0[u, 1], W1[u, 1]],
+                        mode="lines",
+                        line=dict(color=c, dash="dot", width=2),
+                        showlegend=False,
+                        hoverinfo="skip",
+                    ),
+                    row=1,
+                    col=col,
+                )
             arrow(W1[u, :2], c, w, text=f"w{u}")
         else:
             arrow(shown[u, :2], c, w, text=f"w{u}")
     arrow(x[:2], EXAMPLE_COLOR, 2.5)
-    fig.add_trace(dict(type="scatter", x=[x[0]], y=[x[1]], mode="markers+text",
-                             marker=dict(symbol="star", size=16, color=EXAMPLE_COLOR),
-                             text=[f"x (y={inst.y})"], textposition="bottom right",
-                             showlegend=False, hoverinfo="skip"), row=1, col=col)
+    fig.add_trace(
+        dict(
+            type="scatter",
+            x=[x[0]],
+            y=[x[1]],
+            mode="markers+text",
+            marker=dict(symbol="star", size=16, color=EXAMPLE_COLOR),
+            text=[f"x (y={inst.y})"],
+            textposition="bottom right",
+            showlegend=False,
+            hoverinfo="skip",
+        ),
+        row=1,
+        col=col,
+    )
     fig.update_xaxes(range=[-R, R], row=1, col=col, zeroline=True, title_text="feature 1")
-    fig.update_yaxes(range=[-R, R], row=1, col=col, zeroline=True, title_text="feature 2",
-                     scaleanchor=xref, scaleratio=1)
+    fig.update_yaxes(
+        range=[-R, R],
+        row=1,
+        col=col,
+        zeroline=True,
+        title_text="feature 2",
+        scaleanchor=xref,
+        scaleratio=1,
+    )
 
 
 def _classes_axis(K: int, y: int, order=None) -> list[str]:
@@ -114,36 +214,86 @@ def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
         if key in ("update", "after"):
             for u in range(K):
                 if s0[u] != s1[u]:
-                    layer.annotate(x=s1[u], y=labels[u], ax=s0[u], ay=labels[u], xref=xref,
-                                   yref=yref, axref=xref, ayref=yref, arrowhead=2,
-                                   arrowwidth=2, arrowcolor=class_color(u), showarrow=True,
-                                   text="")
-            fig.add_trace(dict(type="scatter", x=s0, y=labels, mode="markers",
-                               name=t("fig.before", lang),
-                                     marker=dict(size=13, symbol="circle-open", color="#555",
-                                                 line=dict(width=2))), row=1, col=col)
-            fig.add_trace(dict(type="scatter", x=s1, y=labels, mode="markers",
-                               name=t("fig.after", lang),
-                                     marker=dict(size=15, color=[class_color(u) for u in range(K)],
-                                                 line=dict(width=1, color="#222"))),
-                          row=1, col=col)
+                    layer.annotate(
+                        x=s1[u],
+                        y=labels[u],
+                        ax=s0[u],
+                        ay=labels[u],
+                        xref=xref,
+                        yref=yref,
+                        axref=xref,
+                        ayref=yref,
+                        arrowhead=2,
+                        arrowwidth=2,
+                        arrowcolor=class_color(u),
+                        showarrow=True,
+                        text="",
+                    )
+            fig.add_trace(
+                dict(
+                    type="scatter",
+                    x=s0,
+                    y=labels,
+                    mode="markers",
+                    name=t("fig.before", lang),
+                    marker=dict(size=13, symbol="circle-open", color="#555", line=dict(width=2)),
+                ),
+                row=1,
+                col=col,
+            )
+            fig.add_trace(
+                dict(
+                    type="scatter",
+                    x=s1,
+                    y=labels,
+                    mode="markers",
+                    name=t("fig.after", lang),
+                    marker=dict(
+                        size=15,
+                        color=[class_color(u) for u in range(K)],
+                        line=dict(width=1, color="#222"),
+                    ),
+                ),
+                row=1,
+                col=col,
+            )
         else:
-            fig.add_trace(dict(type="scatter",
-                x=s0, y=labels, mode="markers", showlegend=False,
-                marker=dict(size=[18 if u in hl else 13 for u in range(K)],
-                            color=[class_color(u) for u in range(K)],
-                            line=dict(width=[3 if u in hl else 1 for u in range(K)],
-                                      color="#222"))), row=1, col=col)
+            fig.add_trace(
+                dict(
+                    type="scatter",
+                    x=s0,
+                    y=labels,
+                    mode="markers",
+                    showlegend=False,
+                    marker=dict(
+                        size=[18 if u in hl else 13 for u in range(K)],
+                        color=[class_color(u) for u in range(K)],
+                        line=dict(width=[3 if u in hl else 1 for u in range(K)], color="#222"),
+                    ),
+                ),
+                row=1,
+                col=col,
+            )
         fig.update_xaxes(title_text=t("fig.scores", lang), row=1, col=col)
         return t("fig.scores", lang)
     if key == "margins":
         wrong = [u for u in range(K) if u != y]
         m = np.asarray(tr.margins)[wrong]
-        fig.add_trace(dict(type="bar", x=m, y=_classes_axis(K, y, wrong), orientation="h",
-                             marker=dict(color=[class_color(u) for u in wrong],
-                                         line=dict(width=[3 if u in hl else 0 for u in wrong],
-                                                   color="#222")), showlegend=False),
-                      row=1, col=col)
+        fig.add_trace(
+            dict(
+                type="bar",
+                x=m,
+                y=_classes_axis(K, y, wrong),
+                orientation="h",
+                marker=dict(
+                    color=[class_color(u) for u in wrong],
+                    line=dict(width=[3 if u in hl else 0 for u in wrong], color="#222"),
+                ),
+                showlegend=False,
+            ),
+            row=1,
+            col=col,
+        )
         layer.vline(1.0, xref, yref, "m = 1")
         fig.update_xaxes(title_text=t("fig.margins", lang), row=1, col=col)
         return t("fig.margins", lang)
@@ -169,34 +319,71 @@ def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
         theta = tr.theta
         base = [min(max(Q[u], 0.0), theta) if u in tr.support else Q[u] for u in idx]
         top = [Q[u] - theta if u in tr.support else 0.0 for u in idx]
-        fig.add_trace(dict(type="bar", x=base, y=labels, orientation="h", name="θ",
-                             marker=dict(color=[rgba(class_color(u), 0.25) for u in idx])),
-                      row=1, col=col)
-        fig.add_trace(dict(type="bar", x=top, y=labels, orientation="h", name="τ = Q − θ",
-                             marker=dict(color=colors, line=dict(width=lines, color="#222")),
-                             text=[f"τ={v:.3g}" if v > 0 else "" for v in top],
-                             textposition="outside"), row=1, col=col)
+        fig.add_trace(
+            dict(
+                type="bar",
+                x=base,
+                y=labels,
+                orientation="h",
+                name="θ",
+                marker=dict(color=[rgba(class_color(u), 0.25) for u in idx]),
+            ),
+            row=1,
+            col=col,
+        )
+        fig.add_trace(
+            dict(
+                type="bar",
+                x=top,
+                y=labels,
+                orientation="h",
+                name="τ = Q − θ",
+                marker=dict(color=colors, line=dict(width=lines, color="#222")),
+                text=[f"τ={v:.3g}" if v > 0 else "" for v in top],
+                textposition="outside",
+            ),
+            row=1,
+            col=col,
+        )
         fig.update_layout(barmode="stack")
         layer.vline(theta, xref, yref, f"θ = {theta:.3g}")
         fig.update_xaxes(title_text=t("fig.tau", lang), row=1, col=col)
         fig.update_yaxes(autorange="reversed", row=1, col=col)  # rank 1 on top
         return t("fig.tau", lang)
-    fig.add_trace(dict(type="bar", x=[Q[u] for u in idx], y=labels, orientation="h",
-                       showlegend=False,
-                         marker=dict(color=colors, line=dict(width=lines, color="#222")),
-                         text=[f"{Q[u]:.3g}" for u in idx], textposition="outside"),
-                  row=1, col=col)
+    fig.add_trace(
+        dict(
+            type="bar",
+            x=[Q[u] for u in idx],
+            y=labels,
+            orientation="h",
+            showlegend=False,
+            marker=dict(color=colors, line=dict(width=lines, color="#222")),
+            text=[f"{Q[u]:.3g}" for u in idx],
+            textposition="outside",
+        ),
+        row=1,
+        col=col,
+    )
     layer.vline(0.0, xref, yref, dash="solid")
     if key == "test":
         row = next(r for r in tr.tests if r.k == step.k and r.cls == step.highlight[0])
         if np.isfinite(row.threshold):
-            layer.vline(row.threshold, xref, yref,
-                        f"{t('fig.threshold', lang)} {row.threshold:.3g}", color="#C00000",
-                        width=2)
+            layer.vline(
+                row.threshold,
+                xref,
+                yref,
+                f"{t('fig.threshold', lang)} {row.threshold:.3g}",
+                color="#C00000",
+                width=2,
+            )
     top = max([float(Q[u]) for u in idx if np.isfinite(Q[u])] + [0.0])
     low = min([float(Q[u]) for u in idx if np.isfinite(Q[u])] + [0.0])
-    fig.update_xaxes(title_text=t("fig.Q", lang), row=1, col=col,
-                     range=[low - 0.05 * (top - low + 1e-9), top + 0.25 * (top - low + 1e-9)])
+    fig.update_xaxes(
+        title_text=t("fig.Q", lang),
+        row=1,
+        col=col,
+        range=[low - 0.05 * (top - low + 1e-9), top + 0.25 * (top - low + 1e-9)],
+    )
     fig.update_yaxes(autorange="reversed", row=1, col=col)  # rank 1 on top
     return t("fig.Q", lang)
 
@@ -209,8 +396,9 @@ def spa_step_figure(walk, index: int) -> go.Figure:
     d = walk.instance.W.shape[1]
     has_plane = d == 2 or (walk.instance.bias and d == 3)
     cols = 2 if has_plane else 1
-    fig = FastFigure(cols=cols, spacing=0.12,
-                     titles=[t("fig.plane", lang), " "] if has_plane else [" "])
+    fig = FastFigure(
+        cols=cols, spacing=0.12, titles=[t("fig.plane", lang), " "] if has_plane else [" "]
+    )
     layer = _Layer()
     if has_plane:
         _plane(fig, walk, step, 1, layer)
@@ -233,18 +421,53 @@ def cap_figure(walk) -> go.Figure:
     y = walk.instance.y
     for col in [c for c in tab.columns if c.startswith("tau_")]:
         u = int(col.split("_")[1])
-        fig.add_trace(dict(type="scatter", x=tab["C"], y=tab[col], mode="lines", name=f"τ_{u}",
-                                 line=dict(color=class_color(u), width=2)))
-    fig.add_trace(dict(type="scatter", x=tab["C"], y=tab["T"], mode="lines", name="T = Σ τ",
-                             line=dict(color="#111", width=3)))
-    fig.add_trace(dict(type="scatter", x=tab["C"], y=tab["T_hard"], mode="lines", name="T (SPA)",
-                             line=dict(color="#111", width=1.5, dash="dash")))
+        fig.add_trace(
+            dict(
+                type="scatter",
+                x=tab["C"],
+                y=tab[col],
+                mode="lines",
+                name=f"τ_{u}",
+                line=dict(color=class_color(u), width=2),
+            )
+        )
+    fig.add_trace(
+        dict(
+            type="scatter",
+            x=tab["C"],
+            y=tab["T"],
+            mode="lines",
+            name="T = Σ τ",
+            line=dict(color="#111", width=3),
+        )
+    )
+    fig.add_trace(
+        dict(
+            type="scatter",
+            x=tab["C"],
+            y=tab["T_hard"],
+            mode="lines",
+            name="T (SPA)",
+            line=dict(color="#111", width=1.5, dash="dash"),
+        )
+    )
     if walk.variant == "I" and tab["cap_binds"].any():
         c_edge = float(tab.loc[tab["cap_binds"], "C"].max())
-        fig.add_vrect(x0=float(tab["C"].min()), x1=c_edge, fillcolor="rgba(200,0,0,0.07)",
-                      line_width=0, annotation_text="Σ τ = C", annotation_position="top left")
-    fig.add_vline(x=walk.C, line_color="#C00000", line_width=2,
-                  annotation_text=f"C = {walk.C:.3g}", annotation_position="top right")
+        fig.add_vrect(
+            x0=float(tab["C"].min()),
+            x1=c_edge,
+            fillcolor="rgba(200,0,0,0.07)",
+            line_width=0,
+            annotation_text="Σ τ = C",
+            annotation_position="top left",
+        )
+    fig.add_vline(
+        x=walk.C,
+        line_color="#C00000",
+        line_width=2,
+        annotation_text=f"C = {walk.C:.3g}",
+        annotation_position="top right",
+    )
     fig.update_xaxes(type="log", title_text=t("fig.C", lang))
     fig.update_yaxes(title_text=t("fig.tau_axis", lang), rangemode="tozero")
     del y
@@ -261,13 +484,22 @@ def pa_vs_spa_figure(walk) -> go.Figure:
     fig = go.Figure()
     sy = float(tab["SPA: s_u after"].iloc[y])
     fig.add_vrect(x0=sy - 1, x1=sy, fillcolor=rgba(class_color(y), 0.12), line_width=0)
-    series = [("s_u", t("fig.before", lang), "circle-open", "#777"),
-              ("PA: s_u after", "PA", "x", "#4292C6"),
-              ("SPA: s_u after", "SPA", "diamond", "#006D2C")]
+    series = [
+        ("s_u", t("fig.before", lang), "circle-open", "#777"),
+        ("PA: s_u after", "PA", "x", "#4292C6"),
+        ("SPA: s_u after", "SPA", "diamond", "#006D2C"),
+    ]
     for col, name, symbol, color in series:
-        fig.add_trace(dict(type="scatter", x=tab[col], y=labels, mode="markers", name=name,
-                                 marker=dict(symbol=symbol, size=14, color=color,
-                                             line=dict(width=2, color=color))))
+        fig.add_trace(
+            dict(
+                type="scatter",
+                x=tab[col],
+                y=labels,
+                mode="markers",
+                name=name,
+                marker=dict(symbol=symbol, size=14, color=color, line=dict(width=2, color=color)),
+            )
+        )
     fig.update_xaxes(title_text=t("fig.scores", lang))
     fig.update_yaxes(title_text=t("ui.class", lang), type="category")
     return style(fig, height=340, title=t("spa.pa_beside", lang))
