@@ -23,20 +23,6 @@ from pathlib import Path
 APP = Path(__file__).resolve().parents[1] / "app.py"
 
 
-def _steady_navigation():
-    """AppTest starts each run as a fresh server (legacy pages/ mode); a running server leaves
-    that mode after its first request.  Measure the steady state."""
-    from streamlit.runtime import pages_manager
-
-    original = pages_manager.PagesManager.__init__
-
-    def init(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        pages_manager.PagesManager.uses_pages_directory = False
-
-    pages_manager.PagesManager.__init__ = init
-
-
 def _timed(fn, repeat: int) -> list[float]:
     out = []
     for _ in range(repeat):
@@ -50,10 +36,9 @@ def apptest_reruns(repeat: int) -> list[tuple[str, list[float]]]:
     from streamlit.testing.v1 import AppTest
 
     os.environ["OLEARN_APP_RAISE"] = "1"
-    _steady_navigation()
     rows = []
     at = AppTest.from_file(str(APP), default_timeout=300).run()
-    at.switch_page("pages/playground.py").run()
+    at.switch_page("olearn/pages/playground.py").run()
     at.multiselect(key="play.algos").set_value(["perceptron", "pa", "spa", "arow"]).run()
     state = {"t": 20}
 
@@ -78,7 +63,7 @@ def apptest_reruns(repeat: int) -> list[tuple[str, list[float]]]:
             ),
         )
     )
-    at.switch_page("pages/spa.py").run()
+    at.switch_page("olearn/pages/spa.py").run()
     at.selectbox(key="spa.scenario").set_value("three-rivals").run()
 
     def next_or_rewind():

@@ -1,11 +1,13 @@
-"""``python -m olearn``: list algorithms and datasets, fetch data, reproduce the seeds' tables.
+"""``olearn`` (or ``python -m olearn``): list algorithms and datasets, fetch data, reproduce
+the seeds' tables, start the app.
 
 Commands::
 
-    python -m olearn list
-    python -m olearn datasets fetch NAME
-    python -m olearn datasets info NAME
-    python -m olearn reproduce ID [--datasets A B] [--folds N] [--epochs N] [--jobs N]
+    olearn list
+    olearn datasets fetch NAME
+    olearn datasets info NAME
+    olearn app [STREAMLIT OPTIONS]      (needs the [app] extra)
+    olearn reproduce ID [--datasets A B] [--folds N] [--epochs N] [--jobs N]
                                   [--backend loky|threading|dask] [--scheduler ADDR] [--quick]
                                   [--out results]
 
@@ -25,7 +27,7 @@ EXIT_ERROR = 2
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="python -m olearn", description="Online linear classification: experiments and data."
+        prog="olearn", description="Online linear classification: experiments, data and the app."
     )
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("list", help="algorithms (registry and batch baselines) and datasets")
@@ -36,6 +38,13 @@ def _parser() -> argparse.ArgumentParser:
         p = data_sub.add_parser(action, help=text)
         p.add_argument("name")
         p.add_argument("--data-home", default=None, help="data folder (default $OLEARN_DATA)")
+
+    app = sub.add_parser("app", help="start the Streamlit app (needs the [app] extra)")
+    app.add_argument(
+        "streamlit_options",
+        nargs=argparse.REMAINDER,
+        help="passed to `streamlit run`, e.g. --server.port 8600",
+    )
 
     rep = sub.add_parser("reproduce", help="run a paper reproduction by ID")
     rep.add_argument("id", help="e.g. matsushima-table4")
@@ -300,10 +309,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_list()
         if args.command == "datasets":
             return _cmd_datasets(args)
+        if args.command == "app":
+            from olearn.app.launch import run
+
+            return run(args.streamlit_options)
         return _cmd_reproduce(args)
     except KeyboardInterrupt:
         print("olearn: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        raise  # the console script closes quietly (see console())
     except (KeyError, ValueError, OSError, ImportError) as exc:
         print(f"olearn: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_ERROR
+
+
+def console() -> None:
+    """The ``olearn`` console script."""
+    try:
+        status = main()
+        sys.stdout.flush()
+    except BrokenPipeError:  # `olearn list | head`: the reader left; not an error
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        status = 0
+    raise SystemExit(status)

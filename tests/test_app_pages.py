@@ -24,30 +24,12 @@ def _raise_errors(monkeypatch):
     monkeypatch.setenv("OLEARN_APP_RAISE", "1")
 
 
-@pytest.fixture(autouse=True)
-def _steady_state_navigation(monkeypatch):
-    """AppTest starts every run as a fresh server, where Streamlit's legacy ``pages/`` mode
-    runs a page without ``app.py`` until ``st.navigation`` has run once (the pages then rerun
-    themselves through the frame, which would eat a button's one-run value).  A running server
-    leaves that mode after its first request; tests start in that steady state.  The fresh
-    server's first request is covered by the browser test."""
-    from streamlit.runtime import pages_manager
-
-    original = pages_manager.PagesManager.__init__
-
-    def init(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        pages_manager.PagesManager.uses_pages_directory = False
-
-    monkeypatch.setattr(pages_manager.PagesManager, "__init__", init)
-
-
 def open_page(page: str, query: dict | None = None) -> AppTest:
     at = AppTest.from_file(str(APP), default_timeout=120)
     for k, v in (query or {}).items():
         at.query_params[k] = v
     at.run()
-    if page != "pages/home.py":
+    if page != "olearn/pages/home.py":
         at.switch_page(page).run()
     assert_clean(at)
     return at
@@ -70,7 +52,7 @@ def texts(at: AppTest) -> list[str]:
 
 
 def test_home_shows_family_map_and_dataset_cards():
-    at = open_page("pages/home.py")
+    at = open_page("olearn/pages/home.py")
     figs = charts(at)
     assert figs and any("SPA" in json.dumps(f["data"]) for f in figs)
     names = at.dataframe[0].value["name"].tolist()
@@ -78,7 +60,7 @@ def test_home_shows_family_map_and_dataset_cards():
 
 
 def test_language_switch_translates_the_page():
-    at = open_page("pages/spa.py")
+    at = open_page("olearn/pages/spa.py")
     english = texts(at)
     at.sidebar.selectbox(key="lang").set_value("ja").run()
     assert_clean(at)
@@ -92,7 +74,7 @@ def test_page_error_becomes_a_message_not_a_traceback(monkeypatch):
     monkeypatch.delenv("OLEARN_APP_RAISE")
     at = AppTest.from_file(str(APP), default_timeout=120)
     at.run()
-    at.switch_page("pages/playground.py")
+    at.switch_page("olearn/pages/playground.py")
     at.query_params["kind"] = "placed"
     at.query_params["pts"] = "0,0,0;1,1,0"  # one class only: a clear ValueError
     at.session_state["play.kind"] = "placed"
@@ -105,7 +87,7 @@ def test_page_error_becomes_a_message_not_a_traceback(monkeypatch):
 
 
 def test_spa_next_walks_through_the_sub_steps():
-    at = open_page("pages/spa.py")
+    at = open_page("olearn/pages/spa.py")
     first = texts(at)
     fig0 = charts(at)[0]
     seen = {first[0]}
@@ -125,13 +107,13 @@ def test_spa_next_walks_through_the_sub_steps():
 
 
 def test_spa_support_test_text_states_the_threshold():
-    at = open_page("pages/spa.py", {"scenario": "three-rivals", "step": "6"})
+    at = open_page("olearn/pages/spa.py", {"scenario": "three-rivals", "step": "6"})
     body = " ".join(texts(at))
     assert "Support test" in body and "Threshold" in body and "search stops" in body
 
 
 def test_spa_scenario_rule_and_C_change_the_content():
-    at = open_page("pages/spa.py")
+    at = open_page("olearn/pages/spa.py")
     state0 = at.dataframe[-1].value.to_dict()
     at.selectbox(key="spa.scenario").set_value("printed-II").run()
     assert_clean(at)
@@ -149,17 +131,17 @@ def test_spa_scenario_rule_and_C_change_the_content():
 
 
 def test_spa_lesson_link_hides_the_controls():
-    at = open_page("pages/spa.py", {"scenario": "pa-failure", "hide": "all", "step": "2"})
+    at = open_page("olearn/pages/spa.py", {"scenario": "pa-failure", "hide": "all", "step": "2"})
     assert not at.selectbox and not at.radio
     assert texts(at)[0] == "#### 3. Q values"
 
 
 def test_spa_playground_scenario_uses_the_playground_state():
-    at = open_page("pages/playground.py")
+    at = open_page("olearn/pages/playground.py")
     at.slider(key="play.t").set_value(40).run()
     at.button(key="play.open_spa").click().run()
     assert_clean(at)
-    at.switch_page("pages/spa.py").run()
+    at.switch_page("olearn/pages/spa.py").run()
     assert_clean(at)
     assert at.selectbox(key="spa.scenario").value == "playground"
     state = at.dataframe[-1].value
@@ -170,7 +152,7 @@ def test_spa_playground_scenario_uses_the_playground_state():
 
 
 def test_playground_slider_buttons_and_learners():
-    at = open_page("pages/playground.py")
+    at = open_page("olearn/pages/playground.py")
     planes0 = charts(at)[0]
     at.slider(key="play.t").set_value(60).run()
     assert_clean(at)
@@ -196,7 +178,7 @@ def test_playground_slider_buttons_and_learners():
 
 def test_playground_url_reproduces_the_view():
     at = open_page(
-        "pages/playground.py", {"kind": "drift", "seed": "7", "t": "33", "algos": "pa1,scw1"}
+        "olearn/pages/playground.py", {"kind": "drift", "seed": "7", "t": "33", "algos": "pa1,scw1"}
     )
     assert at.slider(key="play.t").value == 33
     assert at.number_input(key="play.seed").value == 7
@@ -207,7 +189,7 @@ def test_playground_url_reproduces_the_view():
 
 
 def test_compare_runs_the_protocol_with_progress_and_download():
-    at = open_page("pages/compare.py")
+    at = open_page("olearn/pages/compare.py")
     assert not charts(at)  # nothing runs before the button
     at.multiselect(key="cmp.algos").set_value(["perceptron", "spa1"]).run()
     at.select_slider(key="cmp.max").set_value(300).run()
@@ -227,7 +209,7 @@ def test_compare_upload_mode_and_bad_uploads_give_clear_errors():
     """AppTest cannot drive a file uploader: the page's upload mode is checked for its prompt,
     and the call it makes with the bytes is checked for clear ValueErrors (which the page's
     guard shows as st.error, see test_page_error_becomes_a_message_not_a_traceback)."""
-    at = open_page("pages/compare.py")
+    at = open_page("olearn/pages/compare.py")
     at.radio(key="cmp.source").set_value("upload").run()
     assert_clean(at)
     assert any("Upload a file" in i.value for i in at.info)
@@ -246,7 +228,7 @@ def test_compare_upload_mode_and_bad_uploads_give_clear_errors():
 
 def test_reproduce_quick_run_shows_paper_beside_ours():
     """pcvm-lambda's quick run (real data: needs OLEARN_DATA, fails without it)."""
-    at = open_page("pages/reproduce.py")
+    at = open_page("olearn/pages/reproduce.py")
     ids = at.selectbox(key="rep.id").options
     assert any("matsushima-table4" in o for o in ids)
     at.selectbox(key="rep.id").set_value("pcvm-lambda").run()
@@ -262,7 +244,7 @@ def test_reproduce_quick_run_shows_paper_beside_ours():
 
 
 def test_cw_page_rule_and_parameters_change_the_update():
-    at = open_page("pages/cw.py")
+    at = open_page("olearn/pages/cw.py")
 
     def numbers():
         return at.dataframe[0].value["value"].astype(str).tolist()
@@ -288,7 +270,7 @@ def test_cw_page_rule_and_parameters_change_the_update():
 
 
 def test_cs_svm_page_steps_and_gap():
-    at = open_page("pages/cs_svm.py")
+    at = open_page("olearn/pages/cs_svm.py")
     assert "LIBLINEAR" in at.info[0].value
     text0, plane0 = texts(at)[-1], charts(at)[0]
     at.slider(key="cs.s").set_value(7).run()
@@ -299,7 +281,7 @@ def test_cs_svm_page_steps_and_gap():
 
 
 def test_pcvm_page_iterations_and_lambda():
-    at = open_page("pages/pcvm.py")
+    at = open_page("olearn/pages/pcvm.py")
     last = charts(at)[0]
     at.slider(key="pcvm.i").set_value(1).run()
     assert_clean(at)
@@ -311,7 +293,7 @@ def test_pcvm_page_iterations_and_lambda():
 
 
 def test_sgd_page_lambda_changes_the_curves():
-    at = open_page("pages/sgd.py")
+    at = open_page("olearn/pages/sgd.py")
     first = charts(at)[0]
     at.select_slider(key="sgd.lam").set_value(0.01).run()
     assert_clean(at)
@@ -320,7 +302,7 @@ def test_sgd_page_lambda_changes_the_curves():
 
 
 def test_playground_points_placed_by_the_user():
-    at = open_page("pages/playground.py", {"kind": "placed"})
+    at = open_page("olearn/pages/playground.py", {"kind": "placed"})
     assert at.dataframe, "the editable table of points is shown"
     assert at.slider(key="play.t").max == 8  # the eight default points are the stream
     at.slider(key="play.t").set_value(5).run()
@@ -331,7 +313,7 @@ def test_playground_points_placed_by_the_user():
 
 
 def test_pcvm_animation_toggle_runs():
-    at = open_page("pages/pcvm.py")
+    at = open_page("olearn/pages/pcvm.py")
     at.slider(key="pcvm.i").set_value(3).run()
     at.toggle(key="pcvm.playing").set_value(True).run()
     assert_clean(at)

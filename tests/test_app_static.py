@@ -12,7 +12,7 @@ import pytest
 from olearn.teaching.strings import STRINGS, t
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = sorted((ROOT / "pages").glob("*.py"))
+PAGES = sorted((ROOT / "olearn" / "pages").glob("*.py"))
 APP_FILES = [ROOT / "app.py", *PAGES]
 # modules that would let a page do numerical work itself
 FORBIDDEN = {"numpy", "scipy", "numba", "sklearn", "pandas", "quadprog"}
@@ -85,10 +85,32 @@ def test_every_page_body_runs_inside_the_guard(path):
 
 
 def test_the_frame_guards_every_page():
-    tree = _tree(ROOT / "app.py")
+    tree = _tree(ROOT / "olearn" / "app" / "frame.py")
     assert any(
         isinstance(n, ast.With) and "navigation.run" in ast.unparse(n) for n in ast.walk(tree)
     )
+
+
+def test_pages_folder_holds_page_scripts_only():
+    """Every file in olearn/pages/ is a page of the navigation, and no entry script has a
+    ``pages/`` folder beside it (Streamlit's legacy multipage mode would take over)."""
+    from olearn.app import ENTRY
+    from olearn.app.frame import PAGES as NAVIGATION
+
+    assert sorted(p.stem for p in PAGES) == sorted(p.key for p in NAVIGATION)
+    for entry in (ROOT / "app.py", ENTRY):
+        assert not (entry.parent / "pages").exists(), entry
+
+
+def test_no_private_streamlit_api():
+    """The app uses Streamlit's public API only (no ``streamlit.runtime`` internals)."""
+    sources = [*PAGES, *(ROOT / "olearn" / "app").glob("*.py"), ROOT / "app.py"]
+    sources += [*(ROOT / "tests").glob("*.py"), *(ROOT / "benchmarks").glob("*.py")]
+    sources = [p for p in sources if p.name != "test_app_static.py"]
+    for path in sources:
+        text = path.read_text(encoding="utf-8")
+        for private in ("PagesManager", "streamlit.runtime", "uses_pages_directory"):
+            assert private not in text, f"{path.name} uses {private}"
 
 
 def test_static_check_catches_numpy(tmp_path):

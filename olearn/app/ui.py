@@ -41,7 +41,6 @@ def guard():
     test sees the real exception.  Streamlit's own control flow (rerun, stop) is a
     BaseException and passes through untouched.
     """
-    _ensure_navigation()
     try:
         yield
     except Exception as exc:  # noqa: BLE001 - the point: nothing reaches the screen raw
@@ -55,23 +54,6 @@ def guard():
         else:
             key = "ui.error"
         st.error(tr(key, message=message), icon="⚠️")
-
-
-def _ensure_navigation() -> None:
-    """Run the page under ``app.py``'s navigation even on a fresh server's first request.
-
-    Streamlit keeps a legacy mode for apps with a ``pages/`` folder that is switched off only
-    once ``st.navigation`` has run; until then a direct link to ``/spa`` would execute the page
-    file alone (no frame, no language switch).  Switching the mode off and rerunning makes the
-    same request go through ``app.py``.
-    """
-    try:
-        from streamlit.runtime.pages_manager import PagesManager
-    except ImportError:  # pragma: no cover - other Streamlit versions
-        return
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        st.rerun()
 
 
 def plot(fig, key: str | None = None) -> None:

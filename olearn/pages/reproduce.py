@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from pages._cached import repro_catalogue, repro_run
-from pages._ui import Controls, guard, lang, plot, tr
+from olearn.app.cached import repro_catalogue, repro_run
+from olearn.app.ui import Controls, guard, lang, plot, tr
 
 L = lang()
 ui = Controls("rep")

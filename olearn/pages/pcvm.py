@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from pages._cached import pcvm_figures, pcvm_page
-from pages._ui import Controls, guard, lang, plot, tr
+from olearn.app.cached import pcvm_figures, pcvm_page
+from olearn.app.ui import Controls, guard, lang, plot, tr
 
 L = lang()
 ui = Controls("pcvm")

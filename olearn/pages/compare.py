@@ -3,9 +3,9 @@
 import streamlit as st
 
 from olearn import registry
+from olearn.app.cached import comparison, dataset_card
+from olearn.app.ui import Controls, guard, lang, plot, tr
 from olearn.datasets import names as dataset_names
-from pages._cached import comparison, dataset_card
-from pages._ui import Controls, guard, lang, plot, tr
 
 L = lang()
 ui = Controls("cmp")

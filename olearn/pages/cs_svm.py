@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from pages._cached import cs_figures, cs_page
-from pages._ui import Controls, guard, lang, plot, tr
+from olearn.app.cached import cs_figures, cs_page
+from olearn.app.ui import Controls, guard, lang, plot, tr
 
 L = lang()
 ui = Controls("cs")

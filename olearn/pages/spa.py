@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from pages._cached import spa_figures, spa_walk
-from pages._ui import Controls, guard, lang, plot, tr
+from olearn.app.cached import spa_figures, spa_walk
+from olearn.app.ui import Controls, guard, lang, plot, tr
 
 L = lang()
 ui = Controls("spa")

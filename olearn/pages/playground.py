@@ -3,10 +3,11 @@
 import streamlit as st
 
 from olearn import registry
+from olearn.app import page_path
+from olearn.app.cached import stream_figures
+from olearn.app.ui import Controls, guard, lang, plot, tr
 from olearn.viz.common import PLOTLY_CONFIG
 from olearn.viz.stream import placement_figure
-from pages._cached import stream_figures
-from pages._ui import Controls, guard, lang, plot, tr
 
 L = lang()
 ui = Controls("play")
@@ -228,5 +229,5 @@ with guard():
             st.session_state["spa.step"] = 0
 
         if s2.button(tr("play.to_spa"), on_click=open_spa, key="play.open_spa"):
-            st.switch_page("pages/spa.py")
+            st.switch_page(page_path("spa"))
     ui.sync()

@@ -2,31 +2,19 @@
 
 import streamlit as st
 
-from pages._cached import home_data
-from pages._ui import guard, plot, tr
-
-PAGES = [
-    ("playground", ":material/animation:"),
-    ("spa", ":material/search_insights:"),
-    ("cw", ":material/blur_on:"),
-    ("cs_svm", ":material/extension:"),
-    ("pcvm", ":material/eco:"),
-    ("sgd", ":material/trending_down:"),
-    ("compare", ":material/bar_chart:"),
-    ("reproduce", ":material/history_edu:"),
-]
-FILES = {"sgd": "pages/sgd.py"}
+from olearn.app import page_path
+from olearn.app.cached import home_data
+from olearn.app.frame import PAGES
+from olearn.app.ui import guard, plot, tr
 
 with guard():
     st.title(tr("home.title"))
     st.markdown(tr("home.intro"))
     st.subheader(tr("home.pages"))
     cols = st.columns(4)
-    for i, (key, icon) in enumerate(PAGES):
+    for i, (key, icon, _) in enumerate(p for p in PAGES if p.key != "home"):
         with cols[i % 4], st.container(border=True, height=150):
-            st.page_link(
-                FILES.get(key, f"pages/{key}.py"), label=f"**{tr('page.' + key)}**", icon=icon
-            )
+            st.page_link(page_path(key), label=f"**{tr('page.' + key)}**", icon=icon)
             st.caption(tr(f"home.desc.{key}"))
     with st.spinner():
         family, cards = home_data(tr("home.family"))

@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from pages._cached import cw_noise, cw_page
-from pages._ui import Controls, guard, lang, plot, tr
+from olearn.app.cached import cw_noise, cw_page
+from olearn.app.ui import Controls, guard, lang, plot, tr
 
 L = lang()
 ui = Controls("cw")

@@ -1,0 +1,73 @@
+"""The app's frame: page config, the language switch, the share hint and the navigation.
+
+Each page is thin: widgets, one call into ``olearn.teaching`` / ``olearn.experiments``, render.
+:data:`PAGES` lists every page once (key, icon, navigation group); Home's cards and the
+navigation both read it.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import streamlit as st
+
+from olearn.app import page_path
+from olearn.app.ui import guard
+from olearn.teaching.strings import LANGS, t
+
+
+class PageDef(NamedTuple):
+    key: str  # file ``olearn/pages/<key>.py``, URL path ``/<key>``, title ``page.<key>``
+    icon: str
+    group: str  # navigation group, a ``nav.<group>`` string
+
+
+PAGES: list[PageDef] = [
+    PageDef("home", ":material/home:", "start"),
+    PageDef("playground", ":material/animation:", "play"),
+    PageDef("spa", ":material/search_insights:", "inside"),
+    PageDef("cw", ":material/blur_on:", "inside"),
+    PageDef("cs_svm", ":material/extension:", "inside"),
+    PageDef("pcvm", ":material/eco:", "inside"),
+    PageDef("sgd", ":material/trending_down:", "inside"),
+    PageDef("compare", ":material/bar_chart:", "data"),
+    PageDef("reproduce", ":material/history_edu:", "data"),
+]
+
+
+def main() -> None:
+    """Run the app: one call per Streamlit rerun (the entry scripts call it)."""
+    st.set_page_config(
+        page_title="olearn",
+        page_icon=":material/timeline:",
+        layout="wide",
+        initial_sidebar_state="expanded",
+    )
+    if "lang" not in st.session_state:
+        wanted = st.query_params.get("lang", "en")
+        st.session_state["lang"] = wanted if wanted in LANGS else "en"
+    hidden = {h.strip() for h in st.query_params.get("hide", "").split(",")}
+    if not hidden & {"all", "lang"}:
+        st.sidebar.selectbox(
+            t("lang.label"), LANGS, key="lang", format_func=lambda code: t("lang.name", code)
+        )
+    lang = st.session_state["lang"]
+    if "all" not in hidden:
+        with st.sidebar.expander(t("ui.share", lang), icon=":material/link:"):
+            st.caption(t("ui.share.help", lang))
+            st.caption(t("ui.png_hint", lang))
+
+    groups: dict[str, list] = {}
+    for page in PAGES:
+        groups.setdefault(t(f"nav.{page.group}", lang), []).append(
+            st.Page(
+                page_path(page.key),
+                title=t(f"page.{page.key}", lang),
+                icon=page.icon,
+                url_path=page.key,
+                default=page.key == "home",
+            )
+        )
+    navigation = st.navigation(groups)
+    with guard():  # no traceback ever reaches the screen, even from a page's imports
+        navigation.run()
