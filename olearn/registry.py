@@ -48,6 +48,7 @@ class AlgorithmSpec:
         tunable ones with their default values; ``grid`` the values tuned over (may be empty).
     online : True for online learners (learning curves apply).
     reference : the paper;  seed : the seed file that teaches it ("000".."004").
+    colour, dash : the learner's line colour (hex) and plotly dash on every page and figure.
     """
 
     name: str
@@ -63,6 +64,8 @@ class AlgorithmSpec:
     params: dict[str, Any] = field(default_factory=dict)
     defaults: dict[str, Any] = field(default_factory=dict)
     grid: dict[str, list] = field(default_factory=dict)
+    colour: str = "#777777"
+    dash: str = "solid"
 
     def make(self, **overrides):
         """A fresh estimator with the fixed params, the defaults and ``overrides``."""
@@ -98,6 +101,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         PerceptronClassifier,
         "Rosenblatt. Psychological Review 65(6), 1958",
         "000",
+        colour="#777777",
+        dash="dot",
     ),
     AlgorithmSpec(
         "PA",
@@ -109,6 +114,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         _PA,
         "000",
         params={"variant": None},
+        colour="#0077BB",
+        dash="dash",
     ),
     AlgorithmSpec(
         "PA-I",
@@ -123,6 +130,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         params={"variant": "I"},
         defaults={"C": 1.0},
         grid={"C": _C_GRID},
+        colour="#33BBEE",
+        dash="dashdot",
     ),
     AlgorithmSpec(
         "PA-II",
@@ -137,6 +146,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         params={"variant": "II"},
         defaults={"C": 1.0},
         grid={"C": _C_GRID},
+        colour="#004488",
+        dash="longdash",
     ),
     AlgorithmSpec(
         "SPA",
@@ -148,6 +159,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         _SPA,
         "000",
         params={"variant": None},
+        colour="#009988",
+        dash="solid",
     ),
     AlgorithmSpec(
         "SPA-I",
@@ -162,6 +175,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         params={"variant": "I"},
         defaults={"C": 1.0},
         grid={"C": _C_GRID},
+        colour="#117733",
+        dash="longdashdot",
     ),
     AlgorithmSpec(
         "SPA-II",
@@ -176,6 +191,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         params={"variant": "II"},
         defaults={"C": 1.0},
         grid={"C": _C_GRID},
+        colour="#225522",
+        dash="5px,3px,1px,3px",
     ),
     # --- confidence-weighted family (seed 001): CW, AROW, SCW-I, SCW-II ---
     AlgorithmSpec(
@@ -189,6 +206,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         "001",
         defaults={"eta": 0.7},
         grid={"eta": CW_GRIDS["eta"]},
+        colour="#EE7733",
+        dash="dot",
     ),
     AlgorithmSpec(
         "AROW",
@@ -201,6 +220,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         "001",
         defaults={"r": 1.0},
         grid={"r": CW_GRIDS["r"]},
+        colour="#CC3311",
+        dash="solid",
     ),
     AlgorithmSpec(
         "SCW-I",
@@ -215,6 +236,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         params={"variant": "I"},
         defaults={"C": 1.0, "eta": 0.75},
         grid={"C": CW_GRIDS["C"], "eta": CW_GRIDS["eta"]},
+        colour="#EE3377",
+        dash="dash",
     ),
     AlgorithmSpec(
         "SCW-II",
@@ -229,6 +252,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         params={"variant": "II"},
         defaults={"C": 1.0, "eta": 0.75},
         grid={"C": CW_GRIDS["C"], "eta": CW_GRIDS["eta"]},
+        colour="#AA4499",
+        dash="dashdot",
     ),
     # --- batch: Crammer-Singer multiclass SVM (seed 003) ---
     AlgorithmSpec(
@@ -244,6 +269,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         online=False,
         defaults={"C": 1.0},
         grid={"C": _C_GRID},
+        colour="#332288",
+        dash="solid",
     ),
     # --- batch: PCVM with noise precision (seed 002) ---
     AlgorithmSpec(
@@ -258,6 +285,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         online=False,
         defaults={"lam": 20000.0},
         grid={"lam": [10000.0, 20000.0, 40000.0, 80000.0]},
+        colour="#999933",
+        dash="dash",
     ),
     AlgorithmSpec(
         "PCVM (gamma=1)",
@@ -270,6 +299,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         "002",
         online=False,
         params={"gamma": 1.0},
+        colour="#DDAA33",
+        dash="dot",
     ),
     # --- batch: SGD-SVM, global and per-feature rates (seed 004) ---
     AlgorithmSpec(
@@ -286,6 +317,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         params={"schedule": "global"},
         defaults={"lam": 1e-4},
         grid={"lam": _LAM_GRID},
+        colour="#882255",
+        dash="solid",
     ),
     AlgorithmSpec(
         "SGD-SVM (per-feature rates)",
@@ -301,6 +334,8 @@ ALGORITHMS: list[AlgorithmSpec] = [
         params={"schedule": "per-feature"},
         defaults={"lam": 1e-4},
         grid={"lam": _LAM_GRID},
+        colour="#AA7744",
+        dash="dash",
     ),
 ]
 

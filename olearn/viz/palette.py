@@ -1,9 +1,9 @@
 """One palette for the whole app: the same class and the same algorithm keep their colour on
 every page and in every figure.
 
-Class colours are the Okabe-Ito colour-blind-safe set (then Paul Tol's muted set); algorithm
-colours follow the families: the PA family in blues and greens (the hard rule darkest), the
-confidence-weighted family in oranges and reds, the batch references in purples and greys.
+Class colours are the Okabe-Ito colour-blind-safe set (then Paul Tol's muted set).  Each
+algorithm's colour and dash are fields of its :mod:`olearn.registry` entry (Paul Tol's
+colour-blind-safe sets, one distinct colour and dash per learner); this module reads them.
 
 >>> class_color(0), class_color(12) == class_color(0)
 ('#0072B2', True)
@@ -28,24 +28,6 @@ CLASS_COLORS = (
     "#888888",  # grey
 )
 
-ALGORITHM_COLORS = {
-    "perceptron": "#7F7F7F",
-    "pa": "#9ECAE1",
-    "pa1": "#4292C6",
-    "pa2": "#08519C",
-    "spa": "#A1D99B",
-    "spa1": "#41AB5D",
-    "spa2": "#006D2C",
-    "cw": "#FDAE6B",
-    "arow": "#F16913",
-    "scw1": "#D94801",
-    "scw2": "#8C2D04",
-    "cs_svm": "#6A51A3",
-    "cs-svm": "#6A51A3",
-    "pcvm": "#9E9AC8",
-    "sgd_svm": "#54278F",
-    "sgd-svm": "#54278F",
-}
 _FALLBACK = ("#17BECF", "#BCBD22", "#E377C2", "#8C564B")
 
 EXAMPLE_COLOR = "#111111"  # the current example x
@@ -57,12 +39,28 @@ def class_color(k: int) -> str:
     return CLASS_COLORS[int(k) % len(CLASS_COLORS)]
 
 
+def _spec(key: str):
+    from olearn import registry
+
+    try:
+        return registry.get(str(key))
+    except KeyError:
+        return None
+
+
 def algorithm_color(key: str) -> str:
-    """The colour of a registry key (``"spa1"``); unknown keys get a stable fallback."""
-    key = str(key).lower()
-    if key in ALGORITHM_COLORS:
-        return ALGORITHM_COLORS[key]
-    return _FALLBACK[sum(map(ord, key)) % len(_FALLBACK)]
+    """The colour of a registry key or name (``"spa1"``, ``"SPA-I"``), read from
+    :mod:`olearn.registry`; unknown keys (e.g. a batch baseline) get a stable fallback."""
+    spec = _spec(key)
+    if spec is not None:
+        return spec.colour
+    return _FALLBACK[sum(map(ord, str(key).lower())) % len(_FALLBACK)]
+
+
+def algorithm_dash(key: str) -> str:
+    """The plotly dash of a registry key or name (``"solid"`` for unknown keys)."""
+    spec = _spec(key)
+    return spec.dash if spec is not None else "solid"
 
 
 def rgba(hex_color: str, alpha: float) -> str:
