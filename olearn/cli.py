@@ -303,7 +303,13 @@ def _one_line(exc: BaseException) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (0 ok, 2 error)."""
-    args = _parser().parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = _parser()
+    if argv[:1] == ["app"]:  # everything after `app` belongs to `streamlit run`
+        args = parser.parse_args(["app"])
+        args.streamlit_options = argv[1:]
+    else:
+        args = parser.parse_args(argv)
     try:
         if args.command == "list":
             return _cmd_list()

@@ -1,0 +1,64 @@
+"""UI strings: compare (key -> (English, Japanese))."""
+
+STRINGS: dict[str, tuple[str, str]] = {
+    "cmp.title": ("Compare on real data", "実データで比較"),
+    "cmp.intro": (
+        "The protocol of seed 000: K-fold cross-validation, C tuned on one randomly chosen "
+        "fold, error averaged over the folds. Embedded data run at once; the real corpora "
+        "need $OLEARN_DATA. Results are cached: the same settings come back instantly.",
+        "seed 000 の手順: K 分割交差検証、ランダムに選んだ一つの分割で C を調整、誤り率は"
+        "分割の平均。同梱データはすぐに実行でき、実コーパスには $OLEARN_DATA が必要です。"
+        "結果はキャッシュされ、同じ設定ならすぐに表示されます。",
+    ),
+    "cmp.source": ("Data", "データ"),
+    "cmp.source.registered": ("A registered dataset", "登録済みデータセット"),
+    "cmp.source.upload": (
+        "Upload my own (svmlight / CSV)",
+        "自分のデータをアップロード (svmlight / CSV)",
+    ),
+    "cmp.dataset": ("Dataset", "データセット"),
+    "cmp.upload": (
+        "Upload a file (svmlight or CSV, at most 50 MB; label column 'label' or last)",
+        "ファイルをアップロード (svmlight または CSV, 50 MB まで; ラベル列は 'label' "
+        "または最後の列)",
+    ),
+    "cmp.need_upload": (
+        "Upload a file to compare on it.",
+        "比較するファイルをアップロードしてください。",
+    ),
+    "cmp.algorithms": ("Algorithms", "アルゴリズム"),
+    "cmp.C_grid": ("C grid", "C の候補"),
+    "cmp.epochs": ("Epochs", "エポック数"),
+    "cmp.folds": ("Folds", "分割数"),
+    "cmp.max_samples": ("Subsample (0 = all)", "サブサンプル (0 = 全部)"),
+    "cmp.scale": ("Row scaling", "行の正規化"),
+    "cmp.scale.none": ("none (the paper's features)", "なし (論文の素性)"),
+    "cmp.scale.l2": ("unit length (L2)", "単位長 (L2)"),
+    "cmp.run": ("Run the comparison", "比較を実行"),
+    "cmp.press_run": (
+        "Choose the settings and press the button.",
+        "設定を選んでボタンを押してください。",
+    ),
+    "cmp.card": ("Dataset card", "データセットカード"),
+    "cmp.errors": ("Test error on {dataset}", "{dataset} でのテスト誤り率"),
+    "cmp.ours": ("ours", "本実装"),
+    "cmp.paper": ("paper (seed 000 Table 4)", "論文 (seed 000 表 4)"),
+    "cmp.error_axis": ("error (%)", "誤り率 (%)"),
+    "cmp.curves": (
+        "Online mistake rate (progressive validation)",
+        "逐次の誤り率 (progressive validation)",
+    ),
+    "cmp.t_axis": ("examples seen", "受け取った例の数"),
+    "cmp.rate_axis": ("cumulative mistakes (%)", "累積誤り率 (%)"),
+    "cmp.times": ("Training time per fold", "分割あたりの学習時間"),
+    "cmp.time_axis": ("seconds (log)", "秒 (対数)"),
+    "cmp.protocol": ("The protocol's choices", "手順の選択"),
+    "cmp.progress": ("Running: {message}", "実行中: {message}"),
+    "cmp.unavailable": (
+        "This dataset is not on this machine: set OLEARN_DATA to the folder "
+        "holding its archives (or allow the download). Details: {message}",
+        "このデータセットはこのマシンにありません: アーカイブのあるフォルダを "
+        "OLEARN_DATA に設定してください (またはダウンロードを許可)。"
+        "詳細: {message}",
+    ),
+}

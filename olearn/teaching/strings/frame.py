@@ -1,0 +1,46 @@
+"""UI strings: frame (key -> (English, Japanese))."""
+
+STRINGS: dict[str, tuple[str, str]] = {
+    "lang.name": ("English", "日本語"),
+    "lang.label": ("Language / 言語", "Language / 言語"),
+    "app.title": (
+        "olearn: online learning, one update at a time",
+        "olearn: 逐次学習を一回の更新ごとに",
+    ),
+    "nav.start": ("Start", "はじめに"),
+    "nav.inside": ("Inside one update", "一回の更新の中身"),
+    "nav.play": ("Watch it learn", "学習を見る"),
+    "nav.data": ("Real data", "実データ"),
+    "page.home": ("Home", "ホーム"),
+    "page.playground": ("Playground (2-D)", "プレイグラウンド (2次元)"),
+    "page.spa": ("One SPA update", "SPA の一回の更新"),
+    "page.cw": ("Confidence-weighted", "信頼度重み付き (CW)"),
+    "page.cs_svm": ("Crammer-Singer SVM", "Crammer-Singer SVM"),
+    "page.pcvm": ("PCVM", "PCVM"),
+    "page.sgd": ("SGD-SVM", "SGD-SVM"),
+    "page.compare": ("Compare on real data", "実データで比較"),
+    "page.reproduce": ("Reproduce the papers", "論文の再現"),
+    "ui.share": ("Link to this view (seed included)", "この画面へのリンク (シード込み)"),
+    "ui.share.help": (
+        "The address bar's URL reproduces this screen, seed included. Add "
+        "`&hide=all` "
+        "(or `&hide=key1,key2`) to hide the controls for a lesson.",
+        "アドレスバーの URL でこの画面を再現できます。授業用に `&hide=all` "
+        "(または `&hide=key1,key2`) を付けると操作部品を隠せます。",
+    ),
+    "ui.error": ("Something went wrong: {message}", "エラーが発生しました: {message}"),
+    "ui.bad_param": ("Invalid parameter: {message}", "パラメータが不正です: {message}"),
+    "ui.data_missing": (
+        "Data not available on this machine: {message}",
+        "このマシンではデータを利用できません: {message}",
+    ),
+    "ui.download_csv": ("Download CSV", "CSV をダウンロード"),
+    "ui.png_hint": (
+        "Every figure downloads as PNG from its toolbar (camera icon).",
+        "図はツールバーのカメラアイコンから PNG で保存できます。",
+    ),
+    "ui.seed": ("Seed", "乱数シード"),
+    "ui.class": ("class", "クラス"),
+    "ui.yes": ("yes", "はい"),
+    "ui.no": ("no", "いいえ"),
+}

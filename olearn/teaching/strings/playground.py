@@ -1,0 +1,59 @@
+"""UI strings: playground (key -> (English, Japanese))."""
+
+STRINGS: dict[str, tuple[str, str]] = {
+    "play.title": (
+        "Playground: watch online learners on a 2-D stream",
+        "プレイグラウンド: 2次元のデータ列で逐次学習を見る",
+    ),
+    "play.intro": (
+        "Up to four learners see the same stream, one example at a time. Rewind to any t with "
+        "the slider; the star is the example about to arrive, crosses mark the mistakes made "
+        "so far (the prediction before each update), the grey band is where the two best "
+        "classes score within 1 of each other (the margin band).",
+        "最大四つの学習器が同じデータ列を一つずつ受け取ります。スライダーで任意の t に"
+        "戻れます。星は次に届く例、× はこれまでの誤り (更新前の予測)、灰色の帯は上位二つの"
+        "クラスのスコア差が 1 未満の領域 (マージンの帯) です。",
+    ),
+    "play.data": ("Data", "データ"),
+    "play.kind": ("Toy dataset", "トイデータ"),
+    "play.kind.blobs": ("Gaussian blobs", "ガウス分布の塊"),
+    "play.kind.separable": ("Separable sectors", "線形分離可能な扇形"),
+    "play.kind.xor": ("XOR (binary)", "XOR (2値)"),
+    "play.kind.moons": ("Two moons (binary)", "二つの月 (2値)"),
+    "play.kind.drift": ("Drifting sectors", "回転する扇形 (概念ドリフト)"),
+    "play.kind.placed": ("Points I place", "自分で置いた点"),
+    "play.n": ("Examples n", "例の数 n"),
+    "play.K": ("Classes K", "クラス数 K"),
+    "play.noise": ("Label noise", "ラベルノイズ"),
+    "play.algos": ("Learners (up to four)", "学習器 (最大四つ)"),
+    "play.C": ("C (PA-I/II, SPA-I/II, SCW)", "C (PA-I/II, SPA-I/II, SCW)"),
+    "play.bias": ("Bias feature", "バイアス項"),
+    "play.band": ("Margin band", "マージンの帯"),
+    "play.t": ("Time t (examples seen)", "時刻 t (受け取った例の数)"),
+    "play.play": ("Play", "再生"),
+    "play.pause": ("Pause", "一時停止"),
+    "play.step": ("Step", "1ステップ"),
+    "play.back": ("Back", "戻る"),
+    "play.rewind": ("Rewind", "最初へ"),
+    "play.speed": ("Speed", "速さ"),
+    "play.mistakes": ("mistakes", "回の誤り"),
+    "play.cum_mistakes": ("Cumulative mistakes", "累積誤り数"),
+    "play.weight_space": (
+        "Weight space: class means and covariance ellipses (1σ)",
+        "重み空間: クラスの平均と共分散の楕円 (1σ)",
+    ),
+    "play.cw_hint": (
+        "Dotted brown contours: the score's standard deviation √(zᵀΣz) at each "
+        "point z, the learner's uncertainty in input space.",
+        "茶色の点線: 各点 z におけるスコアの標準偏差 √(zᵀΣz)、入力空間での学習器の不確かさ。",
+    ),
+    "play.points": (
+        "Your points (edit, add rows; class 0..11)",
+        "あなたの点 (編集・行の追加; クラスは 0..11)",
+    ),
+    "play.place_class": ("Class of the next point", "次に置く点のクラス"),
+    "play.place_title": ("Click to place a point", "クリックして点を置く"),
+    "play.to_spa": ("Open this state in the SPA step-through", "この状態を SPA の小ステップで開く"),
+    "play.spa_learner": ("Learner for the step-through", "小ステップで見る学習器"),
+    "play.need_algo": ("Choose at least one learner.", "学習器を一つ以上選んでください。"),
+}

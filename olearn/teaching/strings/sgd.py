@@ -1,0 +1,33 @@
+"""UI strings: SGD (key -> (English, Japanese))."""
+
+STRINGS: dict[str, tuple[str, str]] = {
+    "sgd.title": (
+        "SGD-SVM: one global learning rate or one per feature",
+        "SGD-SVM: 全体で一つの学習率か素性ごとの学習率か",
+    ),
+    "sgd.intro": (
+        "Bottou's SGD uses η_t = 1/(λ(t + t₀)) for every weight. Seed 004 gives each feature "
+        "its own clock t_j (the examples in which it appeared), so a rare word keeps a large "
+        "rate when it finally shows up. The data here are word-like: a few frequent features, "
+        "many rare ones.",
+        "Bottou の SGD は全ての重みに η_t = 1/(λ(t + t₀)) を使います。seed 004 は素性ごとに"
+        "時計 t_j (その素性が現れた例の数) を持たせ、稀な単語が現れたときに大きな学習率を"
+        "保ちます。ここでのデータは単語のように、少数の頻出素性と多数の稀な素性からなります。",
+    ),
+    "sgd.lam": ("λ (regularisation)", "λ (正則化)"),
+    "sgd.epochs": ("Epochs", "エポック数"),
+    "sgd.global": ("global rate", "全体の学習率"),
+    "sgd.per-feature": ("per-feature rates", "素性ごとの学習率"),
+    "sgd.rate": ("learning rate used", "使われた学習率"),
+    "sgd.seconds": ("training time (s)", "学習時間 (秒)"),
+    "sgd.f1": ("F-measure (held out)", "F 値 (評価データ)"),
+    "sgd.f1_title": ("F-measure vs training time", "学習時間に対する F 値"),
+    "sgd.objective": ("The objective E(w, b) during training", "学習中の目的関数 E(w, b)"),
+    "sgd.rates": ("Learning rates used", "使われた学習率"),
+    "sgd.rates_caption": (
+        "x0 is in half of the examples (solid), x150 in 2 % (dotted): with "
+        "per-feature clocks the rare feature keeps a large rate.",
+        "x0 は例の半分に現れ (実線)、x150 は 2 % (点線): 素性ごとの時計では"
+        "稀な素性が大きな学習率を保ちます。",
+    ),
+}

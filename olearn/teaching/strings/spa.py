@@ -1,0 +1,215 @@
+"""UI strings: SPA page (key -> (English, Japanese))."""
+
+STRINGS: dict[str, tuple[str, str]] = {
+    "spa.title": ("One SPA update, step by step", "SPA の一回の更新をステップごとに"),
+    "spa.intro": (
+        "A small multiclass state (one weight vector per class) receives one example "
+        "(x, y). Multiclass PA moves only the correct class and the best rival; the "
+        "Support-Class PA (SPA, seed 000) solves the whole problem: a margin of 1 over "
+        "*every* wrong class. Walk through its sub-steps below.",
+        "クラスごとに重みベクトルを持つ小さな多クラスの状態が、一つの例 (x, y) を受け取り"
+        "ます。多クラス PA は正解クラスと最大の対抗クラスしか動かしませんが、サポート"
+        "クラス PA (SPA, seed 000) は *すべての* 不正解クラスに対してマージン 1 を課す問題を"
+        "厳密に解きます。以下でその小ステップをたどります。",
+    ),
+    "spa.scenario": ("Scenario", "シナリオ"),
+    "spa.variant": ("Rule", "更新則"),
+    "spa.C": ("C (slack price)", "C (スラックの重み)"),
+    "spa.substep": ("Sub-step", "小ステップ"),
+    "spa.prev": ("◀ Previous", "◀ 前へ"),
+    "spa.next": ("Next ▶", "次へ ▶"),
+    "spa.classes": ("Classes K", "クラス数 K"),
+    "spa.scenario.pa-failure": (
+        "PA still misclassifies after its update",
+        "PA は更新後も誤分類する",
+    ),
+    "spa.scenario.three-rivals": (
+        "Three rivals above the correct class",
+        "正解クラスより上に三つの対抗クラス",
+    ),
+    "spa.scenario.printed-I": (
+        "Seed's printed SPA-I differs from the derived one",
+        "論文に印刷された SPA-I が導出と異なる例",
+    ),
+    "spa.scenario.printed-II": (
+        "Seed's printed SPA-II differs from the derived one",
+        "論文に印刷された SPA-II が導出と異なる例",
+    ),
+    "spa.scenario.passive": (
+        "Already correct with margin 1: a passive step",
+        "すでにマージン 1 で正解: 受動的なステップ",
+    ),
+    "spa.scenario.random": (
+        "Random small integer state (seeded)",
+        "ランダムな小さい整数の状態 (シード指定)",
+    ),
+    "spa.scenario.playground": (
+        "From the playground's current state",
+        "プレイグラウンドの現在の状態から",
+    ),
+    "spa.playground_missing": (
+        "Open the Playground first: this scenario takes its current state (the first SPA "
+        "learner there, at its current t). Showing the PA-failure scenario meanwhile.",
+        "先にプレイグラウンドを開いてください。このシナリオはその現在の状態 (最初の SPA "
+        "系学習器の現在の t) を使います。代わりに PA 失敗のシナリオを表示しています。",
+    ),
+    "spa.state": ("The state: W (one row per class), x, y", "状態: W (クラスごとの行), x, y"),
+    "spa.pa_beside": ("Multiclass PA on the same example", "同じ例に対する多クラス PA"),
+    "spa.pa_text": (
+        "PA takes the single constraint against the best rival **{rival}**: "
+        "τ = {tau}. After its step the winner is class **{winner}** "
+        "(correct class y = {y}): {verdict}.",
+        "PA は最大の対抗クラス **{rival}** に対する一つの制約だけを扱います: τ = {tau}。"
+        "更新後に最大スコアを持つのはクラス **{winner}** (正解 y = {y}): {verdict}。",
+    ),
+    "spa.pa_ok": ("correct", "正解"),
+    "spa.pa_fail": (
+        "still misclassified: the failure SPA fixes",
+        "依然として誤分類: SPA が解決する失敗",
+    ),
+    "spa.pa_fail_both": (
+        "still misclassified, and so is x after this rule's step: the slack "
+        "price C is too small for either to reach margin 1",
+        "依然として誤分類。この更新則でも同様: C が小さすぎてどちらもマージン 1 に届きません",
+    ),
+    "spa.qp_title": (
+        "Closed form vs a generic QP solver (quadprog)",
+        "閉形式と汎用 QP ソルバー (quadprog) の比較",
+    ),
+    "spa.qp_text": (
+        "Largest difference in τ: {diff}; objective closed form {obj_cf}, solver {obj_qp}.",
+        "τ の最大差: {diff}; 目的関数値 閉形式 {obj_cf}, ソルバー {obj_qp}。",
+    ),
+    "spa.cap_title": ("How C shapes the step", "C がステップをどう変えるか"),
+    "spa.cap_binds": (
+        "At C = {C} the cap binds: Σ τ = C < {T_hard} (the hard step's total); slack ξ = {xi}.",
+        "C = {C} では上限が効いています: Σ τ = C < {T_hard} (ハードな更新の合計); "
+        "スラック ξ = {xi}。",
+    ),
+    "spa.cap_free": (
+        "At C = {C} the cap does not bind: Σ τ = {T} ≤ C, the hard SPA step.",
+        "C = {C} では上限は効きません: Σ τ = {T} ≤ C, ハードな SPA と同じ更新。",
+    ),
+    "spa.cap_ii": (
+        "SPA-II never caps: it shrinks every τ; Σ τ = {T} vs {T_hard} for hard "
+        "SPA, slack ξ = {xi}.",
+        "SPA-II は上限ではなく全ての τ を縮めます: Σ τ = {T} (ハード SPA では "
+        "{T_hard}), スラック ξ = {xi}。",
+    ),
+    "spa.printed_title": (
+        "The seed's printed Table 2 vs the derived form",
+        "論文の表 2 (印刷された式) と導出した式",
+    ),
+    "spa.printed_same": (
+        "On this instance the printed and the derived steps agree "
+        "(pick a 'printed' scenario to see where they differ).",
+        "この例では印刷された式と導出した式は一致します (違いを見るには "
+        "'印刷' のシナリオを選んでください)。",
+    ),
+    "spa.printed_differs": (
+        "They differ here: the printed step reaches objective {obj_p}, the derived one "
+        "{obj_d} (the minimum of the stated problem, confirmed by the QP solver).",
+        "ここでは異なります: 印刷された式の目的関数値は {obj_p}、導出した式は {obj_d} "
+        "(問題の最小値であり QP ソルバーでも確認)。",
+    ),
+    "spa.printed_hard": (
+        "Hard SPA's printed form (Table 1) is correct; the misprints are in SPA-I and SPA-II.",
+        "ハード SPA の印刷された式 (表 1) は正しく、誤植は SPA-I と SPA-II にあります。",
+    ),
+    # sub-steps
+    "spa.sub.scores.title": ("1. Scores", "1. スコア"),
+    "spa.sub.scores.text": (
+        "Every class scores the example: s_u = w_u · x. The correct class is y = {y} with "
+        "s_y = {sy}; the best wrong class is {rival} with {s_rival}. ‖x‖² = {n}.",
+        "各クラスが例にスコアを付けます: s_u = w_u · x。正解クラスは y = {y} で s_y = {sy}、"
+        "最大の不正解クラスは {rival} で {s_rival}。‖x‖² = {n}。",
+    ),
+    "spa.sub.margins.title": ("2. Margins and loss", "2. マージンと損失"),
+    "spa.sub.margins.text": (
+        "Margins m_u = s_y − s_u for the wrong classes. SPA wants every m_u ≥ 1; "
+        "{n_viol} of them are below 1, so the loss max_u [1 − m_u]₊ is {loss}.",
+        "不正解クラスのマージン m_u = s_y − s_u。SPA はすべての m_u ≥ 1 を求めます。"
+        "1 未満が {n_viol} 個あり、損失 max_u [1 − m_u]₊ は {loss} です。",
+    ),
+    "spa.sub.passive.title": ("3. Passive", "3. 受動的 (更新なし)"),
+    "spa.sub.passive.text": (
+        "The loss is zero: every wrong class already has margin ≥ 1. "
+        "SPA (and PA) leave the weights unchanged.",
+        "損失は 0 です: すべての不正解クラスのマージンがすでに 1 以上。"
+        "SPA も PA も重みを変えません。",
+    ),
+    "spa.sub.Q.title": ("3. Q values", "3. Q 値"),
+    "spa.sub.Q.text": (
+        "Q_u = (1 − m_u) / ‖x‖² is the step class u would need if it were alone. Only "
+        "classes with Q_u > 0 can become support classes: {positive}.",
+        "Q_u = (1 − m_u) / ‖x‖² は、クラス u だけを考えたときに必要なステップです。"
+        "Q_u > 0 のクラスだけがサポートクラスになり得ます: {positive}。",
+    ),
+    "spa.sub.sorted.title": ("4. Sorted", "4. 降順に並べる"),
+    "spa.sub.sorted.text": (
+        "Sort Q in descending order: {order}. The support classes are a "
+        "prefix of this order (Lemma, Eq. 8).",
+        "Q を降順に並べます: {order}。サポートクラスはこの順序の先頭部分です (補題, 式 8)。",
+    ),
+    "spa.sub.test.title": ("5.{k} Support test, k = {k}", "5.{k} サポートクラス判定, k = {k}"),
+    "spa.sub.test.text": (
+        "Class {cls}: Q_k = {Q}. Sum of the Q's admitted before it: {running}. "
+        "Threshold {formula} = {threshold}. Q_k {cmp} threshold, so class {cls} {verdict}.",
+        "クラス {cls}: Q_k = {Q}。それ以前に採用された Q の和: {running}。"
+        "しきい値 {formula} = {threshold}。Q_k {cmp} しきい値なので、クラス {cls} は"
+        "{verdict}。",
+    ),
+    "spa.sub.test.in": ("is a support class", "サポートクラスです"),
+    "spa.sub.test.out": ("is not, and the search stops", "サポートクラスではなく、探索は終了"),
+    "spa.sub.test.cap": (
+        " (SPA-I, the cap Σ τ = C binds: second search)",
+        " (SPA-I, 上限 Σ τ = C が効くので二度目の探索)",
+    ),
+    "spa.sub.test.last": (
+        "Every class with Q > 0 was admitted.",
+        "Q > 0 のクラスはすべて採用されました。",
+    ),
+    "spa.sub.tau.title": ("6. Threshold θ and the steps τ", "6. しきい値 θ とステップ τ"),
+    "spa.sub.tau.text": (
+        "Support classes S = {S}. θ = {theta_formula} = {theta}; each support class gets "
+        "τ_u = Q_u − θ, the others τ_u = 0. Total T = Σ τ = {T}.{extra}",
+        "サポートクラス S = {S}。θ = {theta_formula} = {theta}。各サポートクラスは "
+        "τ_u = Q_u − θ、それ以外は τ_u = 0。合計 T = Σ τ = {T}。{extra}",
+    ),
+    "spa.sub.tau.capextra": (
+        " The hard step would need T = {T_hard} > C = {C}: the cap binds "
+        "and the slack is ξ = {xi}.",
+        " ハードな更新では T = {T_hard} > C = {C} が必要なので上限が効き、スラックは ξ = {xi}。",
+    ),
+    "spa.sub.tau.iiextra": (
+        " SPA-II pays C ξ² for the slack: ξ = T / 2C = {xi}.",
+        " SPA-II はスラックに C ξ² を払います: ξ = T / 2C = {xi}。",
+    ),
+    "spa.sub.update.title": ("7. The update", "7. 更新"),
+    "spa.sub.update.text": (
+        "w_y += T x with T = {T}; w_u −= τ_u x for every support class. Every weight moves "
+        "along x (Eq. 4); classes outside S do not move.",
+        "w_y += T x (T = {T})、各サポートクラスは w_u −= τ_u x。すべての重みは x の方向に"
+        "動きます (式 4)。S の外のクラスは動きません。",
+    ),
+    "spa.sub.after.title": ("8. New scores", "8. 新しいスコア"),
+    "spa.sub.after.text": (
+        "New scores: the correct class {y} now scores {sy}. Smallest margin over the wrong "
+        "classes: {min_margin} (SPA's constraint: ≥ {required}). Correctly classified: "
+        "{correct}.",
+        "新しいスコア: 正解クラス {y} のスコアは {sy}。不正解クラスに対する最小マージン: "
+        "{min_margin} (SPA の制約: ≥ {required})。正しく分類: {correct}。",
+    ),
+    # figure labels
+    "fig.plane": ("Plane: weights w_u, example x, regions", "平面: 重み w_u, 例 x, 決定領域"),
+    "fig.scores": ("Scores s_u = w_u · x", "スコア s_u = w_u · x"),
+    "fig.margins": ("Margins m_u = s_y − s_u", "マージン m_u = s_y − s_u"),
+    "fig.Q": ("Q_u = (1 − m_u) / ‖x‖²", "Q_u = (1 − m_u) / ‖x‖²"),
+    "fig.tau": ("τ_u = Q_u − θ (solid) over θ (faint)", "τ_u = Q_u − θ (濃) と θ (淡)"),
+    "fig.before": ("before", "更新前"),
+    "fig.after": ("after", "更新後"),
+    "fig.band": ("margin-1 zone below s_y", "s_y の下のマージン 1 の帯"),
+    "fig.threshold": ("threshold", "しきい値"),
+    "fig.C": ("C", "C"),
+    "fig.tau_axis": ("τ", "τ"),
+}

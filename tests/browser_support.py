@@ -1,0 +1,127 @@
+"""Shared by the browser tests: a Streamlit server on a loopback port, a Playwright page in
+Debian's chromium (never a downloaded browser), and the waits every page needs.
+
+The fixtures ``server`` and ``page`` are registered in ``tests/conftest.py``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHOTS = ROOT / "results" / "screenshots"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 120.0) -> None:
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"streamlit exited early with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.5)
+    raise TimeoutError(f"streamlit did not become healthy at {url}")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A fresh ``streamlit run app.py`` for the module; yields its base URL."""
+    if shutil.which("chromium") is None:
+        pytest.fail("Debian's chromium is required for the browser test (apt install chromium)")
+    port = free_port()
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    log = open(tmp_path_factory.mktemp("streamlit") / "server.log", "w")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.port",
+            str(port),
+            "--server.address",
+            "127.0.0.1",
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        wait_healthy(url, proc)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=15)
+        log.close()
+
+
+@pytest.fixture(scope="module")
+def page(server):
+    """A chromium page (1400x2000 viewport) for the module."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=shutil.which("chromium"),
+            args=["--no-sandbox", "--disable-dev-shm-usage"],
+        )
+        try:
+            pg = browser.new_page(viewport={"width": 1400, "height": 2000})
+            pg.set_default_timeout(90_000)
+            yield pg
+        finally:
+            browser.close()
+
+
+def settle(pg, min_wait: float = 2.0, timeout: float = 120.0) -> None:
+    """Wait until the app stops running and the number of charts and tables is stable."""
+    start, last, same = time.time(), None, 0
+    while time.time() - start < timeout:
+        state = (
+            pg.locator(".js-plotly-plot").count(),
+            pg.locator("[data-testid='stDataFrame']").count(),
+            pg.locator("[data-testid='stSpinner']").count(),
+            pg.locator("[data-testid='stStatusWidget']").count()
+            + pg.locator("[data-testid='stSkeleton']").count(),
+        )
+        same = same + 1 if state == last and state[2] == 0 and state[3] == 0 else 0
+        last = state
+        if same >= 2 and time.time() - start > min_wait:
+            return
+        time.sleep(0.5)
+
+
+def assert_no_error(pg) -> None:
+    assert pg.locator("[data-testid='stException']").count() == 0
+    body = pg.locator("[data-testid='stMain']").inner_text()
+    assert "Traceback" not in body
+    assert pg.locator("[data-testid='stAlertContentError']").count() == 0, body[:2000]
