@@ -50,6 +50,17 @@ POSITIVE = _PositiveFinite()
 SQNORM_OVERFLOW = 1e300  # a bound on ||x||^2 above which the exact check runs
 
 
+def store_params(estimator, scope: dict) -> None:
+    """``__init__``'s whole job (scikit-learn's rule): store every argument unchanged.
+
+    ``store_params(self, locals())`` as an ``__init__``'s only line; the signature keeps the
+    parameters explicit for ``get_params``.
+    """
+    for name, value in scope.items():
+        if name not in ("self", "__class__"):
+            setattr(estimator, name, value)
+
+
 def _encode_classes(y: np.ndarray) -> np.ndarray:
     """Sorted unique labels (first-appearance order when labels of mixed types can't sort)."""
     try:

@@ -19,7 +19,7 @@ from sklearn.utils.metaestimators import available_if
 
 from olearn.core._cw_closed_forms import phi_of
 from olearn.core.cw import COVARIANCES, CW_FORMS, DIAGONAL_FORMS, MAX_FULL_DIM, full_too_large
-from olearn.estimators.base import POSITIVE, LinearMulticlassClassifier
+from olearn.estimators.base import POSITIVE, LinearMulticlassClassifier, store_params
 from olearn.estimators.pa import INTERCEPT_DOC
 from olearn.kernels.cw import cw_code, cw_epoch, diagonal_code
 
@@ -234,17 +234,7 @@ class CWClassifier(ConfidenceWeightedClassifier):
         shuffle=True,
         random_state=None,
     ):
-        self.eta = eta
-        self.form = form
-        self.covariance = covariance
-        self.diagonal_form = diagonal_form
-        self.a = a
-        self.probability = probability
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
     _parameter_constraints: dict = {
         **ConfidenceWeightedClassifier._parameter_constraints,
@@ -300,16 +290,7 @@ class AROWClassifier(ConfidenceWeightedClassifier):
         shuffle=True,
         random_state=None,
     ):
-        self.r = r
-        self.covariance = covariance
-        self.diagonal_form = diagonal_form
-        self.a = a
-        self.probability = probability
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
     _parameter_constraints: dict = {
         **ConfidenceWeightedClassifier._parameter_constraints,
@@ -365,18 +346,7 @@ class SCWClassifier(ConfidenceWeightedClassifier):
         shuffle=True,
         random_state=None,
     ):
-        self.variant = variant
-        self.C = C
-        self.eta = eta
-        self.covariance = covariance
-        self.diagonal_form = diagonal_form
-        self.a = a
-        self.probability = probability
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
     _parameter_constraints: dict = {
         **ConfidenceWeightedClassifier._parameter_constraints,

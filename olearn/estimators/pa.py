@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sklearn.utils._param_validation import StrOptions
 
-from olearn.estimators.base import POSITIVE, AdditiveLinearClassifier
+from olearn.estimators.base import POSITIVE, AdditiveLinearClassifier, store_params
 
 INTERCEPT_DOC = """fit_intercept : bool, default=True
         Append a constant feature of value ``intercept_scaling`` to every x (it then enters
@@ -62,11 +62,7 @@ class PerceptronClassifier(AdditiveLinearClassifier):
         shuffle=True,
         random_state=None,
     ):
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
 
 class PAClassifier(AdditiveLinearClassifier):
@@ -129,14 +125,7 @@ class PAClassifier(AdditiveLinearClassifier):
         shuffle=True,
         random_state=None,
     ):
-        self.variant = variant
-        self.C = C
-        self.mistakes_only = mistakes_only
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
     @property
     def _rule(self) -> str:

@@ -9,7 +9,7 @@ import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from olearn.core.sgd_svm import REGULARIZE, SCHEDULES, check_sgd_hyper
-from olearn.estimators.base import FLOAT_MAX, POSITIVE, OnlineClassifier
+from olearn.estimators.base import FLOAT_MAX, POSITIVE, OnlineClassifier, store_params
 
 
 class SGDSVMClassifier(OnlineClassifier):
@@ -82,15 +82,7 @@ class SGDSVMClassifier(OnlineClassifier):
         shuffle=True,
         random_state=None,
     ):
-        self.lam = lam
-        self.t0 = t0
-        self.schedule = schedule
-        self.regularize = regularize
-        self.bias_rate = bias_rate
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
     _parameter_constraints: dict = {
         **OnlineClassifier._parameter_constraints,

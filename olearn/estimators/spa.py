@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sklearn.utils._param_validation import StrOptions
 
-from olearn.estimators.base import POSITIVE, AdditiveLinearClassifier
+from olearn.estimators.base import POSITIVE, AdditiveLinearClassifier, store_params
 from olearn.estimators.pa import INTERCEPT_DOC
 
 
@@ -73,13 +73,7 @@ class SPAClassifier(AdditiveLinearClassifier):
         shuffle=True,
         random_state=None,
     ):
-        self.variant = variant
-        self.C = C
-        self.fit_intercept = fit_intercept
-        self.intercept_scaling = intercept_scaling
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
     def _slack_price(self) -> float:
         return float(self.C)
