@@ -102,6 +102,21 @@ def cw_coefficients(code, m, v, phi, r, C, lam):
 
 
 @numba.njit(cache=True)
+def multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out):
+    """``(alpha, c_x, beta_x)`` of step t against the rival (recorded when asked): the
+    Delta-level closed form with ``v = 2 x'Sigma x``, and the feature-level covariance factors
+    ``c_x = 2c`` (``inv(Sigma) += c_x x x'``) and ``beta_x = 2 beta``
+    (``Sigma -= beta_x Sigma x x' Sigma``); zeros when passive."""
+    code, phi, r, C, lam, _ = rule
+    v = 2.0 * x_Sigma_x  # Delta'(I (x) Sigma)Delta
+    alpha, c, beta = cw_coefficients(code, m, v, phi, r, C, lam)
+    if alpha_out.shape[0] > 0:
+        alpha_out[t] = alpha
+        beta_out[t] = beta
+    return alpha, 2.0 * c, 2.0 * beta
+
+
+@numba.njit(cache=True)
 def row_scores_variance(indptr, indices, data, i, W, S_diag, scores):
     """``scores[u] = W[:, u] . x_i`` and, in the same pass, ``x_i' diag(S) x_i``.
 
@@ -161,7 +176,7 @@ def _mirrored_diagonal_pass(
     ``Z[j, 1] = S_diag[j]``; every operation on ``Z[:, 0]`` is the one :func:`cw_epoch` makes
     on ``W[:, 0]``, in the same order, so the results are bit-identical.
     """
-    code, phi, r, C, lam, diag_form = rule
+    diag_form = rule[5]
     D = W.shape[0]
     Z = np.empty((D, 2))
     for j in range(D):
@@ -184,16 +199,10 @@ def _mirrored_diagonal_pass(
             m = s0 - (-s0)  # (mu_0 - mu_1).x, rival 1
         else:
             m = -s0 - s0  # (mu_1 - mu_0).x, rival 0
-        v = 2.0 * x_Sigma_x  # Delta'(I (x) Sigma)Delta
-        alpha, c, beta = cw_coefficients(code, m, v, phi, r, C, lam)
-        if alpha_out.shape[0] > 0:
-            alpha_out[t] = alpha
-            beta_out[t] = beta
-        if alpha == 0.0 and c == 0.0:
+        alpha, c_x, beta_x = multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out)
+        if alpha == 0.0 and c_x == 0.0:
             continue
         n_updates += 1
-        c_x = 2.0 * c  # inv(Sigma) += 2c x x'
-        beta_x = 2.0 * beta  # Sigma -= 2 beta Sigma x x' Sigma
         step = alpha if label == 0 else -alpha  # mu_0 moves towards class 0 when y = 0
         for p in range(indptr[i], indptr[i + 1]):
             j = np.uintp(indices[p])
@@ -232,7 +241,7 @@ def cw_epoch(
         return _mirrored_diagonal_pass(
             indptr, indices, data, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out
         )
-    code, phi, r, C, lam, diag_form = rule
+    diag_form = rule[5]
     K = W.shape[1]
     D = W.shape[0]
     scores = np.empty(K)
@@ -251,16 +260,10 @@ def cw_epoch(
             mistake_out[t] = np.argmax(scores) != label
         s = best_rival(scores, label)
         m = scores[label] - scores[s]  # (mu_y - mu_s).x
-        v = 2.0 * x_Sigma_x  # Delta'(I (x) Sigma)Delta
-        alpha, c, beta = cw_coefficients(code, m, v, phi, r, C, lam)
-        if alpha_out.shape[0] > 0:
-            alpha_out[t] = alpha
-            beta_out[t] = beta
-        if alpha == 0.0 and c == 0.0:
+        alpha, c_x, beta_x = multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out)
+        if alpha == 0.0 and c_x == 0.0:
             continue
         n_updates += 1
-        c_x = 2.0 * c  # inv(Sigma) += 2c x x'
-        beta_x = 2.0 * beta  # Sigma -= 2 beta Sigma x x' Sigma
         if full:
             for k in range(D):
                 W[k, label] += alpha * g[k]  # mu_y += alpha Sigma x
