@@ -7,9 +7,10 @@ within one process it is read once.  Only the last archive of each reader is kep
 from __future__ import annotations
 
 import functools
-import tarfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+
+from olearn.datasets._archive import read_tar_texts
 
 
 def memo_by_file(reader: Callable) -> Callable:
@@ -32,8 +33,10 @@ def iter_tar_texts(
     path: Path, wanted: Callable[[str], bool], encoding: str
 ) -> Iterator[tuple[str, str]]:
     """``(member name, text)`` of each regular file of the ``.tar.gz`` at ``path`` whose
-    member name passes ``wanted``, decoded with ``encoding``, in archive order."""
-    with tarfile.open(path, "r:gz") as archive:
-        for member in archive:
-            if member.isfile() and wanted(member.name):
-                yield member.name, archive.extractfile(member).read().decode(encoding)
+    member name passes ``wanted``, decoded with ``encoding``, in archive order.
+
+    The archive is read and verified to its end (CRC, every tar header, end marker) before
+    the first text is returned: a damaged archive raises
+    :class:`~olearn.datasets._base.ArchiveCorrupt` instead of giving a partial corpus.
+    """
+    return iter(read_tar_texts(path, wanted, encoding))
