@@ -92,6 +92,22 @@ def _check_tail(stream: IO[bytes]) -> None:
         raise tarfile.ReadError("stream ends inside the end-of-archive marker")
 
 
+class _Member:
+    """A member's reader whose decompression errors become :class:`ArchiveCorrupt` (they
+    surface in the caller's ``read``, outside :func:`iter_tar`'s frame)."""
+
+    def __init__(self, path: Path, stream: IO[bytes]) -> None:
+        self._path, self._stream = path, stream
+
+    def read(self, size: int = -1) -> bytes:
+        try:
+            return self._stream.read(size)
+        except _NOT_CORRUPTION:
+            raise
+        except _DAMAGE as exc:
+            raise corrupt(self._path, f"{type(exc).__name__}: {exc}") from exc
+
+
 def iter_tar(path: Path) -> Iterator[tuple[tarfile.TarInfo, IO[bytes]]]:
     """``(member, reader)`` for each regular file of the ``.tar.gz`` at ``path``, in order.
 
@@ -114,7 +130,7 @@ def iter_tar(path: Path) -> Iterator[tuple[tarfile.TarInfo, IO[bytes]]]:
             while (member := archive.next()) is not None:
                 if member.isfile():
                     n_files += 1
-                    yield member, archive.extractfile(member)
+                    yield member, _Member(path, archive.extractfile(member))
             _check_tail(archive.fileobj)
         if n_files == 0:
             raise tarfile.ReadError("the archive holds no files")
@@ -204,14 +220,14 @@ def _sha256_of(stream: IO[bytes]) -> str:
 
 
 @functools.lru_cache(maxsize=64)
-def _file_sha256(path: str, size: int, mtime_ns: int, inode: int) -> str:
+def _file_sha256(path: str, size: int, mtime_ns: int, inode: int, ctime_ns: int) -> str:
     with open(path, "rb") as f:
         return _sha256_of(f)
 
 
 def file_sha256(path: str | os.PathLike) -> str:
     """SHA-256 (hex) of the file's bytes, read in chunks; memoised while the file's size,
-    mtime and inode stay the same (a replaced or repaired file is hashed again)."""
+    mtime, inode and ctime stay the same (a replaced or repaired file is hashed again)."""
     path = Path(path).resolve()
     st = path.stat()
-    return _file_sha256(str(path), st.st_size, st.st_mtime_ns, st.st_ino)
+    return _file_sha256(str(path), st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)

@@ -1,4 +1,6 @@
-"""In-process memo for parsed corpora, keyed by the archive's path, size and mtime.
+"""In-process memo for parsed corpora, keyed by the archive's path, size, mtime, inode and
+ctime (a file replaced or rewritten in place, even with the same size and mtime, is read
+again).
 
 Several datasets (20news-8, the document pairs, the hashed sets) read the same archive;
 within one process it is read once.  Only the last archive of each reader is kept.
@@ -17,13 +19,14 @@ def memo_by_file(reader: Callable) -> Callable:
     """Decorate ``reader(path)`` so repeated calls on an unchanged file reuse the result."""
 
     @functools.lru_cache(maxsize=1)
-    def cached(path: str, size: int, mtime_ns: int):
+    def cached(path: str, size: int, mtime_ns: int, inode: int, ctime_ns: int):
         return reader(Path(path))
 
     @functools.wraps(reader)
     def wrapper(path):
         st = Path(path).stat()
-        return cached(str(Path(path).resolve()), st.st_size, st.st_mtime_ns)
+        key = (st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
+        return cached(str(Path(path).resolve()), *key)
 
     wrapper.cache_clear = cached.cache_clear
     return wrapper
