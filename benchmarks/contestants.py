@@ -62,7 +62,7 @@ def olearn_entries(data: BenchData) -> list[Entry]:
     from olearn import registry
     from olearn.kernels.additive import additive_epoch
     from olearn.kernels.codes import additive_code
-    from olearn.kernels.sparse import csr_arrays
+    from olearn.kernels.sparse import csr_rows
 
     entries = []
     for spec in registry.ALGORITHMS:
@@ -92,7 +92,7 @@ def olearn_entries(data: BenchData) -> list[Entry]:
                     note="no constant feature",
                 )
             )
-    arrays = csr_arrays(data.X, intercept_scaling=1.0)  # the intercept as a column
+    rows = csr_rows(data.X, intercept_scaling=1.0)  # the intercept as a column
     test_arrays = sp.csr_matrix(data.X_test)
     order = np.arange(data.n, dtype=np.int64)
     K, d = data.n_classes, data.d
@@ -102,7 +102,7 @@ def olearn_entries(data: BenchData) -> list[Entry]:
         def kernel(code=code):
             W = np.zeros((d + 1, K))
             additive_epoch(
-                *arrays,
+                rows,
                 data.y,
                 order,
                 W,

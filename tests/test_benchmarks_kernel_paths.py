@@ -12,7 +12,7 @@ from olearn.core.spa import spa_step
 from olearn.kernels.additive import additive_epoch
 from olearn.kernels.codes import additive_code
 from olearn.kernels.spa import FULL_SORT_FROM
-from olearn.kernels.sparse import csr_arrays
+from olearn.kernels.sparse import csr_rows
 from tests.test_kernels_additive import RULES, kernel_code, readable_stream
 
 pytestmark = pytest.mark.kernel_equality
@@ -34,7 +34,7 @@ def test_spa_kernel_equals_readable_rule_with_ties(K, variant):
     W = np.zeros((d, K))
     coef_out = np.zeros((n, K))
     additive_epoch(
-        *csr_arrays(X),
+        csr_rows(X),
         y.astype(np.int64),
         np.arange(n),
         W,
@@ -67,7 +67,7 @@ def test_two_class_kernel_equals_readable_rule(key, start):
     coef_out = np.zeros((n, 2))
     mistakes = np.zeros(n, dtype=np.bool_)
     additive_epoch(
-        *csr_arrays(X, intercept_scaling=1.0),
+        csr_rows(X, intercept_scaling=1.0),
         y.astype(np.int64),
         np.arange(n),
         W,

@@ -15,7 +15,7 @@ import scipy.sparse as sp
 from olearn.core._cw_closed_forms import phi_of
 from olearn.core.cw import CWState, arow_step, cw_step, scw_step
 from olearn.kernels.cw import _mirrored_diagonal_pass, cw_code, cw_epoch, diagonal_code
-from olearn.kernels.sparse import csr_arrays
+from olearn.kernels.sparse import csr_rows, row_nnz
 
 RULES = ["CW", "CW-variance", "AROW", "SCW-I", "SCW-II"]
 ETA, R, C = 0.8, 0.5, 0.3
@@ -33,23 +33,23 @@ def make_binary(seed, dense_view=False, intercept=True):
     X[rng.integers(n)] = 0.0  # a zero row
     y = (X @ rng.normal(size=d) + 0.4 * rng.normal(size=n) > 0).astype(np.int64)
     Xin = X if dense_view else sp.csr_matrix(X)
-    return csr_arrays(Xin, dense_view, 1.0 if intercept else 0.0), X, y
+    return csr_rows(Xin, dense_view, 1.0 if intercept else 0.0), X, y
 
 
 def run(arrays, y, order, W, S, rule, form, one_row_at_a_time):
     """Run the stream through ``cw_epoch``; returns (alphas, betas, mistakes, n_updates)."""
-    indptr, indices, data = arrays
+    rows = arrays
     T = order.shape[0]
     alpha, beta, mistakes = np.zeros(T), np.zeros(T), np.zeros(T, dtype=np.bool_)
     args = (W, S, np.zeros((0, 0)), (cw_code(rule), phi_of(ETA), R, C, 1.0, diagonal_code(form)))
     if not one_row_at_a_time:
-        n = cw_epoch(indptr, indices, data, y, order, *args, alpha, beta, mistakes)
+        n = cw_epoch(rows, y, order, *args, alpha, beta, mistakes)
         return alpha, beta, mistakes, n
     n = 0
     for t in range(T):
         a, b, m = np.zeros(1), np.zeros(1), np.zeros(1, dtype=np.bool_)
-        assert indptr[order[t] + 1] - indptr[order[t]] < W.shape[0]  # the general loop
-        n += cw_epoch(indptr, indices, data, y, order[t : t + 1], *args, a, b, m)
+        assert row_nnz(rows, order[t]) < W.shape[0]  # the general loop
+        n += cw_epoch(rows, y, order[t : t + 1], *args, a, b, m)
         alpha[t], beta[t], mistakes[t] = a[0], b[0], m[0]
     return alpha, beta, mistakes, n
 
@@ -80,7 +80,7 @@ def test_fast_path_equals_general_loop(rule, form, seed):
     a2, b2 = np.zeros(len(order)), np.zeros(len(order))
     m2 = np.zeros(len(order), dtype=np.bool_)
     _mirrored_diagonal_pass(
-        *arrays,
+        arrays,
         y,
         order,
         W2,

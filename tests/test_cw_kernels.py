@@ -10,7 +10,7 @@ from olearn import registry
 from olearn.core._cw_closed_forms import phi_of
 from olearn.core.cw import CWState, arow_step, cw_step, scw_step
 from olearn.kernels.cw import cw_code, cw_epoch, diagonal_code
-from olearn.kernels.sparse import csr_arrays
+from olearn.kernels.sparse import csr_rows
 
 # the rules of the registry's confidence-weighted entries, and CW's variance form
 RULES = [registry.get(k).make()._rule_name() for k in registry.keys(family="cw")]
@@ -58,7 +58,7 @@ def test_kernel_equals_readable_rule(rule, covariance, sparse, seed):
         state, t = readable_step(rule, state, x, int(label), diagonal_form)
         alphas.append(t.alpha)
         betas.append(t.beta)
-    indptr, indices, data = csr_arrays(Xin, intercept_scaling=1.0 if intercept else 0.0)
+    rows = csr_rows(Xin, intercept_scaling=1.0 if intercept else 0.0)
     W = np.zeros((D, K))
     S_diag = np.zeros(0) if full else np.ones(D)
     A_full = np.eye(D) if full else np.zeros((0, 0))
@@ -66,9 +66,7 @@ def test_kernel_equals_readable_rule(rule, covariance, sparse, seed):
     mistakes = np.zeros(len(y), dtype=np.bool_)
     phi = phi_of(ETA)
     cw_epoch(
-        indptr,
-        indices,
-        data,
+        rows,
         y.astype(np.int64),
         np.arange(len(y)),
         W,

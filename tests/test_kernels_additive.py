@@ -10,7 +10,7 @@ import scipy.sparse as sp
 
 from olearn import registry
 from olearn.kernels.additive import additive_epoch
-from olearn.kernels.sparse import csr_arrays
+from olearn.kernels.sparse import csr_rows
 
 pytestmark = pytest.mark.kernel_equality
 
@@ -77,10 +77,10 @@ def test_kernel_equals_readable_rule(key, sparse, seed):
     W = np.zeros((X.shape[1] + (s > 0), K))
     coef_out = np.zeros((len(y), K))
     mistakes = np.zeros(len(y), dtype=np.bool_)
-    indptr, indices, data = csr_arrays(Xin, intercept_scaling=s)
+    rows = csr_rows(Xin, intercept_scaling=s)
     order = np.arange(len(y))
     code = kernel_code(key, C)
-    additive_epoch(indptr, indices, data, y.astype(np.int64), order, W, code, C, coef_out, mistakes)
+    additive_epoch(rows, y.astype(np.int64), order, W, code, C, coef_out, mistakes)
     scale = np.abs(W_ref).max()
     assert np.allclose(W.T, W_ref, rtol=1e-9, atol=1e-9 * scale)
     assert np.allclose(coef_out, coef_ref, rtol=1e-9, atol=1e-9 * np.abs(coef_ref).max())

@@ -3,9 +3,10 @@
 Validation, label encoding and the epoch loop live here; a family supplies three hooks:
 
 - ``_init_state(n_features, n_classes)`` : fresh model state (all-zero weights, ...).
-- ``_epoch(indptr, indices, data, y_idx, order, mistakes) -> int`` : one pass of its numba
-  kernel over the CSR rows ``order``; fills ``mistakes`` (when not empty) with whether each
-  prediction made before its update was wrong; returns the number of aggressive steps.
+- ``_epoch(rows, y_idx, order, mistakes) -> int`` : one pass of its numba kernel over the
+  rows ``order`` of ``rows`` (the CSR blocks of ``kernels.sparse.csr_rows``: X, then the
+  intercept column); fills ``mistakes`` (when not empty) with whether each prediction made
+  before its update was wrong; returns the number of aggressive steps.
 - ``_scores(X) -> (n, K)`` : raw class scores for validated X.
 
 Hyper-parameters are declared once per class in scikit-learn's ``_parameter_constraints``
@@ -31,7 +32,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from olearn.kernels.sparse import csr_arrays
+from olearn.kernels.sparse import csr_rows
 
 FLOAT_MAX = float(np.finfo(np.float64).max)
 
@@ -86,20 +87,24 @@ def check_sparse_structure(X) -> None:
             raise ValueError(f"malformed sparse matrix ({X.format}): {err}") from None
 
 
-def check_sqnorms(indptr: np.ndarray, data: np.ndarray) -> None:
+def check_sqnorms(rows: tuple) -> None:
     """Raise ValueError if some ``||x_i||^2`` overflows float64 (feature values ~1e154 up).
 
-    Cheap first: ``max|x_j|^2 * max nnz per row`` bounds every squared norm; only above
+    ``rows`` are the kernels' CSR blocks (``kernels.sparse.csr_rows``).  Cheap first:
+    ``max|x_j|^2 * max nnz per row`` bounds every squared norm; only above
     :data:`SQNORM_OVERFLOW` are the norms summed.
     """
-    if data.size == 0:
-        return
-    big = max(abs(float(data.max())), abs(float(data.min())))
-    widest = int(np.diff(indptr).max())
+    big, widest = 0.0, 0
+    for indptr, _, data in rows:
+        if data.size:
+            big = max(big, abs(float(data.max())), abs(float(data.min())))
+            widest += int(np.diff(indptr).max())
     if big * big * widest <= SQNORM_OVERFLOW:
         return
     with np.errstate(over="ignore"):
-        sq = np.add.reduceat(data * data, indptr[:-1][np.diff(indptr) > 0])
+        sq = sum(
+            np.add.reduceat(np.r_[d * d, 0.0], ip[:-1]) * (np.diff(ip) > 0) for ip, _, d in rows
+        )
     if not np.all(np.isfinite(sq)):
         raise ValueError(
             f"||x||^2 overflows float64 (feature values up to {big:.3g}); scale the features "
@@ -125,7 +130,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
     def _init_state(self, n_features: int, n_classes: int) -> None:  # pragma: no cover
         raise NotImplementedError
 
-    def _epoch(self, indptr, indices, data, y_idx, order, mistakes) -> int:  # pragma: no cover
+    def _epoch(self, rows, y_idx, order, mistakes) -> int:  # pragma: no cover
         raise NotImplementedError
 
     def _scores(self, X) -> np.ndarray:  # pragma: no cover
@@ -181,20 +186,19 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             delattr(self, name)
 
     # --- the loop --------------------------------------------------------------------------
-    def _arrays(self, X):
-        """CSR arrays of X with the intercept column appended, norms checked."""
-        arrays = csr_arrays(X, dense_view=self._dense_view, intercept_scaling=self._column_value())
-        check_sqnorms(arrays[0], arrays[2])
-        return arrays
+    def _arrays(self, X) -> tuple:
+        """X's rows as the kernels read them (the intercept column appended), norms checked."""
+        rows = csr_rows(X, self._dense_view, self._column_value())
+        check_sqnorms(rows)
+        return rows
 
-    def _run(self, arrays, y_idx: np.ndarray, epochs: int, rng, record_mistakes: bool = False):
-        indptr, indices, data = arrays
+    def _run(self, rows, y_idx: np.ndarray, epochs: int, rng, record_mistakes: bool = False):
         n = y_idx.shape[0]
         mistakes = np.zeros(n if record_mistakes else 0, dtype=np.bool_)
         for _ in range(epochs):
             order = rng.permutation(n) if rng is not None else np.arange(n)
             order = order.astype(np.int64)
-            self.n_updates_ += int(self._epoch(indptr, indices, data, y_idx, order, mistakes))
+            self.n_updates_ += int(self._epoch(rows, y_idx, order, mistakes))
             self.t_ += n
             self.n_iter_ += 1
         return mistakes if record_mistakes else None
@@ -373,13 +377,11 @@ class AdditiveLinearClassifier(LinearMulticlassClassifier):
     def _check_params(self) -> None:
         self._code()  # a (rule, variant) pair without a kernel is an error
 
-    def _epoch(self, indptr, indices, data, y_idx, order, mistakes) -> int:
+    def _epoch(self, rows, y_idx, order, mistakes) -> int:
         from olearn.kernels.additive import additive_epoch
 
         coef_out = np.zeros((0, self._W.shape[1]))
         code, C = self._code(), self._slack_price()
-        n = additive_epoch(
-            indptr, indices, data, y_idx, order, self._W, code, C, coef_out, mistakes
-        )
+        n = additive_epoch(rows, y_idx, order, self._W, code, C, coef_out, mistakes)
         self._set_views()
         return n

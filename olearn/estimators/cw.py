@@ -70,14 +70,12 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         Sigma = self._S @ self._S.T
         return 0.5 * (Sigma + Sigma.T)
 
-    def _epoch(self, indptr, indices, data, y_idx, order, mistakes) -> int:
+    def _epoch(self, rows, y_idx, order, mistakes) -> int:
         full = self._S.ndim == 2
         phi, r, C = self._hyper()
         rule = (cw_code(self._rule_name()), phi, r, C, 1.0, diagonal_code(self.diagonal_form))
         n = cw_epoch(
-            indptr,
-            indices,
-            data,
+            rows,
             y_idx,
             order,
             self._W,

@@ -109,7 +109,10 @@ class SGDSVMClassifier(OnlineClassifier):
         self._last = np.zeros((P, n_features), dtype=np.int64)
         self._set_public()
 
-    def _epoch(self, indptr, indices, data, y_idx, order, mistakes) -> int:
+    def _epoch(self, rows, y_idx, order, mistakes) -> int:
+        # SGD-SVM's bias is not a feature (its own rate, not regularised: Bottou), so its rows
+        # are X's alone and the kernel keeps the bias
+        indptr, indices, data = rows[0]
         if mistakes.shape[0] == 0:
             return self._pass(indptr, indices, data, y_idx, order)
         # progressive validation: predict each row before its step (one kernel call a row;

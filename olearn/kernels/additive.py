@@ -2,7 +2,7 @@
 
 Every such rule updates ``w_u += coef_u x`` for a few classes; :func:`rule_coefficients`
 picks the per-step rule by its integer code (:mod:`olearn.kernels.codes`).  The intercept, if
-any, is already a column of the CSR arrays (``kernels.sparse.csr_arrays``).
+any, is already a column of the rows (``kernels.sparse.csr_rows``).
 
 Two classes: every rule's two coefficients are opposite (``coef_y = tau = -coef_r``), so from
 zero weights ``W[:, 1] == -W[:, 0]`` holds exactly at every step (IEEE negation and rounding
@@ -41,7 +41,7 @@ def rule_coefficients(code, scores, y, sqnorm, C, coef, active, qbuf):
 
 
 @numba.njit(cache=True)
-def _mirrored_pass(indptr, indices, data, y, order, W, code, C, coef_out, mistake_out):
+def _mirrored_pass(rows, y, order, W, code, C, coef_out, mistake_out):
     """:func:`additive_epoch` on a mirrored two-class ``W`` through ``w = W[:, 0]``."""
     w = W[:, 0].copy()
     scores = np.empty(2)
@@ -51,7 +51,7 @@ def _mirrored_pass(indptr, indices, data, y, order, W, code, C, coef_out, mistak
     n_updates = 0
     for t in range(order.shape[0]):
         i = order[t]
-        s, sqnorm = row_dot(indptr, indices, data, i, w)
+        s, sqnorm = row_dot(rows, i, w)
         scores[0] = s
         scores[1] = -s  # = W[:, 1] . x exactly
         if mistake_out.shape[0] > 0:
@@ -61,7 +61,7 @@ def _mirrored_pass(indptr, indices, data, y, order, W, code, C, coef_out, mistak
             coef_out[t, 0] = coef[0]
             coef_out[t, 1] = coef[1]
         if n_active > 0:
-            row_axpy1(indptr, indices, data, i, w, coef[0])  # coef[1] == -coef[0]
+            row_axpy1(rows, i, w, coef[0])  # coef[1] == -coef[0]
             n_updates += 1
             coef[0] = 0.0
             coef[1] = 0.0
@@ -70,12 +70,12 @@ def _mirrored_pass(indptr, indices, data, y, order, W, code, C, coef_out, mistak
 
 
 @numba.njit(cache=True)
-def additive_epoch(indptr, indices, data, y, order, W, code, C, coef_out, mistake_out):
+def additive_epoch(rows, y, order, W, code, C, coef_out, mistake_out):
     """Run one pass over the rows ``order`` (in that order), updating ``W`` in place.
 
     Parameters
     ----------
-    indptr, indices, data : the CSR arrays of X (see ``kernels.sparse.csr_arrays``).
+    rows : X's rows as CSR blocks, the intercept column included (``kernels.sparse.csr_rows``).
     y : (n,) int64 class indices.  order : (T,) int64 row indices to visit.
     W : (D, K) float64 feature-major weights (D counts the intercept column), in place.
     code : the rule (``kernels.codes``).  C : slack price.
@@ -87,8 +87,8 @@ def additive_epoch(indptr, indices, data, y, order, W, code, C, coef_out, mistak
     -------
     The number of aggressive (non-passive) steps.
     """
-    if use_mirrored_path(indptr, order, W):
-        return _mirrored_pass(indptr, indices, data, y, order, W, code, C, coef_out, mistake_out)
+    if use_mirrored_path(rows, order, W):
+        return _mirrored_pass(rows, y, order, W, code, C, coef_out, mistake_out)
     K = W.shape[1]
     scores = np.empty(K)
     coef = np.zeros(K)
@@ -97,16 +97,16 @@ def additive_epoch(indptr, indices, data, y, order, W, code, C, coef_out, mistak
     n_updates = 0
     for t in range(order.shape[0]):
         i = order[t]
-        sqnorm = row_scores(indptr, indices, data, i, W, scores)
+        sqnorm = row_scores(rows, i, W, scores)
         if mistake_out.shape[0] > 0:
             mistake_out[t] = np.argmax(scores) != y[i]  # the prediction before the step
         n_active = rule_coefficients(code, scores, y[i], sqnorm, C, coef, active, qbuf)
         if coef_out.shape[0] > 0:
             coef_out[t, :] = coef
         if 2 * n_active > K:  # most classes move (SPA): a contiguous pass over all K
-            row_axpy_all(indptr, indices, data, i, W, coef)
+            row_axpy_all(rows, i, W, coef)
         elif n_active > 0:
-            row_axpy(indptr, indices, data, i, W, coef, active, n_active)
+            row_axpy(rows, i, W, coef, active, n_active)
         if n_active > 0:
             n_updates += 1
             for a in range(n_active):

@@ -3,8 +3,8 @@
 The state is the feature-major mean ``W[feature, class]`` (as the additive kernels) and one
 covariance shared by all classes: a vector ``S_diag`` (diagonal) or, for the full covariance,
 its square root ``A_full`` (``Sigma = A A'``, updated as ``A -= gamma (Sigma x)(A'x)'``, see
-``core.cw._factor_update``); the unused one is empty.  An intercept is a column of the CSR
-arrays like any feature (``kernels.sparse.csr_arrays``), with its own entry in both.  The
+``core.cw._factor_update``); the unused one is empty.  An intercept is a column of the rows
+like any feature (``kernels.sparse.csr_rows``), with its own entry in both.  The
 step sizes are the numba functions of :mod:`olearn.core._cw_closed_forms` that the rule calls
 too, so kernel and rule agree to rounding.
 
@@ -117,7 +117,7 @@ def multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out):
 
 
 @numba.njit(cache=True)
-def row_scores_variance(indptr, indices, data, i, W, S_diag, scores):
+def row_scores_variance(rows, i, W, S_diag, scores):
     """``scores[u] = W[:, u] . x_i`` and, in the same pass, ``x_i' diag(S) x_i``.
 
     :func:`olearn.kernels.sparse.row_scores` with the variance fused in: a second pass over
@@ -127,12 +127,13 @@ def row_scores_variance(indptr, indices, data, i, W, S_diag, scores):
     for u in range(K):
         scores[u] = 0.0
     x_Sigma_x = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
-        j = np.uintp(indices[p])  # unsigned: no negative-index wraparound test (~12% faster)
-        v = data[p]
-        x_Sigma_x += S_diag[j] * v * v
-        for u in range(K):
-            scores[u] += W[j, u] * v
+    for indptr, indices, data in rows:
+        for p in range(indptr[i], indptr[i + 1]):
+            j = np.uintp(indices[p])  # unsigned: no negative-index wraparound test (~12% faster)
+            v = data[p]
+            x_Sigma_x += S_diag[j] * v * v
+            for u in range(K):
+                scores[u] += W[j, u] * v
     return x_Sigma_x
 
 
@@ -146,15 +147,16 @@ def diagonal_after(Sj, xj, c_x, beta_x, diag_form):
 
 
 @numba.njit(cache=True)
-def full_direction(indptr, indices, data, i, A_full, w, g):
+def full_direction(rows, i, A_full, w, g):
     """``w = A'x``, ``g = A w = Sigma x``; returns ``x'Sigma x = |A'x|^2``."""
     D = A_full.shape[0]
     for k in range(D):
         w[k] = 0.0
-    for p in range(indptr[i], indptr[i + 1]):
-        j = indices[p]
-        for k in range(D):
-            w[k] += A_full[j, k] * data[p]
+    for indptr, indices, data in rows:
+        for p in range(indptr[i], indptr[i + 1]):
+            j = indices[p]
+            for k in range(D):
+                w[k] += A_full[j, k] * data[p]
     x_Sigma_x = 0.0
     for k in range(D):
         x_Sigma_x += w[k] * w[k]
@@ -167,9 +169,7 @@ def full_direction(indptr, indices, data, i, A_full, w, g):
 
 
 @numba.njit(cache=True)
-def _mirrored_diagonal_pass(
-    indptr, indices, data, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out
-):
+def _mirrored_diagonal_pass(rows, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out):
     """:func:`cw_epoch` for two classes, a diagonal covariance and a mirrored ``W``.
 
     See the module docstring: ``Z[j, 0] = W[j, 0]`` (``W[j, 1] == -W[j, 0]``) and
@@ -187,11 +187,12 @@ def _mirrored_diagonal_pass(
         i = order[t]
         s0 = 0.0  # mu_0 . x; mu_1 . x = -s0
         x_Sigma_x = 0.0
-        for p in range(indptr[i], indptr[i + 1]):  # row_scores_variance with one mean
-            j = np.uintp(indices[p])  # unsigned: no negative-index wraparound test
-            v = data[p]
-            x_Sigma_x += Z[j, 1] * v * v
-            s0 += Z[j, 0] * v
+        for indptr, indices, data in rows:  # row_scores_variance with one mean
+            for p in range(indptr[i], indptr[i + 1]):
+                j = np.uintp(indices[p])  # unsigned: no negative-index wraparound test
+                v = data[p]
+                x_Sigma_x += Z[j, 1] * v * v
+                s0 += Z[j, 0] * v
         label = y[i]
         if mistake_out.shape[0] > 0:
             mistake_out[t] = (1 if -s0 > s0 else 0) != label  # argmax, lowest index on ties
@@ -204,12 +205,13 @@ def _mirrored_diagonal_pass(
             continue
         n_updates += 1
         step = alpha if label == 0 else -alpha  # mu_0 moves towards class 0 when y = 0
-        for p in range(indptr[i], indptr[i + 1]):
-            j = np.uintp(indices[p])
-            xj = data[p]
-            Sj = Z[j, 1]
-            Z[j, 0] += step * (Sj * xj)  # mu_0 += +-alpha (Sigma x)_j (mu_1 mirrors it)
-            Z[j, 1] = diagonal_after(Sj, xj, c_x, beta_x, diag_form)
+        for indptr, indices, data in rows:
+            for p in range(indptr[i], indptr[i + 1]):
+                j = np.uintp(indices[p])
+                xj = data[p]
+                Sj = Z[j, 1]
+                Z[j, 0] += step * (Sj * xj)  # mu_0 += +-alpha (Sigma x)_j (mu_1 mirrors it)
+                Z[j, 1] = diagonal_after(Sj, xj, c_x, beta_x, diag_form)
     for j in range(D):
         S_diag[j] = Z[j, 1]
     store_mirrored(W, Z[:, 0].copy())
@@ -217,14 +219,12 @@ def _mirrored_diagonal_pass(
 
 
 @numba.njit(cache=True)
-def cw_epoch(
-    indptr, indices, data, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mistake_out
-):
+def cw_epoch(rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mistake_out):
     """Run one pass over the rows ``order``, updating ``W`` and the covariance in place.
 
     Parameters
     ----------
-    indptr, indices, data : CSR arrays of X (the intercept, if any, already a column).
+    rows : X's rows as CSR blocks, the intercept column included (``kernels.sparse.csr_rows``).
     y : (n,) int64 class indices.  order : (T,) rows.
     W : (D, K) means.  S_diag : (D,) or (0,).  A_full : (D, D) or (0, 0).
     rule : ``(code, phi, r, C, lam, diag_form)``: the rule code, its hyper-parameters (unused
@@ -237,9 +237,9 @@ def cw_epoch(
     The number of aggressive steps.
     """
     full = A_full.shape[0] > 0
-    if not full and use_mirrored_path(indptr, order, W):
+    if not full and use_mirrored_path(rows, order, W):
         return _mirrored_diagonal_pass(
-            indptr, indices, data, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out
+            rows, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out
         )
     diag_form = rule[5]
     K = W.shape[1]
@@ -251,10 +251,10 @@ def cw_epoch(
     for t in range(order.shape[0]):
         i = order[t]
         if full:
-            row_scores(indptr, indices, data, i, W, scores)
-            x_Sigma_x = full_direction(indptr, indices, data, i, A_full, w, g)
+            row_scores(rows, i, W, scores)
+            x_Sigma_x = full_direction(rows, i, A_full, w, g)
         else:
-            x_Sigma_x = row_scores_variance(indptr, indices, data, i, W, S_diag, scores)
+            x_Sigma_x = row_scores_variance(rows, i, W, S_diag, scores)
         label = y[i]
         if mistake_out.shape[0] > 0:
             mistake_out[t] = np.argmax(scores) != label
@@ -274,11 +274,12 @@ def cw_epoch(
                 for k in range(D):
                     A_full[q, k] -= gamma * g[q] * w[k]  # A -= gamma g w'
         else:
-            for p in range(indptr[i], indptr[i + 1]):
-                j = np.uintp(indices[p])
-                xj = data[p]
-                Sj = S_diag[j]
-                W[j, label] += alpha * (Sj * xj)  # mu_y += alpha (Sigma x)_j
-                W[j, s] -= alpha * (Sj * xj)  # mu_s -= alpha (Sigma x)_j
-                S_diag[j] = diagonal_after(Sj, xj, c_x, beta_x, diag_form)
+            for indptr, indices, data in rows:
+                for p in range(indptr[i], indptr[i + 1]):
+                    j = np.uintp(indices[p])
+                    xj = data[p]
+                    Sj = S_diag[j]
+                    W[j, label] += alpha * (Sj * xj)  # mu_y += alpha (Sigma x)_j
+                    W[j, s] -= alpha * (Sj * xj)  # mu_s -= alpha (Sigma x)_j
+                    S_diag[j] = diagonal_after(Sj, xj, c_x, beta_x, diag_form)
     return n_updates
