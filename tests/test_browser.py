@@ -8,7 +8,6 @@ visits every page (no exception, no traceback on screen), and saves screenshots 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
@@ -118,12 +117,11 @@ def test_playground_click_places_a_point(server, page):
     page.screenshot(path=str(SHOTS / "playground-placed-points.png"), full_page=True)
 
 
-def test_deep_link_is_right_on_a_fresh_servers_first_request(tmp_path):
+def test_deep_link_is_right_on_a_fresh_servers_first_request(tmp_path, page):
     """``olearn app`` (the installed entry script) on a new port; the very first request is a
     deep link to a sub-page: the frame's navigation and language switch must be there, and
     the page must be the one asked for (Streamlit's legacy ``pages/`` mode would run the page
     file alone)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, "-m", "olearn", "app", "--server.headless", "true"]
@@ -132,18 +130,15 @@ def test_deep_link_is_right_on_a_fresh_servers_first_request(tmp_path):
         proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT)
         try:
             wait_healthy(url, proc)
-            with sync_api.sync_playwright() as p:
-                browser = p.chromium.launch(
-                    executable_path=shutil.which("chromium"), args=["--no-sandbox"]
-                )
-                pg = browser.new_page(viewport={"width": 1280, "height": 720})
-                pg.goto(f"{url}/cw?lang=ja")
-                pg.locator("h1").first.wait_for(timeout=90_000)
-                settle(pg)
-                assert pg.locator("[data-testid='stSidebarNav']").count() == 1
-                assert "信頼度重み付き" in pg.locator("h1").first.inner_text()
-                assert_no_error(pg)
-                browser.close()
+            pg = page.context.new_page()  # the module's browser, a tab of its own
+            pg.set_viewport_size({"width": 1280, "height": 720})
+            pg.goto(f"{url}/cw?lang=ja")
+            pg.locator("h1").first.wait_for(timeout=90_000)
+            settle(pg)
+            assert pg.locator("[data-testid='stSidebarNav']").count() == 1
+            assert "信頼度重み付き" in pg.locator("h1").first.inner_text()
+            assert_no_error(pg)
+            pg.close()
         finally:
             proc.terminate()
             proc.wait(timeout=30)

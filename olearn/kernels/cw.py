@@ -127,7 +127,8 @@ def row_scores_variance(rows, i, W, S_diag, scores):
     for u in range(K):
         scores[u] = 0.0
     x_Sigma_x = 0.0
-    for indptr, indices, data in rows:
+    for b in range(len(rows)):  # X's block, then the intercept's
+        indptr, indices, data = rows[b]
         for p in range(indptr[i], indptr[i + 1]):
             j = np.uintp(indices[p])  # unsigned: no negative-index wraparound test (~12% faster)
             v = data[p]
@@ -152,7 +153,8 @@ def full_direction(rows, i, A_full, w, g):
     D = A_full.shape[0]
     for k in range(D):
         w[k] = 0.0
-    for indptr, indices, data in rows:
+    for b in range(len(rows)):  # X's block, then the intercept's
+        indptr, indices, data = rows[b]
         for p in range(indptr[i], indptr[i + 1]):
             j = indices[p]
             for k in range(D):
@@ -187,7 +189,10 @@ def _mirrored_diagonal_pass(rows, y, order, W, S_diag, rule, alpha_out, beta_out
         i = order[t]
         s0 = 0.0  # mu_0 . x; mu_1 . x = -s0
         x_Sigma_x = 0.0
-        for indptr, indices, data in rows:  # row_scores_variance with one mean
+        for b in range(
+            len(rows)
+        ):  # X's block, then the intercept's  # row_scores_variance with one mean
+            indptr, indices, data = rows[b]
             for p in range(indptr[i], indptr[i + 1]):
                 j = np.uintp(indices[p])  # unsigned: no negative-index wraparound test
                 v = data[p]
@@ -205,7 +210,8 @@ def _mirrored_diagonal_pass(rows, y, order, W, S_diag, rule, alpha_out, beta_out
             continue
         n_updates += 1
         step = alpha if label == 0 else -alpha  # mu_0 moves towards class 0 when y = 0
-        for indptr, indices, data in rows:
+        for b in range(len(rows)):  # X's block, then the intercept's
+            indptr, indices, data = rows[b]
             for p in range(indptr[i], indptr[i + 1]):
                 j = np.uintp(indices[p])
                 xj = data[p]
@@ -274,7 +280,8 @@ def cw_epoch(rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mista
                 for k in range(D):
                     A_full[q, k] -= gamma * g[q] * w[k]  # A -= gamma g w'
         else:
-            for indptr, indices, data in rows:
+            for b in range(len(rows)):  # X's block, then the intercept's
+                indptr, indices, data = rows[b]
                 for p in range(indptr[i], indptr[i + 1]):
                     j = np.uintp(indices[p])
                     xj = data[p]

@@ -93,7 +93,8 @@ def row_scores(rows, i, W, scores):
     for u in range(K):
         scores[u] = 0.0
     sqnorm = 0.0
-    for indptr, indices, data in rows:
+    for b in range(len(rows)):  # X's block, then the intercept's
+        indptr, indices, data = rows[b]
         for p in range(indptr[i], indptr[i + 1]):
             j = np.uintp(indices[p])
             v = data[p]
@@ -108,7 +109,8 @@ def row_dot(rows, i, w):
     """``(w . x_i, ||x_i||^2)`` for one weight vector ``w`` (the two-class paths)."""
     s = 0.0
     sqnorm = 0.0
-    for indptr, indices, data in rows:
+    for b in range(len(rows)):  # X's block, then the intercept's
+        indptr, indices, data = rows[b]
         for p in range(indptr[i], indptr[i + 1]):
             v = data[p]
             sqnorm += v * v
@@ -119,7 +121,8 @@ def row_dot(rows, i, w):
 @numba.njit(cache=True)
 def row_axpy(rows, i, W, coef, active, n_active):
     """``W[:, u] += coef[u] * x_i`` for the ``n_active`` classes listed in ``active``."""
-    for indptr, indices, data in rows:
+    for b in range(len(rows)):  # X's block, then the intercept's
+        indptr, indices, data = rows[b]
         for p in range(indptr[i], indptr[i + 1]):
             j = np.uintp(indices[p])
             v = data[p]
@@ -136,7 +139,8 @@ def row_axpy_all(rows, i, W, coef):
     ``coef[u] = 0`` for the classes it does not move, which then get exact zeros added.
     """
     K = W.shape[1]
-    for indptr, indices, data in rows:
+    for b in range(len(rows)):  # X's block, then the intercept's
+        indptr, indices, data = rows[b]
         for p in range(indptr[i], indptr[i + 1]):
             j = np.uintp(indices[p])
             v = data[p]
@@ -147,7 +151,8 @@ def row_axpy_all(rows, i, W, coef):
 @numba.njit(cache=True)
 def row_axpy1(rows, i, w, c):
     """``w += c * x_i`` for one weight vector (the two-class paths)."""
-    for indptr, indices, data in rows:
+    for b in range(len(rows)):  # X's block, then the intercept's
+        indptr, indices, data = rows[b]
         for p in range(indptr[i], indptr[i + 1]):
             w[np.uintp(indices[p])] += c * data[p]
 
@@ -156,7 +161,8 @@ def row_axpy1(rows, i, w, c):
 def row_nnz(rows, i):
     """Stored entries of row i (over all blocks)."""
     count = 0
-    for indptr, _, _ in rows:
+    for b in range(len(rows)):  # X's block, then the intercept's
+        indptr = rows[b][0]
         count += indptr[i + 1] - indptr[i]
     return count
 
