@@ -27,6 +27,15 @@ def move(delta: int) -> None:
     ui.set("step", min(max(ui.get("step", 1) + delta, 1), N))
 
 
+def current() -> int:
+    """The step about to be shown (before its picker is drawn): session, else URL, else 1."""
+    value = ui.get("step")
+    if value is None:
+        raw = st.query_params.get("step", "1")
+        value = int(raw) if raw.isdigit() else 1
+    return value if 1 <= value <= N else 1
+
+
 def spa_args(params: dict) -> tuple:
     rule = {"SPA": None, "SPA-I": "I", "SPA-II": "II"}[params["rule"]]
     return (params["scenario"], rule, float(params.get("C", 1.0)), 0, None, L, None)
@@ -89,7 +98,7 @@ with guard():
     if not present:
         st.title(tr("lesson.title"))
         st.caption(tr("lesson.intro"))
-    wide = STEPS[ui.get("step", 1) - 1].view in ("cw", "noise")  # three-panel figures
+    wide = STEPS[current() - 1].view in ("cw", "noise")  # three-panel figures
     story, shown = st.columns([1, 3] if wide else [2, 3], gap="medium")
     with story:
         number = ui.select(
