@@ -124,30 +124,32 @@ SUM_BEFORE = r"\sum_{j=1}^{k-1} Q_j"
 
 
 def support_test_latex(variant: str | None, phase: str) -> str:
-    """The derived support test as LaTeX: class k is admitted iff ``Q_k`` exceeds this."""
+    """The derived support test as LaTeX: class k is admitted iff ``Q_k`` exceeds ``t_k``."""
     if phase == "cap":
-        return rf"Q_k > \frac{{1}}{{k-1}}\Big({SUM_BEFORE} - C\Big)"
+        return rf"Q_k > t_k = \frac{{1}}{{k-1}}\Big({SUM_BEFORE} - C\Big)"
     if variant == "II":
-        return rf"Q_k > \frac{{n + \frac{{1}}{{2C}}}}{{k\,n + \frac{{k-1}}{{2C}}}}\,{SUM_BEFORE}"
-    return rf"Q_k > \frac{{1}}{{k}}\,{SUM_BEFORE}"
+        return (
+            rf"Q_k > t_k = \frac{{n + \frac{{1}}{{2C}}}}{{k\,n + \frac{{k-1}}{{2C}}}}\,{SUM_BEFORE}"
+        )
+    return rf"Q_k > t_k = \frac{{1}}{{k}}\,{SUM_BEFORE}"
 
 
 def _test_numbers(variant, phase: str, k: int, running: float, n: float, C: float) -> str:
-    """The threshold of one test with this instance's numbers substituted (LaTeX)."""
+    """``t_k`` of one test with this instance's numbers substituted (LaTeX)."""
     s = num(running)
     if phase == "cap":
         if k == 1:
-            return r"-\infty\ \ (k = 1)"
+            return r"t_1 = -\infty"
         value = (running - C) / (k - 1)
-        return rf"\frac{{{s} - {num(C)}}}{{{k - 1}}} = {num(value)}"
+        return rf"t_{{{k}}} = \frac{{{s} - {num(C)}}}{{{k - 1}}} = {num(value)}"
     if variant == "II":
         h = 0.5 / C
         value = (n + h) * running / (k * n + (k - 1) * h)
         return (
-            rf"\frac{{({num(n)} + {num(h)}) \times {s}}}{{{k} \times {num(n)} + "
+            rf"t_{{{k}}} = \frac{{({num(n)} + {num(h)}) \times {s}}}{{{k} \times {num(n)} + "
             rf"{k - 1} \times {num(h)}}} = {num(value)}"
         )
-    return rf"\frac{{{s}}}{{{k}}} = {num(running / k)}"
+    return rf"t_{{{k}}} = \frac{{{s}}}{{{k}}} = {num(running / k)}"
 
 
 def _cases(*rows: tuple[str, str]) -> str:
@@ -328,8 +330,8 @@ def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[
             phase=row.phase,
             latex=(
                 support_test_latex(variant, row.phase),
-                rf"Q_{{{row.k}}} = {num(row.Q)}\ {cmp}\ "
-                + _test_numbers(variant, row.phase, row.k, row.running_sum, tr.sqnorm, C),
+                _test_numbers(variant, row.phase, row.k, row.running_sum, tr.sqnorm, C),
+                rf"Q_{{{row.k}}} = {num(row.Q)}\ {cmp}\ t_{{{row.k}}}",
             ),
             cls=row.cls,
             Q=num(row.Q),
