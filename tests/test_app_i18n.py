@@ -189,8 +189,8 @@ def english_left(text: str, produced: set[str], names: set[str]) -> list[str]:
     registry name, a notation or the allow-list."""
     rest = _MARKUP.sub(" ", text)
     for piece in sorted((p for p in produced | names if p), key=len, reverse=True):
-        if piece in rest:
-            rest = rest.replace(piece, " ")
+        if piece in rest:  # whole words only: the key "pa" must not eat "params"
+            rest = re.sub(rf"(?<![A-Za-z]){re.escape(piece)}(?![A-Za-z])", " ", rest)
     words = _WORD.findall(rest)
     return [w for w in words if w not in ALLOWED and w.strip(string.punctuation) not in ALLOWED]
 
@@ -198,10 +198,21 @@ def english_left(text: str, produced: set[str], names: set[str]) -> list[str]:
 PAGE_FILES = [f"olearn/pages/{p.key}.py" for p in PAGES]
 
 
-@pytest.mark.parametrize("page", PAGE_FILES)
-def test_every_visible_word_of_the_page_is_japanese(page, produced):
+# states beyond each page's default that show other texts (URL parameters of that page)
+STATES = [
+    *[("olearn/pages/lesson.py", {"step": str(i)}) for i in range(2, 9)],
+    ("olearn/pages/spa.py", {"scenario": "printed-I", "rule": "SPA-I", "C": "0.3", "step": "7"}),
+    ("olearn/pages/spa.py", {"scenario": "printed-II", "rule": "SPA-II", "step": "6"}),
+    ("olearn/pages/spa.py", {"scenario": "pa-failure", "step": "7"}),
+    ("olearn/pages/compare.py", {"data": "digits", "run": "1", "max": "300", "folds": "2"}),
+]
+
+
+def _leaks(page: str, query: dict, produced: set[str]) -> list[str]:
     at = AppTest.from_file(str(APP), default_timeout=240)
     at.query_params["lang"] = "ja"
+    for key, value in query.items():
+        at.query_params[key] = value
     at.run()
     if page != "olearn/pages/home.py":
         at.switch_page(page).run()
@@ -212,6 +223,18 @@ def test_every_visible_word_of_the_page_is_japanese(page, produced):
         words = english_left(text, produced, names)
         if words:
             leaks.append(f"{where}: {text[:90]!r} -> {sorted(set(words))}")
+    return leaks
+
+
+@pytest.mark.parametrize("page", PAGE_FILES)
+def test_every_visible_word_of_the_page_is_japanese(page, produced):
+    leaks = _leaks(page, {}, produced)
+    assert not leaks, "English bypassing the translation table:\n" + "\n".join(leaks)
+
+
+@pytest.mark.parametrize("page,query", STATES, ids=lambda v: str(v))
+def test_every_visible_word_of_other_states_is_japanese(page, query, produced):
+    leaks = _leaks(page, query, produced)
     assert not leaks, "English bypassing the translation table:\n" + "\n".join(leaks)
 
 
@@ -221,6 +244,7 @@ def test_the_check_flags_an_untranslated_word():
     assert english_left("feature 1", produced, set()) == ["feature"]
     assert english_left("特徴 1", produced, set()) == []
     assert english_left("SPA-I τ = 0.3, Q_u", produced, {"SPA-I"}) == []
+    assert english_left("params", produced, {"pa"}) == ["params"]
 
 
 @pytest.mark.parametrize("key", sorted(strings_mod.STRINGS))
