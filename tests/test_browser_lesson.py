@@ -113,3 +113,20 @@ def test_home_screenshot(server, projector, lang):
     assert_no_error(pg)
     pg.screenshot(path=str(SHOTS / f"home-{lang}.png"))
     pg.screenshot(path=str(SHOTS / f"home-{lang}-full.png"), full_page=True)
+
+
+def test_spa_sub_step_survives_the_language_switch(server, projector):
+    pg = projector
+    pg.goto(f"{server}/spa?lang=en&scenario=printed-I&rule=SPA-I&C=0.3")
+    settle(pg)
+    main = pg.locator("[data-testid='stMain']")
+    for _ in range(3):
+        main.get_by_role("button", name=t("spa.next", "en")).click()
+        settle(pg, min_wait=0.5)
+    assert main.locator("h4").first.inner_text().startswith("4.")
+    pg.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").first.click()
+    pg.get_by_role("option", name="日本語").click()
+    main.get_by_text(t("spa.sub.sorted.title", "ja")).first.wait_for()
+    settle(pg)
+    assert main.locator("h4").first.inner_text().startswith("4.")  # same sub-step, in Japanese
+    assert "step=3" in pg.url and "lang=ja" in pg.url
