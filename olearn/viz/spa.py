@@ -195,7 +195,7 @@ def _plane(fig, walk, step, col: int, layer: _Layer) -> None:
             y=[x[1]],
             mode="markers+text",
             marker=dict(symbol="star", size=16, color=EXAMPLE_COLOR),
-            text=[f"x (y={inst.y})"],
+            text=["x"],  # its class is marked "(y)" on the class axis
             # the label on the side away from the origin, clear of the arrow's shaft
             textposition="top center" if x[1] >= 0 else "bottom center",
             cliponaxis=False,
@@ -439,7 +439,10 @@ def spa_step_figure(walk, index: int, height: int = 480) -> go.Figure:
     has_plane = d == 2 or (walk.instance.bias and d == 3)
     cols = 2 if has_plane else 1
     fig = FastFigure(
-        cols=cols, spacing=0.16, titles=[t("fig.plane", lang), " "] if has_plane else [" "]
+        cols=cols,
+        widths=[1.35, 1.0] if has_plane else None,  # the square plane is width-bound
+        spacing=0.14,
+        titles=[t("fig.plane", lang), " "] if has_plane else [" "],
     )
     layer = _Layer()
     if has_plane:
@@ -499,28 +502,31 @@ def cap_figure(walk) -> go.Figure:
         )
     )
     if walk.variant == "I" and tab["cap_binds"].any():
-        c_edge = float(tab.loc[tab["cap_binds"], "C"].max())
-        fig.add_vrect(
-            x0=float(tab["C"].min()),
-            x1=c_edge,
-            fillcolor="rgba(200,0,0,0.07)",
-            line_width=0,
-            annotation_text="Σ τ = C",
-            annotation_position="bottom left",  # the current C is labelled at the top
-            annotation_font=dict(size=15, color="#8B0000"),
+        lo, c_edge = float(tab["C"].min()), float(tab.loc[tab["cap_binds"], "C"].max())
+        fig.add_vrect(x0=lo, x1=c_edge, fillcolor="rgba(200,0,0,0.07)", line_width=0)
+        fig.add_annotation(  # inside the shaded region, halfway up: clear of C's label on top
+            x=float(np.log10(np.sqrt(lo * c_edge))),  # log axis: annotation x is log10(C)
+            y=0.55,
+            yref="paper",
+            text="Σ τ = C",
+            showarrow=False,
+            font=dict(size=15, color="#8B0000"),
+            bgcolor="rgba(255,255,255,0.8)",
         )
-    fig.add_vline(
-        x=walk.C,
-        line_color="#C00000",
-        line_width=2,
-        annotation_text=f"C = {walk.C:.3g}",
-        annotation_position="top right",
-        annotation_font=dict(size=15, color="#C00000"),
+    fig.add_vline(x=walk.C, line_color="#C00000", line_width=2)
+    fig.add_annotation(  # above the plotting area, so no curve runs through it
+        x=float(np.log10(walk.C)),
+        y=1.0,
+        yref="paper",
+        yanchor="bottom",
+        text=f"C = {walk.C:.3g}",
+        showarrow=False,
+        font=dict(size=15, color="#C00000"),
     )
     fig.update_xaxes(type="log", title_text=t("fig.C", lang))
     fig.update_yaxes(title_text=t("fig.tau_axis", lang), rangemode="tozero")
     del y
-    return style(fig, height=380, title=t("spa.cap_title", lang))
+    return style(fig, height=400, title=t("spa.cap_title", lang), legend_below=True)
 
 
 def pa_vs_spa_figure(walk) -> go.Figure:
