@@ -10,7 +10,7 @@ from olearn.teaching.strings import STRINGS, t
 
 # (key, x, y) positions of the family map; edges say "generalises" / "is the reference of".
 _LAYOUT = {
-    "perceptron": (0, 2),
+    "perceptron": (-0.2, 2),
     "pa": (1, 2),
     "pa1": (2, 3.0),  # PA-I / PA-II well above and below PA -> SPA's label at y = 2
     "pa2": (2, 1.0),
@@ -21,7 +21,7 @@ _LAYOUT = {
     "arow": (2, 0),
     "scw1": (3, 0.6),
     "scw2": (3, -0.6),
-    "cs-svm": (5, 3.0),
+    "cs-svm": (5.3, 3.0),
     "pcvm": (5, 0.6),
     "sgd-svm": (5, -0.6),
 }

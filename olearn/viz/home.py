@@ -35,10 +35,10 @@ def family_map_figure(nodes, edges, title: str = "") -> go.Figure:
             fig.add_annotation(
                 x=(x0 + x1) / 2,
                 y=(y0 + y1) / 2,
-                text=e.label,
+                text=e.label.replace("\n", "<br>"),  # long labels on two lines
                 showarrow=False,
                 font=dict(size=15, color="#222"),
-                yshift=11,
+                yshift=12 + 10 * e.label.count("\n"),
                 bgcolor="rgba(255,255,255,0.85)",
             )
     fig.add_trace(
@@ -60,6 +60,6 @@ def family_map_figure(nodes, edges, title: str = "") -> go.Figure:
             showlegend=False,
         )
     )
-    fig.update_xaxes(visible=False, range=[-0.6, 5.8])
+    fig.update_xaxes(visible=False, range=[-0.8, 6.1])
     fig.update_yaxes(visible=False, range=[-1.2, 3.5])
     return style(fig, height=480, title=title)

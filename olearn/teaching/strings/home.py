@@ -75,7 +75,7 @@ STRINGS: dict[str, tuple[str, str]] = {
 # the family map's edge labels
 STRINGS.update(
     {
-        "home.edge.margin": ("margin + smallest change", "マージン + 最小の変化"),
+        "home.edge.margin": ("margin +\nsmallest change", "マージン +\n最小の変化"),
         "home.edge.slack1": ("+ C ξ", "+ C ξ"),
         "home.edge.slack2": ("+ C ξ²", "+ C ξ²"),
         "home.edge.every": ("every wrong class", "すべての不正解クラス"),
@@ -83,7 +83,7 @@ STRINGS.update(
         "home.edge.regularised": ("regularised", "正則化"),
         "home.edge.loss1": ("+ C ℓ", "+ C ℓ"),
         "home.edge.loss2": ("+ C ℓ²", "+ C ℓ²"),
-        "home.edge.subproblem": ("one step = one sub-problem", "一回の更新 = 部分問題一つ"),
+        "home.edge.subproblem": ("one step =\none sub-problem", "一回の更新 =\n部分問題一つ"),
         # dataset cards
         "home.col.name": ("name", "名前"),
         "home.col.kind": ("kind", "種類"),
