@@ -38,7 +38,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "home.desc.spa": (
         "The signature page: one SPA update sub-step by sub-step, PA beside it, "
-        "a QP solver as referee, the seed's misprints.",
+        "a QP solver as referee, the paper's misprints.",
         "看板ページ: SPA の一回の更新を小ステップごとに。PA との比較、QP "
         "ソルバーによる検証、論文の誤植。",
     ),
@@ -144,7 +144,7 @@ STRINGS.update(
             "ハッシュ化した一対他、正例がまれ (Reuters の gold 対 その他)",
         ),
         "home.note.toy": (
-            "Generated in 2-D with a seed; label noise flips round(noise·n) labels.",
+            "Generated in 2-D from a random seed; label noise flips round(noise·n) labels.",
             "シード付きで生成する 2次元データ。ラベルノイズは round(noise·n) 個のラベルを反転。",
         ),
         "home.note.digits": (

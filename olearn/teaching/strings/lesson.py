@@ -1,6 +1,6 @@
 """UI strings: the lesson page (key -> (English, Japanese)).
 
-The narratives follow paper 000 (Matsushima et al., SPA) and seed 001 (the SCW overview:
+The narratives follow seed 000 (Matsushima et al., SPA) and seed 001 (the SCW overview:
 Perceptron -> PA -> CW -> AROW -> SCW); each claim is one of theirs."""
 
 STRINGS: dict[str, tuple[str, str]] = {

@@ -40,7 +40,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "すでにマージン 1 で正解: 受動的なステップ",
     ),
     "spa.scenario.random": (
-        "Random small integer state (seeded)",
+        "Random small integer state (from the random seed)",
         "ランダムな小さい整数の状態 (シード指定)",
     ),
     "spa.scenario.playground": (
