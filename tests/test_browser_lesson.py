@@ -51,6 +51,8 @@ def test_next_through_every_lesson_step(server, projector, lang):
         settle(pg)
         assert_no_error(pg)
         assert pg.locator(".js-plotly-plot").count() >= 1, f"step {i} drew no figure"
+        # the URL is written at the end of the run, after the content: wait for it
+        pg.wait_for_function(f"() => new URLSearchParams(location.search).get('step') === '{i}'")
         assert _step_in_url(pg) == i
         link = main.get_by_role("link", name=t("lesson.open", lang))
         assert link.get_attribute("href").startswith(f"/{step.page}?")
@@ -63,6 +65,9 @@ def test_next_through_every_lesson_step(server, projector, lang):
         STEPS[-2].title(lang), exact=True
     ).first.wait_for()
     settle(pg)
+    pg.wait_for_function(
+        f"() => new URLSearchParams(location.search).get('step') === '{len(STEPS) - 1}'"
+    )
     assert _step_in_url(pg) == len(STEPS) - 1
 
 

@@ -16,7 +16,7 @@ from olearn.app.cached import (
     stream_figures,
 )
 from olearn.app.ui import Controls, guard, lang, plot, tr
-from olearn.teaching.lesson import STEPS, deep_link
+from olearn.teaching.lesson import C_GRID, STEPS, deep_link
 
 L = lang()
 ui = Controls("lesson")
@@ -47,7 +47,7 @@ def view(step) -> int | None:
     if step.view == "stream":
         keys = tuple(p["algos"].split(","))
         args = (keys, p["kind"], p["n"], p["K"], p["noise"], 0.5, p["seed"], p["C"], True, None)
-        planes, curve, _, _, _ = stream_figures(*args, p["n"], L, True)
+        planes, curve, _, _, _ = stream_figures(*args, p["t"], L, True)
         plot(planes, key="lesson.planes")
         plot(curve, key="lesson.curve")
         return None
@@ -79,13 +79,13 @@ def view(step) -> int | None:
         None,
         None,
         tuple(p["algos"].split(",")),
-        (0.01, 0.1, 1.0),
+        C_GRID,
         int(p["epochs"]),
         int(p["folds"]),
         int(p["seed"]),
         int(p["max"]),
         L,
-        "none",
+        p["scale"],
         progress=lambda share, msg: bar.progress(min(share, 1.0), tr("lesson.progress")),
     )
     bar.empty()

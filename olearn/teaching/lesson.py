@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 
 from olearn.teaching.strings import t
 
-STREAM = {"kind": "blobs", "n": 150, "K": 3, "noise": 0.0, "seed": 0, "C": 1.0}
+STREAM = {"kind": "blobs", "n": 150, "K": 3, "noise": 0.0, "seed": 0, "C": 1.0, "t": 150}
 REAL = {  # the compare view: embedded handwritten digits, a small protocol
     "data": "digits",
     "algos": "perceptron,pa1,spa1,arow,scw1",
@@ -27,7 +27,10 @@ REAL = {  # the compare view: embedded handwritten digits, a small protocol
     "epochs": 1,
     "max": 600,
     "seed": 0,
+    "grid": "0.01, 0.1, 1",  # the Compare page's name for the C grid below
+    "scale": "none",
 }
+C_GRID = (0.01, 0.1, 1.0)
 
 
 @dataclass(frozen=True)
