@@ -48,6 +48,8 @@ def test_next_through_every_lesson_step(server, projector, lang):
     for i, step in enumerate(STEPS, start=1):
         main = pg.locator("[data-testid='stMain']")
         main.get_by_text(step.title(lang), exact=True).first.wait_for()
+        main.get_by_role("link", name=t("lesson.open", lang)).wait_for()  # drawn after the view
+        main.locator(".js-plotly-plot").first.wait_for()
         settle(pg)
         assert_no_error(pg)
         assert pg.locator(".js-plotly-plot").count() >= 1, f"step {i} drew no figure"
