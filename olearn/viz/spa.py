@@ -23,7 +23,11 @@ class _Layer:
     def annotate(self, **kw) -> None:
         self.annotations.append(kw)
 
-    def vline(self, x, xref, yref, text=None, dash="dash", color="#222", width=1.5):
+    def vline(
+        self, x, xref, yref, text=None, dash="dash", color="#222", width=1.5, label_left=False
+    ):
+        """A vertical line with its label at the bottom, right of the line (or left of it
+        when ``label_left``: a line near the right edge keeps its label inside the plot)."""
         self.shapes.append(
             dict(
                 type="line",
@@ -44,10 +48,11 @@ class _Layer:
                 yref=f"{yref} domain",
                 text=text,
                 showarrow=False,
-                xanchor="left",
+                xanchor="right" if label_left else "left",
                 yanchor="bottom",
-                xshift=4,
+                xshift=-4 if label_left else 4,
                 font=dict(size=15, color=color),
+                bgcolor="rgba(255,255,255,0.8)",
             )
 
     def vrect(self, x0, x1, xref, yref, color, text=None):
@@ -378,10 +383,10 @@ def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
             col=col,
         )
         fig.update_layout(barmode="stack")
-        layer.vline(theta, xref, yref, f"θ = {theta:.3g}")
         right = max([b + h for b, h in zip(base, top)] + [theta, 0.0])
         left = min(base + [0.0])
         span = right - left + 1e-9
+        layer.vline(theta, xref, yref, f"θ = {theta:.3g}", label_left=theta > left + span / 2)
         fig.update_xaxes(
             title_text=t("fig.tau", lang),
             row=1,
@@ -406,6 +411,9 @@ def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
         row=1,
         col=col,
     )
+    top = max([float(Q[u]) for u in idx if np.isfinite(Q[u])] + [0.0])
+    low = min([float(Q[u]) for u in idx if np.isfinite(Q[u])] + [0.0])
+    middle = (top + low) / 2
     layer.vline(0.0, xref, yref, dash="solid")
     if key == "test":
         row = next(r for r in tr.tests if r.k == step.k and r.phase == step.phase)
@@ -417,9 +425,8 @@ def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
                 f"{t('fig.threshold', lang)} {row.threshold:.3g}",
                 color="#C00000",
                 width=2,
+                label_left=row.threshold > middle,
             )
-    top = max([float(Q[u]) for u in idx if np.isfinite(Q[u])] + [0.0])
-    low = min([float(Q[u]) for u in idx if np.isfinite(Q[u])] + [0.0])
     fig.update_xaxes(
         title_text=t("fig.Q", lang),
         row=1,
