@@ -35,7 +35,8 @@ with guard():
     if not present:
         st.title(tr("spa.title"))
         st.caption(tr("spa.intro"))
-    c1, c2, c3, c4, c5 = st.columns([3, 2, 2, 1, 1])
+    # no row of empty columns in presentation mode (the widgets are hidden there)
+    c1, c2, c3, c4, c5 = [None] * 5 if present else st.columns([3, 2, 2, 1, 1])
     name = ui.select(
         "scenario",
         tr("spa.scenario"),
