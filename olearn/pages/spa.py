@@ -110,18 +110,19 @@ with guard():
         plot(fig_step, key="spa.fig")
 
     st.markdown(f"#### {tr('spa.formulas')}")
-    head = st.columns([1, 2, 2])
+    head = st.columns([1, 2, 3])
     table_no = "1" if walk.variant is None else "2"
     head[1].markdown(f"**{tr('spa.f.printed', table=table_no)}**")
     head[2].markdown(f"**{tr('spa.f.derived')}**")
     for what, printed, derived in walk.formulas:
-        row = st.columns([1, 2, 2], vertical_alignment="center")
+        row = st.columns([1, 2, 3], vertical_alignment="center")
         row[0].markdown(what)
         with row[1]:
             st.latex(printed)
         with row[2]:
             st.latex(derived)
-    st.caption(tr(f"spa.f.note.{walk.variant}") + " " + tr("spa.f.n"))
+    cases = " " + tr("spa.f.cases") if walk.variant == "I" else ""
+    st.caption(tr(f"spa.f.note.{walk.variant}") + cases + " " + tr("spa.f.n"))
 
     left, right = st.columns(2)
     with left, st.container(border=True):

@@ -185,8 +185,7 @@ def formulas(variant: str | None, lang: str = "en") -> list[tuple[str, str, str]
             (t("spa.f.test", lang), printed, derived),
             (t("spa.f.step", lang), step, step),
         ]
-    case_a = r"\text{" + t("spa.f.case_a", lang) + "}"
-    case_b = r"\text{" + t("spa.f.case_b", lang) + "}"
+    case_a, case_b = r"\text{(a)}", r"\text{(b)}"  # explained in ``spa.f.cases``
     stop_b = rf"\frac{{1}}{{k-1}}{SUM_BEFORE} \ge Q_k "
     printed = stop_b + _hl(r"- \frac{C}{k}")
     derived = _cases(

@@ -564,4 +564,4 @@ def pa_vs_spa_figure(walk) -> go.Figure:
         )
     fig.update_xaxes(title_text=t("fig.scores", lang))
     fig.update_yaxes(title_text=t("ui.class", lang), type="category")
-    return style(fig, height=340, title=t("spa.pa_beside", lang))
+    return style(fig, height=340)  # the box around it is titled

@@ -234,8 +234,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     # formulas (printed vs derived) and table headers
     "spa.f.test": ("Support test (stop when it holds)", "サポートクラス判定 (成り立てば終了)"),
     "spa.f.step": ("Step size", "ステップサイズ"),
-    "spa.f.case_a": ("(a) if the hard step has Σ τ ≤ C", "(a) ハードな更新で Σ τ ≤ C のとき"),
-    "spa.f.case_b": ("(b) otherwise: Σ τ = C", "(b) それ以外: Σ τ = C"),
+    "spa.f.cases": (
+        "Derived SPA-I: case (a) when the hard step's total Σ τ is at most C (then it is "
+        "optimal and ξ = 0); case (b) otherwise (then Σ τ = C exactly).",
+        "導出した SPA-I: 場合 (a) はハードな更新の合計 Σ τ が C 以下のとき (そのまま最適で "
+        "ξ = 0)、場合 (b) はそれ以外 (Σ τ = C ちょうど)。",
+    ),
     "spa.f.printed": ("Printed (Table {table})", "印刷された式 (表 {table})"),
     "spa.f.derived": ("Derived from the stated problem", "問題から導出した式"),
     "spa.f.note.I": (
