@@ -292,7 +292,7 @@ def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[
     add("sorted", tab.sort_values("rank", na_position="last"), highlight=tr.order, order=order_txt)
     admitted = np.zeros(K, dtype=bool)
     hard_done = False
-    T_hard = float(np.sum(spa_step(W, x, y)[1].tau)) if variant == "I" else tr.tau_sum
+    T_hard = tr.theta_hard  # SPA-I: the hard step's total, sum_S Q / (|S|+1) = theta_hard
     for row in tr.tests:
         if row.phase == "cap" and not hard_done:
             hard_done = True
