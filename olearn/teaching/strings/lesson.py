@@ -42,12 +42,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lesson.pa.text": (
         "PA is passive when the example is classified with a margin of at least 1, and "
         "otherwise aggressive: it makes the smallest change of w that gives this example "
-        "margin 1, so the step τ = loss / ‖x‖² is as large as needed and no larger. "
+        "margin 1: the step is as large as needed and no larger (τ = loss / 2‖x‖² with "
+        "several classes, the correct class and the best rival each moving by τ x). "
         "Aggressive steps chase noisy labels; PA-I and PA-II tolerate some error with a "
         "slack price C. Compare its regions and mistakes with the Perceptron's.",
         "PA は例がマージン 1 以上で正しく分類されていれば何もせず (passive)、そうでなければ"
-        "その例のマージンが 1 になる最小の変化を w に加えます (aggressive)。ステップは "
-        "τ = 損失 / ‖x‖² で、必要な分だけです。積極的すぎてノイズに振り回されるので、"
+        "その例のマージンが 1 になる最小の変化を w に加えます (aggressive)。ステップは"
+        "必要な分だけです (多クラスでは τ = 損失 / 2‖x‖² で、正解クラスと最大の対抗クラスが"
+        "それぞれ τ x だけ動く)。積極的すぎてノイズに振り回されるので、"
         "PA-I と PA-II はスラックの重み C で誤りをある程度許します。"
         "領域と誤り数をパーセプトロンと比べてください。",
     ),
