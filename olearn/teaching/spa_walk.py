@@ -227,7 +227,7 @@ def _fmt_set(items) -> str:
 
 
 def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[SubStep, ...]:
-    W, x, y = inst.W, inst.x, inst.y
+    W, y = inst.W, inst.y
     K = W.shape[0]
     classes = [_label(u, y) for u in range(K)]
     scores = np.asarray(tr.scores_before)
