@@ -98,8 +98,8 @@ with guard():
     if not present:
         st.title(tr("lesson.title"))
         st.caption(tr("lesson.intro"))
-    wide = STEPS[current() - 1].view in ("cw", "noise")  # three-panel figures
-    story, shown = st.columns([1, 3] if wide else [2, 3], gap="medium")
+    wide = STEPS[current() - 1].view == "cw"  # a three-panel figure
+    story, shown = st.columns([1, 2] if wide else [2, 3], gap="medium")
     with story:
         number = ui.select(
             "step",
