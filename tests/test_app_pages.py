@@ -59,6 +59,17 @@ def test_home_shows_family_map_and_dataset_cards():
     assert "digits" in names and "toy-blobs" in names
 
 
+def test_home_in_japanese_translates_cards_and_family_map():
+    at = open_page("olearn/pages/home.py", {"lang": "ja"})
+    cards = at.dataframe[0].value
+    assert "名前" in cards.columns and "name" not in cards.columns
+    assert "ガウス分布の塊 (2次元)" in cards["内容"].tolist()
+    family = json.dumps(charts(at)[0], ensure_ascii=False)
+    assert "すべての不正解クラス" in family and "every wrong class" not in family
+    links = [el.proto.label for el in at.get("page_link")]
+    assert any("授業" in label for label in links)  # the lesson is on Home too
+
+
 def test_language_switch_translates_the_page():
     at = open_page("olearn/pages/spa.py")
     english = texts(at)
@@ -109,7 +120,63 @@ def test_spa_next_walks_through_the_sub_steps():
 def test_spa_support_test_text_states_the_threshold():
     at = open_page("olearn/pages/spa.py", {"scenario": "three-rivals", "step": "6"})
     body = " ".join(texts(at))
-    assert "Support test" in body and "Threshold" in body and "search stops" in body
+    assert "Support test" in body and "threshold is" in body and "search stops" in body
+    assert any("t_k" in f.value for f in at.latex)  # the rule, then its numbers
+
+
+def test_spa_scenario_selects_the_rule_it_is_about():
+    at = open_page("olearn/pages/spa.py")
+    at.selectbox(key="spa.scenario").set_value("printed-I").run()
+    assert at.radio(key="spa.rule").value == "SPA-I"
+    at.selectbox(key="spa.scenario").set_value("printed-II").run()
+    assert at.radio(key="spa.rule").value == "SPA-II"
+    assert any("They differ here" in s for s in texts(at))
+    at.selectbox(key="spa.scenario").set_value("three-rivals").run()
+    assert at.radio(key="spa.rule").value == "SPA-II"  # other scenarios leave the rule alone
+    assert_clean(at)
+
+
+def test_spa_second_search_is_explained_where_it_happens():
+    at = open_page("olearn/pages/spa.py", {"scenario": "printed-I", "rule": "SPA-I", "C": "0.3"})
+    titles = at.select_slider(key="spa.step").options
+    first_second = next(i for i, t in enumerate(titles) if "Second search" in t)
+    assert "the cap binds" in titles[first_second - 1]  # the explanation comes just before
+    for i in range(first_second - 1):  # ...and not earlier
+        at.select_slider(key="spa.step").set_value(i).run()
+        assert not any("again" in s or "second" in s.lower() for s in texts(at)[:3]), i
+    at.select_slider(key="spa.step").set_value(first_second - 1).run()
+    assert any("**again**" in s for s in texts(at))
+
+
+def test_spa_printed_and_derived_formulas_side_by_side():
+    at = open_page("olearn/pages/spa.py", {"scenario": "printed-II", "rule": "SPA-II"})
+    formulas = [f.value for f in at.latex]
+    assert any(r"\textcolor{#C00000}{\frac{1}{2C}}" in f for f in formulas)  # printed
+    assert any(r"\textcolor{#C00000}{\frac{k-1}{2C}}" in f for f in formulas)  # derived
+    at.radio(key="spa.rule").set_value("SPA-I").run()
+    formulas = [f.value for f in at.latex]
+    assert any(r"- \frac{C}{k}" in f for f in formulas)
+    assert any(r"+ \frac{C}{k-1}" in f and "cases" in f for f in formulas)  # two cases
+
+
+def test_spa_tables_have_blank_cells_and_n_is_defined():
+    at = open_page("olearn/pages/spa.py", {"scenario": "three-rivals", "step": "2"})
+    for frame in at.dataframe:
+        cells = frame.value.astype(str).to_numpy().ravel().tolist()
+        assert not {"None", "nan", "NaN", "<NA>"} & set(cells)
+    assert any("n = ‖x‖²" in s for s in texts(at))  # defined at the Q sub-step
+    assert not any("1n" in f.value for f in at.latex)
+
+
+def test_spa_random_seed_and_K_change_the_instance():
+    at = open_page("olearn/pages/spa.py", {"scenario": "random"})
+    assert at.number_input(key="spa.seed").label == "Random seed"
+    state = at.dataframe[-1].value.to_dict()
+    at.number_input(key="spa.seed").set_value(7).run()
+    assert at.dataframe[-1].value.to_dict() != state
+    at.slider(key="spa.K").set_value(6).run()
+    assert len(at.dataframe[-1].value) == 6 + 1  # six w rows and x
+    assert_clean(at)
 
 
 def test_spa_scenario_rule_and_C_change_the_content():
@@ -318,3 +385,31 @@ def test_pcvm_animation_toggle_runs():
     at.toggle(key="pcvm.playing").set_value(True).run()
     assert_clean(at)
     assert at.slider(key="pcvm.i").value == 4  # one animation tick ran with the page
+
+
+# --- Lesson -----------------------------------------------------------------------------------
+
+
+def test_lesson_next_previous_and_every_step_renders():
+    from olearn.teaching.lesson import STEPS
+
+    at = open_page("olearn/pages/lesson.py")
+    for i in range(1, len(STEPS) + 1):
+        assert at.selectbox(key="lesson.step").value == i
+        assert at.query_params["step"] == str(i)
+        assert charts(at), f"step {i} drew nothing"
+        assert texts(at)[0] == f"### {STEPS[i - 1].title('en')}"
+        if i < len(STEPS):
+            at.button(key="lesson.next").click().run()
+            assert_clean(at)
+    assert at.button(key="lesson.next").disabled
+    at.button(key="lesson.prev").click().run()
+    assert at.selectbox(key="lesson.step").value == len(STEPS) - 1
+
+
+def test_lesson_step_from_the_url_and_hidden_picker():
+    at = open_page("olearn/pages/lesson.py", {"step": "5", "hide": "all", "lang": "ja"})
+    assert not at.selectbox
+    assert texts(at)[0] == "### SPA-I, SPA-II と C"
+    links = [m.value for m in at.markdown if "href=" in m.value]
+    assert links and "/spa?" in links[0] and "rule=SPA-I" in links[0]

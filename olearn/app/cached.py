@@ -98,13 +98,13 @@ def stream_figures(
 
 
 @st.cache_data(show_spinner=False)
-def home_data(title: str):
-    """(family map figure, dataset cards table)."""
+def home_data(title: str, lang: str = "en"):
+    """(family map figure, dataset cards table), in ``lang``."""
     from olearn.teaching.home import dataset_cards, family_map
     from olearn.viz.home import family_map_figure
 
-    nodes, edges = family_map()
-    return family_map_figure(nodes, edges, title), dataset_cards()
+    nodes, edges = family_map(lang)
+    return family_map_figure(nodes, edges, title), dataset_cards(lang=lang)
 
 
 @st.cache_resource(show_spinner=False)

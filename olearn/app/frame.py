@@ -24,6 +24,7 @@ class PageDef(NamedTuple):
 
 PAGES: list[PageDef] = [
     PageDef("home", ":material/home:", "start"),
+    PageDef("lesson", ":material/school:", "start"),
     PageDef("playground", ":material/animation:", "play"),
     PageDef("spa", ":material/search_insights:", "inside"),
     PageDef("cw", ":material/blur_on:", "inside"),

@@ -5,28 +5,31 @@ import streamlit as st
 from olearn.app import page_path
 from olearn.app.cached import home_data
 from olearn.app.frame import PAGES
-from olearn.app.ui import guard, plot, tr
+from olearn.app.ui import guard, lang, plot, tr
 
 with guard():
     st.title(tr("home.title"))
     st.markdown(tr("home.intro"))
     st.subheader(tr("home.pages"))
-    cols = st.columns(4)
-    for i, (key, icon, _) in enumerate(p for p in PAGES if p.key != "home"):
-        with cols[i % 4], st.container(border=True, height=150):
-            st.page_link(page_path(key), label=f"**{tr('page.' + key)}**", icon=icon)
-            st.caption(tr(f"home.desc.{key}"))
+    cards = [p for p in PAGES if p.key != "home"]
+    per_row = 3  # three cards a row: full titles at 1280 px, never "Confidence-weighte…"
+    for start in range(0, len(cards), per_row):
+        cols = st.columns(per_row)
+        for col, (key, icon, _) in zip(cols, cards[start : start + per_row]):
+            with col, st.container(border=True):
+                st.page_link(page_path(key), label=f"**{tr('page.' + key)}**", icon=icon)
+                st.caption(tr(f"home.desc.{key}"))
     with st.spinner():
-        family, cards = home_data(tr("home.family"))
+        family, table = home_data(tr("home.family"), lang())
     plot(family, key="home.family")
     st.caption(tr("home.family_caption"))
     st.subheader(tr("home.datasets"))
-    st.caption(tr("home.datasets_caption"))
+    st.caption(tr("home.datasets_caption") + " " + tr("home.verbatim"))
     st.dataframe(
-        cards,
+        table,
         hide_index=True,
         column_config={
-            "available": st.column_config.CheckboxColumn(),
-            "notes": st.column_config.TextColumn(width="large"),
+            tr("home.col.available"): st.column_config.CheckboxColumn(),
+            tr("home.col.notes"): st.column_config.TextColumn(width="large"),
         },
     )

@@ -1,22 +1,21 @@
-"""One SPA update, sub-step by sub-step (the signature page)."""
+"""One SPA update, sub-step by sub-step (the signature page).
+
+Layout: the figure and the current sub-step's text side by side, Previous / Next above the
+text, so at 1280x720 in presentation mode (``?hide=all``) both are on screen without
+scrolling; the printed-vs-derived formulas, the per-class numbers, PA beside SPA and the
+checks follow below.
+"""
 
 import streamlit as st
 
 from olearn.app.cached import spa_figures, spa_walk
 from olearn.app.ui import Controls, guard, lang, plot, tr
+from olearn.teaching.spa_walk import SCENARIOS, shown
 
 L = lang()
 ui = Controls("spa")
-SCENARIOS = (
-    "pa-failure",
-    "three-rivals",
-    "printed-I",
-    "printed-II",
-    "passive",
-    "random",
-    "playground",
-)
 RULES = {"SPA": None, "SPA-I": "I", "SPA-II": "II"}
+RULE_OF_SCENARIO = {"printed-I": "SPA-I", "printed-II": "SPA-II"}  # a scenario picks its rule
 C_VALUES = [0.001, 0.003, 0.01, 0.03, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 3.0, 10.0, 30.0, 100.0]
 
 
@@ -24,10 +23,20 @@ def reset_step():
     ui.set("step", 0)
 
 
+def scenario_changed():
+    reset_step()
+    rule = RULE_OF_SCENARIO.get(ui.get("scenario"))
+    if rule:
+        ui.set("rule", rule)
+
+
 with guard():
-    st.title(tr("spa.title"))
-    st.caption(tr("spa.intro"))
-    c1, c2, c3, c4 = st.columns([3, 2, 2, 1])
+    present = ui.is_hidden("all")
+    if not present:
+        st.title(tr("spa.title"))
+        st.caption(tr("spa.intro"))
+    # no row of empty columns in presentation mode (the widgets are hidden there)
+    c1, c2, c3, c4, c5 = [None] * 5 if present else st.columns([3, 2, 2, 1, 1])
     name = ui.select(
         "scenario",
         tr("spa.scenario"),
@@ -35,15 +44,25 @@ with guard():
         "pa-failure",
         where=c1,
         format_func=lambda s: tr(f"spa.scenario.{s}"),
-        on_change=reset_step,
+        on_change=scenario_changed,
     )
     rule = ui.select(
         "rule", tr("spa.variant"), list(RULES), "SPA", where=c2, radio=True, on_change=reset_step
     )
     C = ui.select_slider("C", tr("spa.C"), C_VALUES, 0.3, where=c3, disabled=RULES[rule] is None)
-    seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c4, step=1, on_change=reset_step)
+    seed = ui.number(
+        "seed",
+        tr("spa.random_seed"),
+        0,
+        10_000,
+        0,
+        where=c4,
+        step=1,
+        on_change=reset_step,
+        help=tr("spa.random_seed.help"),
+    )
     K = (
-        ui.slider("K", tr("spa.classes"), 3, 8, 4, where=c4, on_change=reset_step)
+        ui.slider("K", tr("spa.classes"), 3, 8, 4, where=c5, on_change=reset_step)
         if name == "random"
         else None
     )
@@ -60,27 +79,55 @@ with guard():
     def move(delta):
         ui.set("step", min(max(ui.get("step", 0) + delta, 0), n_steps - 1))
 
-    b1, b2, b3 = st.columns([1, 6, 1], vertical_alignment="bottom")
-    b1.button(tr("spa.prev"), on_click=move, args=(-1,), key="spa.prev", width="stretch")
-    b3.button(tr("spa.next"), on_click=move, args=(1,), key="spa.next", width="stretch")
-    index = ui.select_slider(
-        "step",
-        tr("spa.substep"),
-        list(range(n_steps)),
-        0,
-        where=b2,
-        format_func=lambda i: walk.steps[i].title,
-    )
-    step = walk.steps[index]
+    fig_col, text_col = st.columns([3, 2], gap="medium")
+    with text_col:
+        b1, b2 = st.columns(2)
+        b1.button(tr("spa.prev"), on_click=move, args=(-1,), key="spa.prev", width="stretch")
+        b2.button(tr("spa.next"), on_click=move, args=(1,), key="spa.next", width="stretch")
+        counter = st.empty()
+        index = ui.select_slider(
+            "step",
+            tr("spa.substep"),
+            list(range(n_steps)),
+            0,
+            format_func=lambda i: walk.steps[i].title,
+            label_visibility="collapsed",
+        )
+        counter.caption(tr("spa.step_of", i=index + 1, n=n_steps))
+        step = walk.steps[index]
+        if present:
+            st.caption(
+                f"{tr(f'spa.scenario.{name}')} · {rule}" + (f" · C = {C}" if RULES[rule] else "")
+            )
+        st.markdown(f"#### {step.title}")
+        st.markdown(step.text)
+        for formula in step.latex:
+            st.latex(formula)
     fig_step, fig_cap, fig_pa = spa_figures(
         name, RULES[rule], float(C), int(seed), K, L, playground, index
     )
-    plot(fig_step, key="spa.fig")
+    with fig_col:
+        plot(fig_step, key="spa.fig")
+
+    st.markdown(f"#### {tr('spa.formulas')}")
+    head = st.columns([1, 2, 3])
+    table_no = "1" if walk.variant is None else "2"
+    head[1].markdown(f"**{tr('spa.f.printed', table=table_no)}**")
+    head[2].markdown(f"**{tr('spa.f.derived')}**")
+    for what, printed, derived in walk.formulas:
+        row = st.columns([1, 2, 3], vertical_alignment="center")
+        row[0].markdown(what)
+        with row[1]:
+            st.latex(printed)
+        with row[2]:
+            st.latex(derived)
+    cases = " " + tr("spa.f.cases") if walk.variant == "I" else ""
+    st.caption(tr(f"spa.f.note.{walk.variant}") + cases + " " + tr("spa.f.n"))
+
     left, right = st.columns(2)
     with left, st.container(border=True):
-        st.markdown(f"#### {step.title}")
-        st.markdown(step.text)
-        st.dataframe(step.table, hide_index=True, width="stretch")
+        st.markdown(f"#### {tr('spa.table')}")
+        st.dataframe(shown(step.table, L), hide_index=True, width="stretch")
     with right, st.container(border=True):
         st.markdown(f"#### {tr('spa.pa_beside')}")
         st.markdown(walk.pa_text)
@@ -90,7 +137,7 @@ with guard():
     )
     with tabs[0]:
         st.markdown(walk.qp_text)
-        st.dataframe(walk.qp_table, hide_index=True)
+        st.dataframe(shown(walk.qp_table, L), hide_index=True)
     with tabs[1]:
         if walk.variant is None:
             st.info(tr("spa.cap_free", C="∞", T=f"{walk.spa.tau_sum:.4g}"))
@@ -99,7 +146,7 @@ with guard():
             plot(fig_cap, key="spa.cap_fig")
     with tabs[2]:
         st.markdown(walk.printed_text)
-        st.dataframe(walk.printed_table, hide_index=True)
+        st.dataframe(shown(walk.printed_table, L), hide_index=True)
     with tabs[3]:
-        st.dataframe(walk.state_table, hide_index=True)
+        st.dataframe(shown(walk.state_table, L), hide_index=True)
     ui.sync()

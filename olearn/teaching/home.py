@@ -2,44 +2,49 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
+
+from olearn.teaching.strings import STRINGS, t
 
 # (key, x, y) positions of the family map; edges say "generalises" / "is the reference of".
 _LAYOUT = {
-    "perceptron": (0, 2),
+    "perceptron": (-0.2, 2),
     "pa": (1, 2),
-    "pa1": (2, 2.6),
-    "pa2": (2, 1.4),
+    "pa1": (2, 3.0),  # PA-I / PA-II well above and below PA -> SPA's label at y = 2
+    "pa2": (2, 1.0),
     "spa": (3, 2),
-    "spa1": (4, 2.6),
-    "spa2": (4, 1.4),
+    "spa1": (4, 3.0),
+    "spa2": (4, 1.0),
     "cw": (1, 0),
     "arow": (2, 0),
     "scw1": (3, 0.6),
     "scw2": (3, -0.6),
-    "cs-svm": (5, 2.6),
+    "cs-svm": (5.3, 3.0),
     "pcvm": (5, 0.6),
     "sgd-svm": (5, -0.6),
 }
-_EDGES = [
-    ("perceptron", "pa", "margin + smallest change"),
-    ("pa", "pa1", "+ C ξ"),
-    ("pa", "pa2", "+ C ξ²"),
-    ("pa", "spa", "every wrong class"),
-    ("spa", "spa1", "+ C ξ"),
-    ("spa", "spa2", "+ C ξ²"),
+_EDGES = [  # (from, to, label key under ``home.edge.``; "" for none)
+    ("perceptron", "pa", "margin"),
+    ("pa", "pa1", "slack1"),
+    ("pa", "pa2", "slack2"),
+    ("pa", "spa", "every"),
+    ("spa", "spa1", "slack1"),
+    ("spa", "spa2", "slack2"),
     ("pa1", "spa1", ""),
     ("pa2", "spa2", ""),
-    ("perceptron", "cw", "Gaussian over w"),
+    ("perceptron", "cw", "gauss"),
     ("cw", "arow", "regularised"),
-    ("arow", "scw1", "+ C ℓ"),
-    ("arow", "scw2", "+ C ℓ²"),
-    ("spa1", "cs-svm", "one step = one sub-problem"),
+    ("arow", "scw1", "loss1"),
+    ("arow", "scw2", "loss2"),
+    ("spa1", "cs-svm", "subproblem"),
 ]
 
 
-def family_map() -> tuple[pd.DataFrame, pd.DataFrame]:
-    """(nodes, edges) of the family map, for the registered algorithms only.
+def family_map(lang: str = "en") -> tuple[pd.DataFrame, pd.DataFrame]:
+    """(nodes, edges) of the family map, for the registered algorithms only; edge labels in
+    ``lang``.
 
     >>> nodes, edges = family_map()
     >>> {"spa", "pa"} <= set(nodes["key"]) and ("pa", "spa") in set(zip(edges.src, edges.dst))
@@ -67,7 +72,7 @@ def family_map() -> tuple[pd.DataFrame, pd.DataFrame]:
     present = set(nodes["key"])
     edges = pd.DataFrame(
         [
-            {"src": a, "dst": b, "label": lab}
+            {"src": a, "dst": b, "label": t(f"home.edge.{lab}", lang) if lab else ""}
             for a, b, lab in _EDGES
             if a in present and b in present
         ]
@@ -75,8 +80,50 @@ def family_map() -> tuple[pd.DataFrame, pd.DataFrame]:
     return nodes, edges
 
 
-def dataset_cards(data_home=None) -> pd.DataFrame:
-    """One row per registered dataset: name, kind, title, size, availability, source, licence.
+_NOTE_GROUPS = (  # dataset name pattern -> the ``home.note.`` key of its Japanese note
+    (r"toy-", "toy"),
+    (r"digits$", "digits"),
+    (r"usps$", "usps"),
+    (r"(20news-8|reuters-20)$", "text"),
+    (r"pair-ldcc-", "pair_ja"),
+    (r"pair-", "pair_en"),
+    (r"sgd-", "sgd"),
+)
+# internal column -> header key
+CARD_COLUMNS = (
+    "name",
+    "kind",
+    "title",
+    "samples",
+    "features",
+    "classes",
+    "available",
+    "source",
+    "licence",
+    "notes",
+)
+
+
+def _card_title(name: str, title: str, lang: str) -> str:
+    pair = re.match(r"Document pair (\S+) \(\+1\) vs (\S+) \(-1\)", title)
+    if pair:
+        return t("home.ds.pair", lang, pos=pair.group(1), neg=pair.group(2))
+    key = f"home.ds.{name}"
+    return t(key, lang) if key in STRINGS else title
+
+
+def _card_notes(name: str, notes: str, lang: str) -> str:
+    if lang == "en":
+        return notes  # the datasets module's full note
+    for pattern, group in _NOTE_GROUPS:
+        if re.match(pattern, name):
+            return t(f"home.note.{group}", lang)
+    return notes
+
+
+def dataset_cards(data_home=None, lang: str = "en") -> pd.DataFrame:
+    """One row per registered dataset: name, kind, title, size, availability, source, licence,
+    notes; headers, kinds, titles and notes in ``lang`` (sources and licences are quoted).
 
     Toy and embedded sets are always available; real sets are when their archives (or the
     parsed cache) are in the data folder (``$OLEARN_DATA``).
@@ -90,18 +137,20 @@ def dataset_cards(data_home=None) -> pd.DataFrame:
         except Exception as exc:  # noqa: BLE001 - a card that cannot be read says why
             card = {"name": name, "title": f"(card unavailable: {exc})"}
         table = card.get("paper_table") or {}
+        kind = card.get("kind", "")
         rows.append(
             {
                 "name": name,
-                "kind": card.get("kind", ""),
-                "title": card.get("title", ""),
+                "kind": t(f"home.kind.{kind}", lang) if f"home.kind.{kind}" in STRINGS else kind,
+                "title": _card_title(name, card.get("title", ""), lang),
                 "samples": card.get("n_samples", table.get("n_samples")),
                 "features": card.get("n_features", table.get("n_features")),
                 "classes": card.get("n_classes", table.get("n_classes")),
                 "available": bool(card.get("downloaded", False)),
                 "source": card.get("source", ""),
                 "licence": card.get("licence", ""),
-                "notes": card.get("notes", ""),
+                "notes": _card_notes(name, card.get("notes", ""), lang),
             }
         )
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows, columns=list(CARD_COLUMNS))
+    return frame.rename(columns={c: t(f"home.col.{c}", lang) for c in CARD_COLUMNS})

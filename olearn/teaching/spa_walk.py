@@ -61,12 +61,15 @@ class SubStep:
 
     Attributes
     ----------
-    key : "scores", "margins", "passive", "Q", "sorted", "test", "tau", "update", "after".
+    key : "scores", "margins", "passive", "Q", "sorted", "test", "cap" (SPA-I: the second
+        search begins), "nocap" (SPA-I: the cap does not bind), "tau", "update", "after".
     title, text : what to print (in the requested language).
     table : per-class numbers at this point (only the columns known so far).
     stage : "before" or "after": which weights the plane shows ("update" shows both).
     highlight : classes to emphasise.
     k : the 1-based rank tested (test sub-steps), else 0.
+    latex : formulas to set under the text (the rule, then this instance's numbers).
+    phase : test sub-steps: "hard" (the first search) or "cap" (SPA-I's second search).
     """
 
     key: str
@@ -76,6 +79,8 @@ class SubStep:
     stage: str
     highlight: tuple[int, ...]
     k: int = 0
+    latex: tuple[str, ...] = ()
+    phase: str = ""
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,7 @@ class Walkthrough:
     printed_table: pd.DataFrame
     printed_differs: bool
     printed_text: str
+    formulas: list[tuple[str, str, str]]
     cap_table: pd.DataFrame
     cap_text: str
     state_table: pd.DataFrame
@@ -107,20 +113,112 @@ def _label(u: int, y: int) -> str:
     return f"{u} (y)" if u == y else str(u)
 
 
-def _test_formula(variant: str | None, phase: str, k: int) -> str:
+HL = "#C00000"  # the colour of the term where the printed table and the derivation differ
+
+
+def _hl(tex: str) -> str:
+    return rf"\textcolor{{{HL}}}{{{tex}}}"
+
+
+SUM_BEFORE = r"\sum_{j=1}^{k-1} Q_j"
+
+
+def support_test_latex(variant: str | None, phase: str) -> str:
+    """The derived support test as LaTeX: class k is admitted iff ``Q_k`` exceeds ``t_k``."""
     if phase == "cap":
-        return f"(Σ_{{j<{k}}} Q_j − C)/({k}−1)"
+        return rf"Q_k > t_k = \frac{{1}}{{k-1}}\Big({SUM_BEFORE} - C\Big)"
     if variant == "II":
-        return f"(n + 1/2C) Σ_{{j<{k}}} Q_j / ({k}n + ({k}−1)/2C)"
-    return f"Σ_{{j<{k}}} Q_j / {k}"
+        return (
+            rf"Q_k > t_k = \frac{{n + \frac{{1}}{{2C}}}}{{k\,n + \frac{{k-1}}{{2C}}}}\,{SUM_BEFORE}"
+        )
+    return rf"Q_k > t_k = \frac{{1}}{{k}}\,{SUM_BEFORE}"
 
 
-def _theta_formula(variant: str | None, cap: bool) -> str:
+def _test_numbers(variant, phase: str, k: int, running: float, n: float, C: float) -> str:
+    """``t_k`` of one test with this instance's numbers substituted (LaTeX)."""
+    s = num(running)
+    if phase == "cap":
+        if k == 1:
+            return r"t_1 = -\infty"
+        value = (running - C) / (k - 1)
+        return rf"t_{{{k}}} = \frac{{{s} - {num(C)}}}{{{k - 1}}} = {num(value)}"
+    if variant == "II":
+        h = 0.5 / C
+        value = (n + h) * running / (k * n + (k - 1) * h)
+        return (
+            rf"t_{{{k}}} = \frac{{({num(n)} + {num(h)}) \times {s}}}{{{k} \times {num(n)} + "
+            rf"{k - 1} \times {num(h)}}} = {num(value)}"
+        )
+    return rf"t_{{{k}}} = \frac{{{s}}}{{{k}}} = {num(running / k)}"
+
+
+def _cases(*rows: tuple[str, str]) -> str:
+    body = r" \\ ".join(f"{formula} & {condition}" for formula, condition in rows)
+    return r"\begin{cases} " + body + r" \end{cases}"
+
+
+def formulas(variant: str | None, lang: str = "en") -> list[tuple[str, str, str]]:
+    """(what, printed, derived) LaTeX rows: the seed's Table 1/2 beside the derivation, with the
+    differing term coloured.  Both are written as the table prints them (the stop test of the
+    search: the search stops at the first k where the inequality holds).
+
+    >>> [row[1] == row[2] for row in formulas("II")]   # the test differs, the step does not
+    [False, True]
+    """
+    S = r"\sum_{u \in S} Q_u"
+    if variant is None:
+        test = rf"\frac{{1}}{{k}}\,{SUM_BEFORE} \ge Q_k"
+        step = rf"\tau_v = Q_v - \frac{{1}}{{|S|+1}}\,{S}"
+        return [(t("spa.f.test", lang), test, test), (t("spa.f.step", lang), step, step)]
+    if variant == "II":
+        a = r"n + \frac{1}{2C}"
+        printed = (
+            rf"\Big(\frac{{{a}}}{{k\,n + " + _hl(r"\frac{1}{2C}") + rf"}}\Big){SUM_BEFORE} \ge Q_k"
+        )
+        derived = (
+            rf"\Big(\frac{{{a}}}{{k\,n + "
+            + _hl(r"\frac{k-1}{2C}")
+            + rf"}}\Big){SUM_BEFORE} \ge Q_k"
+        )
+        step = rf"\tau_v = Q_v - \frac{{{a}}}{{(|S|+1)\,n + \frac{{|S|}}{{2C}}}}\,{S}"
+        return [
+            (t("spa.f.test", lang), printed, derived),
+            (t("spa.f.step", lang), step, step),
+        ]
+    case_a, case_b = r"\text{(a)}", r"\text{(b)}"  # explained in ``spa.f.cases``
+    stop_b = rf"\frac{{1}}{{k-1}}{SUM_BEFORE} \ge Q_k "
+    printed = stop_b + _hl(r"- \frac{C}{k}")
+    derived = _cases(
+        (rf"\frac{{1}}{{k}}{SUM_BEFORE} \ge Q_k", case_a),
+        (stop_b + _hl(r"+ \frac{C}{k-1}"), case_b),
+    )
+    capped = rf"Q_v - \frac{{1}}{{|S|}}{S} + \frac{{C}}{{|S|}}"
+    step_p = rf"\tau_v = {capped}"
+    step_d = r"\tau_v = " + _cases(
+        (_hl(rf"Q_v - \frac{{1}}{{|S|+1}}{S}"), case_a), (capped, case_b)
+    )
+    return [
+        (t("spa.f.test", lang), printed, derived),
+        (t("spa.f.step", lang), step_p, step_d),
+    ]
+
+
+def _theta_latex(variant: str | None, cap: bool, tr: SPATrace, C: float) -> str:
+    J = len(tr.support)
+    S = sum(float(tr.Q[u]) for u in tr.support)
     if cap:
-        return "(Σ_S Q − C) / |S|"
+        return (
+            rf"\theta = \frac{{\sum_S Q - C}}{{|S|}} = \frac{{{num(S)} - {num(C)}}}{{{J}}}"
+            rf" = {num(tr.theta)}"
+        )
     if variant == "II":
-        return "a Σ_S Q / (1 + a|S|), a = 1 + 1/(2C‖x‖²)"
-    return "Σ_S Q / (|S| + 1)"
+        return (
+            r"\theta = \frac{a\sum_S Q}{1 + a|S|},\ a = 1 + \frac{1}{2Cn} = "
+            rf"{num(1 + 0.5 / (C * tr.sqnorm))}\ \Rightarrow\ \theta = {num(tr.theta)}"
+        )
+    return (
+        rf"\theta = \frac{{\sum_S Q}}{{|S| + 1}} = \frac{{{num(S)}}}{{{J + 1}}} = {num(tr.theta)}"
+    )
 
 
 def _fmt_set(items) -> str:
@@ -129,18 +227,31 @@ def _fmt_set(items) -> str:
 
 
 def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[SubStep, ...]:
-    W, x, y = inst.W, inst.x, inst.y
+    W, y = inst.W, inst.y
     K = W.shape[0]
     classes = [_label(u, y) for u in range(K)]
     scores = np.asarray(tr.scores_before)
     rival = int(np.argmax(np.where(np.arange(K) == y, -np.inf, scores)))
     base = pd.DataFrame({"class": classes, "s_u": scores})
     out: list[SubStep] = []
+    number = [0]  # sub-steps numbered as a lecturer counts them: 5, 5.1, 5.2, 6, ...
 
-    def add(key, table, stage="before", highlight=(), k=0, **fmt):
-        title = t(f"spa.sub.{key}.title", lang, **({"k": k} if key == "test" else {}))
-        text = t(f"spa.sub.{key}.text", lang, **fmt)
-        out.append(SubStep(key, title, text, table.copy(), stage, tuple(highlight), k))
+    def add(
+        key, table, stage="before", highlight=(), k=0, latex=(), title_key=None, phase="", **fmt
+    ):
+        title_key = title_key or f"spa.sub.{key}.title"
+        if k:
+            if k == 1 and out[-1].key != "cap":  # a search starts; the second one is "cap"'s
+                number[0] += 1
+            label = f"{number[0]}.{k}"
+        else:
+            number[0] += 1
+            label = f"{number[0]}."
+        title = f"{label} " + t(title_key, lang, **({"k": k} if k else {}))
+        text = t(f"spa.sub.{key}.text", lang, k=k, **fmt)
+        out.append(
+            SubStep(key, title, text, table.copy(), stage, tuple(highlight), k, tuple(latex), phase)
+        )
 
     add(
         "scores",
@@ -150,7 +261,6 @@ def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[
         sy=num(scores[y]),
         rival=rival,
         s_rival=num(scores[rival]),
-        n=num(tr.sqnorm),
     )
     margins = np.asarray(tr.margins)
     tab = base.assign(m_u=margins)
@@ -167,20 +277,41 @@ def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[
         return tuple(out)
     Q = np.asarray(tr.Q)
     tab = tab.assign(Q_u=Q)
-    add("Q", tab, highlight=tr.order, positive=_fmt_set(tr.order))
+    add(
+        "Q",
+        tab,
+        highlight=tr.order,
+        positive=_fmt_set(tr.order),
+        n=num(tr.sqnorm),
+        latex=(rf"Q_u = \frac{{1 - m_u}}{{n}},\quad n = \|x\|^2 = {num(tr.sqnorm)}",),
+    )
     rank = np.full(K, np.nan)
     rank[list(tr.order)] = np.arange(1, len(tr.order) + 1)
     tab = tab.assign(rank=rank)
     order_txt = " > ".join(f"Q_{u} = {num(Q[u])}" for u in tr.order)
     add("sorted", tab.sort_values("rank", na_position="last"), highlight=tr.order, order=order_txt)
     admitted = np.zeros(K, dtype=bool)
+    hard_done = False
+    T_hard = tr.theta_hard  # SPA-I: the hard step's total, sum_S Q / (|S|+1) = theta_hard
     for row in tr.tests:
-        if row.phase == "cap" and row.k == 1:
+        if row.phase == "cap" and not hard_done:
+            hard_done = True
             admitted[:] = False
+            S_hard = [r.cls for r in tr.tests if r.phase == "hard" and r.admitted]
+            add(
+                "cap",
+                tab.assign(admitted=""),
+                highlight=tuple(S_hard),
+                S=_fmt_set(S_hard),
+                T_hard=num(T_hard),
+                C=num(C),
+                latex=(
+                    rf"\textstyle\sum\tau = \theta_{{hard}} = {num(T_hard)} > C = {num(C)}",
+                    support_test_latex(variant, "cap"),
+                ),
+            )
         admitted[row.cls] = row.admitted
         verdict = t("spa.sub.test.in" if row.admitted else "spa.sub.test.out", lang)
-        if row.phase == "cap":
-            verdict += t("spa.sub.test.cap", lang)
         thr = "−∞" if np.isinf(row.threshold) else num(row.threshold)
         tested = tab.assign(
             admitted=[
@@ -188,24 +319,39 @@ def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[
                 for a, r in zip(admitted, rank)
             ]
         )
+        cmp = ">" if row.admitted else r"\le"
         add(
             "test",
             tested.sort_values("rank", na_position="last"),
             highlight=(row.cls,),
             k=row.k,
+            title_key="spa.sub.captest.title" if row.phase == "cap" else None,
+            phase=row.phase,
+            latex=(
+                support_test_latex(variant, row.phase),
+                _test_numbers(variant, row.phase, row.k, row.running_sum, tr.sqnorm, C),
+                rf"Q_{{{row.k}}} = {num(row.Q)}\ {cmp}\ t_{{{row.k}}}",
+            ),
             cls=row.cls,
             Q=num(row.Q),
             running=num(row.running_sum),
-            formula=_test_formula(variant, row.phase, row.k),
             threshold=thr,
             cmp=">" if row.admitted else "≤",
             verdict=verdict,
+        )
+    if variant == "I" and not tr.cap_binds:
+        add(
+            "nocap",
+            tab,
+            highlight=tr.support,
+            T_hard=num(T_hard),
+            C=num(C),
+            latex=(rf"\textstyle\sum\tau = \theta_{{hard}} = {num(T_hard)} \le C = {num(C)}",),
         )
     tau = np.asarray(tr.tau)
     tab = tab.assign(tau_u=np.where(np.arange(K) == y, np.nan, tau))
     extra = ""
     if tr.cap_binds:
-        T_hard = float(np.sum(spa_step(W, x, y)[1].tau)) if variant == "I" else tr.tau_sum
         extra = t("spa.sub.tau.capextra", lang, T_hard=num(T_hard), C=num(C), xi=num(tr.xi))
     elif variant == "II":
         extra = t("spa.sub.tau.iiextra", lang, xi=num(tr.xi))
@@ -214,17 +360,24 @@ def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[
         tab,
         highlight=tr.support,
         S=_fmt_set(tr.support),
-        theta_formula=_theta_formula(variant, tr.cap_binds),
         theta=num(tr.theta),
         T=num(tr.tau_sum),
         extra=extra,
+        latex=(_theta_latex(variant, tr.cap_binds, tr, C), r"\tau_u = Q_u - \theta\ (u \in S)"),
     )
     tab = tab.assign(coef=np.asarray(tr.coef))
-    add("update", tab, stage="update", highlight=(y, *tr.support), T=num(tr.tau_sum))
+    add(
+        "update",
+        tab,
+        stage="update",
+        highlight=(y, *tr.support),
+        T=num(tr.tau_sum),
+        latex=(r"w_y \leftarrow w_y + T x,\quad w_u \leftarrow w_u - \tau_u x",),
+    )
     after = np.asarray(tr.scores_after)
     tab = tab.assign(s_u_after=after, m_u_after=np.asarray(tr.margins_after))
-    required = "1" if variant != "I" or not tr.cap_binds else f"1 − ξ = {num(1 - tr.xi)}"
-    if variant == "II":
+    required = "1"
+    if tr.cap_binds or variant == "II":
         required = f"1 − ξ = {num(1 - tr.xi)}"
     add(
         "after",
@@ -238,6 +391,56 @@ def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[
         correct=t("ui.yes" if tr.correct_after else "ui.no", lang),
     )
     return tuple(out)
+
+
+# internal column name -> UI string key (the tables shown are translated and formatted)
+COLUMNS = {
+    "class": "spa.col.class",
+    "s_u": "spa.col.s",
+    "m_u": "spa.col.m",
+    "Q_u": "spa.col.Q",
+    "rank": "spa.col.rank",
+    "admitted": "spa.col.admitted",
+    "tau_u": "spa.col.tau",
+    "coef": "spa.col.coef",
+    "s_u_after": "spa.col.s_after",
+    "m_u_after": "spa.col.m_after",
+    "PA: s_u after": "spa.col.pa_after",
+    "SPA: s_u after": "spa.col.spa_after",
+    "τ closed form": "spa.col.tau_cf",
+    "τ quadprog": "spa.col.tau_qp",
+    "|difference|": "spa.col.diff",
+    "τ derived": "spa.col.tau_derived",
+    "τ printed": "spa.col.tau_printed",
+    "m_u after (derived)": "spa.col.m_derived",
+    "m_u after (printed)": "spa.col.m_printed",
+    "row": "spa.col.row",
+    "bias": "spa.col.bias",
+}
+
+
+def shown(table: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
+    """``table`` as the page shows it: numbers written as a lecturer would (``num``), cells
+    with nothing to say blank (not "None"/"nan"), column headers in ``lang``.
+
+    >>> shown(pd.DataFrame({"class": ["0"], "Q_u": [float("nan")], "rank": [1.0]}), "ja")
+    ... # doctest: +NORMALIZE_WHITESPACE
+      クラス Q_u 順位
+    0   0         1
+    """
+    out = pd.DataFrame(index=table.index)
+    for col in table.columns:
+        values = table[col]
+        if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+            cells = ["" if pd.isna(v) else num(v) for v in values]
+        else:
+            cells = [
+                "" if v is None or (isinstance(v, float) and np.isnan(v)) else str(v)
+                for v in values
+            ]
+        name = t(COLUMNS[col], lang) if col in COLUMNS else str(col)
+        out[name] = cells
+    return out.reset_index(drop=True)
 
 
 def cap_table(inst: Instance, variant: str | None, C_values=None) -> pd.DataFrame:
@@ -372,6 +575,7 @@ def spa_walkthrough(
         printed_table=printed_table,
         printed_differs=differs,
         printed_text=printed_text,
+        formulas=formulas(variant, lang),
         cap_table=caps,
         cap_text=cap_text,
         state_table=state_table(inst),

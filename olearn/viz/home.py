@@ -35,11 +35,11 @@ def family_map_figure(nodes, edges, title: str = "") -> go.Figure:
             fig.add_annotation(
                 x=(x0 + x1) / 2,
                 y=(y0 + y1) / 2,
-                text=e.label,
+                text=e.label.replace("\n", "<br>"),  # long labels on two lines
                 showarrow=False,
-                font=dict(size=11, color="#555"),
-                yshift=9,
-                bgcolor="rgba(255,255,255,0.8)",
+                font=dict(size=15, color="#222"),
+                yshift=12 + 10 * e.label.count("\n"),
+                bgcolor="rgba(255,255,255,0.85)",
             )
     fig.add_trace(
         go.Scatter(
@@ -56,10 +56,10 @@ def family_map_figure(nodes, edges, title: str = "") -> go.Figure:
                 line=dict(width=1.5, color="#333"),
                 symbol="circle",
             ),
-            textfont=dict(size=13, color="#111"),
+            textfont=dict(size=16, color="#111"),
             showlegend=False,
         )
     )
-    fig.update_xaxes(visible=False, range=[-0.6, 5.8])
-    fig.update_yaxes(visible=False, range=[-1.2, 3.2])
-    return style(fig, height=430, title=title)
+    fig.update_xaxes(visible=False, range=[-0.8, 6.1])
+    fig.update_yaxes(visible=False, range=[-1.2, 3.5])
+    return style(fig, height=480, title=title)

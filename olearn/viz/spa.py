@@ -23,7 +23,11 @@ class _Layer:
     def annotate(self, **kw) -> None:
         self.annotations.append(kw)
 
-    def vline(self, x, xref, yref, text=None, dash="dash", color="#222", width=1.5):
+    def vline(
+        self, x, xref, yref, text=None, dash="dash", color="#222", width=1.5, label_left=False
+    ):
+        """A vertical line with its label at the bottom, right of the line (or left of it
+        when ``label_left``: a line near the right edge keeps its label inside the plot)."""
         self.shapes.append(
             dict(
                 type="line",
@@ -44,10 +48,11 @@ class _Layer:
                 yref=f"{yref} domain",
                 text=text,
                 showarrow=False,
-                xanchor="left",
+                xanchor="right" if label_left else "left",
                 yanchor="bottom",
-                xshift=4,
-                font=dict(size=12, color=color),
+                xshift=-4 if label_left else 4,
+                font=dict(size=15, color=color),
+                bgcolor="rgba(255,255,255,0.8)",
             )
 
     def vrect(self, x0, x1, xref, yref, color, text=None):
@@ -76,12 +81,28 @@ class _Layer:
                 xanchor="right",
                 yanchor="top",
                 xshift=-4,
-                font=dict(size=12, color="#555"),
+                font=dict(size=15, color="#333"),
             )
+
+
+def _tip_labels(tips: np.ndarray) -> list[str]:
+    """``w<u>`` per class; classes whose arrows end at the same point share one label
+    ("w0 = w2") on the first of them, the others get none."""
+    labels = [""] * len(tips)
+    seen: dict[tuple, int] = {}
+    for u, tip in enumerate(tips):
+        spot = tuple(np.round(tip, 6))
+        if spot in seen:
+            labels[seen[spot]] += f" = w{u}"
+        else:
+            seen[spot] = u
+            labels[u] = f"w{u}"
+    return labels
 
 
 def _plane(fig, walk, step, col: int, layer: _Layer) -> None:
     inst = walk.instance
+    lang = walk.lang
     W0 = np.asarray(inst.W, dtype=float)
     W1 = np.asarray(walk.W_after, dtype=float)
     x = np.asarray(inst.x, dtype=float)
@@ -131,6 +152,9 @@ def _plane(fig, walk, step, col: int, layer: _Layer) -> None:
             standoff=0,
         )
         if text:
+            # the label sits beyond the tip, along the arrow, so labels of arrows pointing
+            # different ways never cover each other or the shafts
+            norm = float(np.hypot(tip[0], tip[1])) or 1.0
             layer.annotate(
                 x=tip[0],
                 y=tip[1],
@@ -138,10 +162,14 @@ def _plane(fig, walk, step, col: int, layer: _Layer) -> None:
                 yref=yref,
                 text=text,
                 showarrow=False,
-                yshift=12,
-                font=dict(color=color, size=14),
+                xshift=16 * tip[0] / norm,
+                yshift=16 * tip[1] / norm,
+                font=dict(color=color, size=16),
+                bgcolor="rgba(255,255,255,0.75)",
             )
 
+    tips = W1 if step.stage == "update" else shown
+    labels = _tip_labels(tips[:, :2])
     for u in range(K):
         c = class_color(u)
         w = 3.5 if u in hl else 2.0
@@ -161,9 +189,9 @@ def _plane(fig, walk, step, col: int, layer: _Layer) -> None:
                     row=1,
                     col=col,
                 )
-            arrow(W1[u, :2], c, w, text=f"w{u}")
+            arrow(W1[u, :2], c, w, text=labels[u])
         else:
-            arrow(shown[u, :2], c, w, text=f"w{u}")
+            arrow(shown[u, :2], c, w, text=labels[u])
     arrow(x[:2], EXAMPLE_COLOR, 2.5)
     fig.add_trace(
         dict(
@@ -172,23 +200,30 @@ def _plane(fig, walk, step, col: int, layer: _Layer) -> None:
             y=[x[1]],
             mode="markers+text",
             marker=dict(symbol="star", size=16, color=EXAMPLE_COLOR),
-            text=[f"x (y={inst.y})"],
-            textposition="bottom right",
+            text=["x"],  # its class is marked "(y)" on the class axis
+            # the label on the side away from the origin, clear of the arrow's shaft
+            textposition="top center" if x[1] >= 0 else "bottom center",
+            cliponaxis=False,
+            textfont=dict(size=16, color=EXAMPLE_COLOR),
             showlegend=False,
             hoverinfo="skip",
         ),
         row=1,
         col=col,
     )
-    fig.update_xaxes(range=[-R, R], row=1, col=col, zeroline=True, title_text="feature 1")
+    feature1, feature2 = t("fig.feature1", lang), t("fig.feature2", lang)
+    fig.update_xaxes(
+        range=[-R, R], row=1, col=col, zeroline=True, title_text=feature1, constrain="domain"
+    )
     fig.update_yaxes(
         range=[-R, R],
         row=1,
         col=col,
         zeroline=True,
-        title_text="feature 2",
+        title_text=feature2,
         scaleanchor=xref,
         scaleratio=1,
+        constrain="domain",
     )
 
 
@@ -341,13 +376,23 @@ def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
                 marker=dict(color=colors, line=dict(width=lines, color="#222")),
                 text=[f"τ={v:.3g}" if v > 0 else "" for v in top],
                 textposition="outside",
+                cliponaxis=False,
+                textfont=dict(size=15),
             ),
             row=1,
             col=col,
         )
         fig.update_layout(barmode="stack")
-        layer.vline(theta, xref, yref, f"θ = {theta:.3g}")
-        fig.update_xaxes(title_text=t("fig.tau", lang), row=1, col=col)
+        right = max([b + h for b, h in zip(base, top)] + [theta, 0.0])
+        left = min(base + [0.0])
+        span = right - left + 1e-9
+        layer.vline(theta, xref, yref, f"θ = {theta:.3g}", label_left=theta > left + span / 2)
+        fig.update_xaxes(
+            title_text=t("fig.tau", lang),
+            row=1,
+            col=col,
+            range=[left - 0.05 * span, right + 0.35 * span],  # room for "τ=..." outside
+        )
         fig.update_yaxes(autorange="reversed", row=1, col=col)  # rank 1 on top
         return t("fig.tau", lang)
     fig.add_trace(
@@ -360,13 +405,18 @@ def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
             marker=dict(color=colors, line=dict(width=lines, color="#222")),
             text=[f"{Q[u]:.3g}" for u in idx],
             textposition="outside",
+            cliponaxis=False,
+            textfont=dict(size=15),
         ),
         row=1,
         col=col,
     )
+    top = max([float(Q[u]) for u in idx if np.isfinite(Q[u])] + [0.0])
+    low = min([float(Q[u]) for u in idx if np.isfinite(Q[u])] + [0.0])
+    middle = (top + low) / 2
     layer.vline(0.0, xref, yref, dash="solid")
     if key == "test":
-        row = next(r for r in tr.tests if r.k == step.k and r.cls == step.highlight[0])
+        row = next(r for r in tr.tests if r.k == step.k and r.phase == step.phase)
         if np.isfinite(row.threshold):
             layer.vline(
                 row.threshold,
@@ -375,9 +425,8 @@ def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
                 f"{t('fig.threshold', lang)} {row.threshold:.3g}",
                 color="#C00000",
                 width=2,
+                label_left=row.threshold > middle,
             )
-    top = max([float(Q[u]) for u in idx if np.isfinite(Q[u])] + [0.0])
-    low = min([float(Q[u]) for u in idx if np.isfinite(Q[u])] + [0.0])
     fig.update_xaxes(
         title_text=t("fig.Q", lang),
         row=1,
@@ -388,7 +437,7 @@ def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
     return t("fig.Q", lang)
 
 
-def spa_step_figure(walk, index: int) -> go.Figure:
+def spa_step_figure(walk, index: int, height: int = 480) -> go.Figure:
     """The geometry of sub-step ``index`` of a walkthrough: the plane (when x is 2-D, or 2-D
     plus the bias feature) and the number line of the current quantity."""
     lang = walk.lang
@@ -397,17 +446,25 @@ def spa_step_figure(walk, index: int) -> go.Figure:
     has_plane = d == 2 or (walk.instance.bias and d == 3)
     cols = 2 if has_plane else 1
     fig = FastFigure(
-        cols=cols, spacing=0.12, titles=[t("fig.plane", lang), " "] if has_plane else [" "]
+        cols=cols,
+        widths=[1.35, 1.0] if has_plane else None,  # the square plane is width-bound
+        spacing=0.14,
+        titles=[t("fig.plane", lang), " "] if has_plane else [" "],
     )
     layer = _Layer()
     if has_plane:
         _plane(fig, walk, step, 1, layer)
     title = _numberline(fig, walk, step, cols, lang, layer)
-    fig.layout["annotations"][cols - 1]["text"] = title  # the number line's subplot title
+    del title  # the number line says what it shows in its axis title
     fig.layout["annotations"] += layer.annotations
     fig.layout["shapes"] = layer.shapes
     fig.update_yaxes(col=cols, title_text=t("ui.class", lang), type="category")
-    return style(fig.figure(), height=520, title=step.title, legend_below=True)
+    fig.update_layout(legend=dict(orientation="h", x=1.0, xanchor="right", y=1.0, yanchor="bottom"))
+    out = style(fig.figure(), height=height)
+    out.update_layout(
+        legend=dict(x=1.0, xanchor="right", y=1.06, yanchor="bottom"), margin=dict(t=50, r=30)
+    )
+    return out
 
 
 def cap_figure(walk) -> go.Figure:
@@ -452,26 +509,31 @@ def cap_figure(walk) -> go.Figure:
         )
     )
     if walk.variant == "I" and tab["cap_binds"].any():
-        c_edge = float(tab.loc[tab["cap_binds"], "C"].max())
-        fig.add_vrect(
-            x0=float(tab["C"].min()),
-            x1=c_edge,
-            fillcolor="rgba(200,0,0,0.07)",
-            line_width=0,
-            annotation_text="Σ τ = C",
-            annotation_position="top left",
+        lo, c_edge = float(tab["C"].min()), float(tab.loc[tab["cap_binds"], "C"].max())
+        fig.add_vrect(x0=lo, x1=c_edge, fillcolor="rgba(200,0,0,0.07)", line_width=0)
+        fig.add_annotation(  # inside the shaded region, halfway up: clear of C's label on top
+            x=float(np.log10(np.sqrt(lo * c_edge))),  # log axis: annotation x is log10(C)
+            y=0.55,
+            yref="paper",
+            text="Σ τ = C",
+            showarrow=False,
+            font=dict(size=15, color="#8B0000"),
+            bgcolor="rgba(255,255,255,0.8)",
         )
-    fig.add_vline(
-        x=walk.C,
-        line_color="#C00000",
-        line_width=2,
-        annotation_text=f"C = {walk.C:.3g}",
-        annotation_position="top right",
+    fig.add_vline(x=walk.C, line_color="#C00000", line_width=2)
+    fig.add_annotation(  # above the plotting area, so no curve runs through it
+        x=float(np.log10(walk.C)),
+        y=1.0,
+        yref="paper",
+        yanchor="bottom",
+        text=f"C = {walk.C:.3g}",
+        showarrow=False,
+        font=dict(size=15, color="#C00000"),
     )
     fig.update_xaxes(type="log", title_text=t("fig.C", lang))
     fig.update_yaxes(title_text=t("fig.tau_axis", lang), rangemode="tozero")
     del y
-    return style(fig, height=380, title=t("spa.cap_title", lang))
+    return style(fig, height=400, title=t("spa.cap_title", lang), legend_below=True)
 
 
 def pa_vs_spa_figure(walk) -> go.Figure:
@@ -502,4 +564,4 @@ def pa_vs_spa_figure(walk) -> go.Figure:
         )
     fig.update_xaxes(title_text=t("fig.scores", lang))
     fig.update_yaxes(title_text=t("ui.class", lang), type="category")
-    return style(fig, height=340, title=t("spa.pa_beside", lang))
+    return style(fig, height=340)  # the box around it is titled

@@ -29,6 +29,7 @@ AREAS = (
     "cs_svm",
     "pcvm",
     "sgd",
+    "lesson",
 )
 
 

@@ -28,7 +28,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Toys and digits are embedded; the real corpora are read from $OLEARN_DATA (or "
         "downloaded on first use). 'available' says whether they are on this machine.",
         "トイデータと digits は同梱。実データは $OLEARN_DATA から読み込みます (初回使用時に"
-        "ダウンロード)。'available' はこのマシンにあるかどうかです。",
+        "ダウンロード)。'利用可能' はこのマシンにあるかどうかです。",
     ),
     "home.desc.playground": (
         "Up to four learners on the same 2-D stream; rewind to any t, "
@@ -38,7 +38,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "home.desc.spa": (
         "The signature page: one SPA update sub-step by sub-step, PA beside it, "
-        "a QP solver as referee, the seed's misprints.",
+        "a QP solver as referee, the paper's misprints.",
         "看板ページ: SPA の一回の更新を小ステップごとに。PA との比較、QP "
         "ソルバーによる検証、論文の誤植。",
     ),
@@ -71,3 +71,106 @@ STRINGS: dict[str, tuple[str, str]] = {
         "各論文の表を再計算し、印刷された値と並べる。",
     ),
 }
+
+# the family map's edge labels
+STRINGS.update(
+    {
+        "home.edge.margin": ("margin +\nsmallest change", "マージン +\n最小の変化"),
+        "home.edge.slack1": ("+ C ξ", "+ C ξ"),
+        "home.edge.slack2": ("+ C ξ²", "+ C ξ²"),
+        "home.edge.every": ("every wrong class", "すべての不正解クラス"),
+        "home.edge.gauss": ("Gaussian over w", "w 上のガウス分布"),
+        "home.edge.regularised": ("regularised", "正則化"),
+        "home.edge.loss1": ("+ C ℓ", "+ C ℓ"),
+        "home.edge.loss2": ("+ C ℓ²", "+ C ℓ²"),
+        "home.edge.subproblem": ("one step =\none sub-problem", "一回の更新 =\n部分問題一つ"),
+        # dataset cards
+        "home.col.name": ("name", "名前"),
+        "home.col.kind": ("kind", "種類"),
+        "home.col.title": ("title", "内容"),
+        "home.col.samples": ("samples", "サンプル数"),
+        "home.col.features": ("features", "特徴数"),
+        "home.col.classes": ("classes", "クラス数"),
+        "home.col.available": ("available", "利用可能"),
+        "home.col.source": ("source", "出典"),
+        "home.col.licence": ("licence", "ライセンス"),
+        "home.col.notes": ("notes", "説明"),
+        "home.kind.toy": ("toy", "トイ"),
+        "home.kind.embedded": ("embedded", "同梱"),
+        "home.kind.real": ("real", "実データ"),
+        "home.kind.pairs": ("pairs", "文書ペア"),
+        "home.kind.sgd": ("sgd", "SGD 用"),
+        "home.verbatim": (
+            "Sources and licences are quoted as their distributors state them.",
+            "出典とライセンスは配布元の記載をそのまま引用しています。",
+        ),
+        "home.ds.toy-blobs": ("Gaussian blobs (2-D)", "ガウス分布の塊 (2次元)"),
+        "home.ds.toy-separable": (
+            "Linearly separable sectors with a chosen margin (2-D)",
+            "指定したマージンで線形分離可能な扇形 (2次元)",
+        ),
+        "home.ds.toy-xor": ("XOR quadrants (2-D)", "XOR 象限 (2次元)"),
+        "home.ds.toy-moons": ("Two moons (2-D)", "二つの三日月 (2次元)"),
+        "home.ds.toy-drift": (
+            "Rotating sectors: concept drift (2-D)",
+            "回転する扇形: コンセプトドリフト (2次元)",
+        ),
+        "home.ds.digits": (
+            "Optical recognition of handwritten digits (8x8, scikit-learn)",
+            "手書き数字の光学認識 (8x8, scikit-learn)",
+        ),
+        "home.ds.usps": (
+            "USPS handwritten digits (16x16, LIBSVM format)",
+            "USPS 手書き数字 (16x16, LIBSVM 形式)",
+        ),
+        "home.ds.20news-8": (
+            "20 Newsgroups, 8 groups (paper 000's subset)",
+            "20 Newsgroups の 8 グループ (論文 000 の部分集合)",
+        ),
+        "home.ds.reuters-20": (
+            "Reuters-21578, 20 single-topic classes (paper 000, Table 3)",
+            "Reuters-21578, 単一トピックの 20 クラス (論文 000 の表 3)",
+        ),
+        "home.ds.pair": (
+            "Document pair {pos} (+1) vs {neg} (−1)",
+            "文書ペア {pos} (+1) 対 {neg} (−1)",
+        ),
+        "home.ds.sgd-balanced": (
+            "Hashed one-vs-rest, balanced (technology vs rest)",
+            "ハッシュ化した一対他、均衡 (技術 対 その他)",
+        ),
+        "home.ds.sgd-rare": (
+            "Hashed one-vs-rest, rare positive (Reuters 'gold' vs rest)",
+            "ハッシュ化した一対他、正例がまれ (Reuters の gold 対 その他)",
+        ),
+        "home.note.toy": (
+            "Generated in 2-D from a random seed; label noise flips round(noise·n) labels.",
+            "シード付きで生成する 2次元データ。ラベルノイズは round(noise·n) 個のラベルを反転。",
+        ),
+        "home.note.digits": (
+            "1,797 images of 8x8 pixels, values 0..16, labels 0-9; no preprocessing.",
+            "8x8 画素の画像 1,797 枚、値 0..16、ラベル 0-9。前処理なし。",
+        ),
+        "home.note.usps": (
+            "7,291 training and 2,007 test images, 256 grey levels in [−1, 1], digits 0..9.",
+            "訓練 7,291 枚とテスト 2,007 枚、[−1, 1] の 256 階調、数字 0..9。",
+        ),
+        "home.note.text": (
+            "Bag-of-words counts of the documents.",
+            "文書の単語頻度 (bag-of-words)。",
+        ),
+        "home.note.pair_ja": (
+            "Binary presence of character 1-2-grams (Japanese, no dictionary).",
+            "文字 1-2 グラムの有無 (日本語、辞書なし)。",
+        ),
+        "home.note.pair_en": (
+            "Binary presence of lowercase words; an English pair (no counterpart in the papers).",
+            "小文字化した単語の有無。英語の文書ペア (論文に対応なし)。",
+        ),
+        "home.note.sgd": (
+            "Hashed to 2^20 features, term frequencies with unit-L2 rows; labels ±1; "
+            "10% held-out test split.",
+            "2^20 次元にハッシュ化、L2 正規化した単語頻度。ラベル ±1、10% をテスト用に分割。",
+        ),
+    }
+)

@@ -5,12 +5,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "spa.intro": (
         "A small multiclass state (one weight vector per class) receives one example "
         "(x, y). Multiclass PA moves only the correct class and the best rival; the "
-        "Support-Class PA (SPA, seed 000) solves the whole problem: a margin of 1 over "
-        "*every* wrong class. Walk through its sub-steps below.",
+        "Support-Class PA (SPA; source paper: Matsushima et al., 000) solves the whole "
+        "problem: a margin of 1 over *every* wrong class. Walk through its sub-steps below.",
         "クラスごとに重みベクトルを持つ小さな多クラスの状態が、一つの例 (x, y) を受け取り"
         "ます。多クラス PA は正解クラスと最大の対抗クラスしか動かしませんが、サポート"
-        "クラス PA (SPA, seed 000) は *すべての* 不正解クラスに対してマージン 1 を課す問題を"
-        "厳密に解きます。以下でその小ステップをたどります。",
+        "クラス PA (SPA; 出典論文: 松島ら, 000) は *すべての* 不正解クラスに対して"
+        "マージン 1 を課す問題を厳密に解きます。以下でその小ステップをたどります。",
     ),
     "spa.scenario": ("Scenario", "シナリオ"),
     "spa.variant": ("Rule", "更新則"),
@@ -28,11 +28,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "正解クラスより上に三つの対抗クラス",
     ),
     "spa.scenario.printed-I": (
-        "Seed's printed SPA-I differs from the derived one",
+        "The paper's printed SPA-I differs from the derived one",
         "論文に印刷された SPA-I が導出と異なる例",
     ),
     "spa.scenario.printed-II": (
-        "Seed's printed SPA-II differs from the derived one",
+        "The paper's printed SPA-II differs from the derived one",
         "論文に印刷された SPA-II が導出と異なる例",
     ),
     "spa.scenario.passive": (
@@ -40,7 +40,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "すでにマージン 1 で正解: 受動的なステップ",
     ),
     "spa.scenario.random": (
-        "Random small integer state (seeded)",
+        "Random small integer state (from the random seed)",
         "ランダムな小さい整数の状態 (シード指定)",
     ),
     "spa.scenario.playground": (
@@ -97,7 +97,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{T_hard}), スラック ξ = {xi}。",
     ),
     "spa.printed_title": (
-        "The seed's printed Table 2 vs the derived form",
+        "The paper's printed Table 2 vs the derived form",
         "論文の表 2 (印刷された式) と導出した式",
     ),
     "spa.printed_same": (
@@ -117,63 +117,82 @@ STRINGS: dict[str, tuple[str, str]] = {
         "ハード SPA の印刷された式 (表 1) は正しく、誤植は SPA-I と SPA-II にあります。",
     ),
     # sub-steps
-    "spa.sub.scores.title": ("1. Scores", "1. スコア"),
+    "spa.sub.scores.title": ("Scores", "スコア"),
     "spa.sub.scores.text": (
         "Every class scores the example: s_u = w_u · x. The correct class is y = {y} with "
-        "s_y = {sy}; the best wrong class is {rival} with {s_rival}. ‖x‖² = {n}.",
+        "s_y = {sy}; the best wrong class is {rival} with {s_rival}.",
         "各クラスが例にスコアを付けます: s_u = w_u · x。正解クラスは y = {y} で s_y = {sy}、"
-        "最大の不正解クラスは {rival} で {s_rival}。‖x‖² = {n}。",
+        "最大の不正解クラスは {rival} で {s_rival}。",
     ),
-    "spa.sub.margins.title": ("2. Margins and loss", "2. マージンと損失"),
+    "spa.sub.margins.title": ("Margins and loss", "マージンと損失"),
     "spa.sub.margins.text": (
         "Margins m_u = s_y − s_u for the wrong classes. SPA wants every m_u ≥ 1; "
         "{n_viol} of them are below 1, so the loss max_u [1 − m_u]₊ is {loss}.",
         "不正解クラスのマージン m_u = s_y − s_u。SPA はすべての m_u ≥ 1 を求めます。"
         "1 未満が {n_viol} 個あり、損失 max_u [1 − m_u]₊ は {loss} です。",
     ),
-    "spa.sub.passive.title": ("3. Passive", "3. 受動的 (更新なし)"),
+    "spa.sub.passive.title": ("Passive", "受動的 (更新なし)"),
     "spa.sub.passive.text": (
         "The loss is zero: every wrong class already has margin ≥ 1. "
         "SPA (and PA) leave the weights unchanged.",
         "損失は 0 です: すべての不正解クラスのマージンがすでに 1 以上。"
         "SPA も PA も重みを変えません。",
     ),
-    "spa.sub.Q.title": ("3. Q values", "3. Q 値"),
+    "spa.sub.Q.title": ("Q values", "Q 値"),
     "spa.sub.Q.text": (
-        "Q_u = (1 − m_u) / ‖x‖² is the step class u would need if it were alone. Only "
-        "classes with Q_u > 0 can become support classes: {positive}.",
-        "Q_u = (1 − m_u) / ‖x‖² は、クラス u だけを考えたときに必要なステップです。"
-        "Q_u > 0 のクラスだけがサポートクラスになり得ます: {positive}。",
+        "Q_u = (1 − m_u) / n, with n = ‖x‖² = {n} (the squared length of x, used from here "
+        "on), is the step class u would need if it were alone. Only classes with Q_u > 0 can "
+        "become support classes: {positive}.",
+        "Q_u = (1 − m_u) / n (n = ‖x‖² = {n} は x の長さの二乗で、以後この記号を使います) "
+        "は、クラス u だけを考えたときに必要なステップです。Q_u > 0 のクラスだけが"
+        "サポートクラスになり得ます: {positive}。",
     ),
-    "spa.sub.sorted.title": ("4. Sorted", "4. 降順に並べる"),
+    "spa.sub.sorted.title": ("Sorted", "降順に並べる"),
     "spa.sub.sorted.text": (
         "Sort Q in descending order: {order}. The support classes are a "
         "prefix of this order (Lemma, Eq. 8).",
         "Q を降順に並べます: {order}。サポートクラスはこの順序の先頭部分です (補題, 式 8)。",
     ),
-    "spa.sub.test.title": ("5.{k} Support test, k = {k}", "5.{k} サポートクラス判定, k = {k}"),
+    "spa.sub.test.title": ("Support test, k = {k}", "サポートクラス判定, k = {k}"),
     "spa.sub.test.text": (
-        "Class {cls}: Q_k = {Q}. Sum of the Q's admitted before it: {running}. "
-        "Threshold {formula} = {threshold}. Q_k {cmp} threshold, so class {cls} {verdict}.",
-        "クラス {cls}: Q_k = {Q}。それ以前に採用された Q の和: {running}。"
-        "しきい値 {formula} = {threshold}。Q_k {cmp} しきい値なので、クラス {cls} は"
-        "{verdict}。",
+        "Class {cls} is number k = {k} in the order: Q_k = {Q}. The Q's admitted before it sum to "
+        "{running}, so the threshold is {threshold}. Q_k {cmp} threshold: class {cls} {verdict}.",
+        "クラス {cls} は順序の k = {k} 番目: Q_k = {Q}。それ以前に採用された Q の和は {running} "
+        "なので、しきい値は {threshold}。Q_k {cmp} しきい値: クラス {cls} は{verdict}。",
     ),
     "spa.sub.test.in": ("is a support class", "サポートクラスです"),
     "spa.sub.test.out": ("is not, and the search stops", "サポートクラスではなく、探索は終了"),
-    "spa.sub.test.cap": (
-        " (SPA-I, the cap Σ τ = C binds: second search)",
-        " (SPA-I, 上限 Σ τ = C が効くので二度目の探索)",
+    "spa.sub.captest.title": (
+        "Second search (cap Σ τ = C), k = {k}",
+        "二度目の探索 (上限 Σ τ = C), k = {k}",
     ),
-    "spa.sub.test.last": (
-        "Every class with Q > 0 was admitted.",
-        "Q > 0 のクラスはすべて採用されました。",
+    "spa.sub.cap.title": ("SPA-I: the cap binds", "SPA-I: 上限が効く"),
+    "spa.sub.cap.text": (
+        "The search above (the hard SPA test) gives S = {S} and a total step "
+        "Σ τ = θ = {T_hard}. SPA-I pays C ξ for a slack ξ ≥ 0; setting the derivative in ξ to "
+        "zero gives Σ τ ≤ C. Here {T_hard} > C = {C}, so the cap binds: Σ τ = C exactly, the "
+        "support classes end at margin 1 − ξ, and the set S must be searched **again** with "
+        "the cap test (second formula). The first class is always in; the ticks restart.",
+        "上の探索 (ハード SPA の判定) では S = {S}、ステップの合計 Σ τ = θ = {T_hard} です。"
+        "SPA-I はスラック ξ ≥ 0 に C ξ を払うので、ξ で微分して 0 とおくと Σ τ ≤ C が"
+        "得られます。ここでは {T_hard} > C = {C} なので上限が効き、Σ τ = C ちょうど、"
+        "サポートクラスのマージンは 1 − ξ になり、S を上限付きの判定 (二つ目の式) で"
+        "**もう一度** 探索します。最初のクラスは必ず採用され、印は最初からやり直します。",
     ),
-    "spa.sub.tau.title": ("6. Threshold θ and the steps τ", "6. しきい値 θ とステップ τ"),
+    "spa.sub.nocap.title": ("SPA-I: the cap does not bind", "SPA-I: 上限は効かない"),
+    "spa.sub.nocap.text": (
+        "SPA-I pays C ξ for a slack ξ ≥ 0, which caps the total step: Σ τ ≤ C. The hard step "
+        "found above has Σ τ = θ = {T_hard} ≤ C = {C}: it is already SPA-I's step (ξ = 0) "
+        "and there is no second search.",
+        "SPA-I はスラック ξ ≥ 0 に C ξ を払うので、ステップの合計に上限 Σ τ ≤ C が"
+        "かかります。上で求めたハードな更新は Σ τ = θ = {T_hard} ≤ C = {C} なので、"
+        "そのまま SPA-I の更新です (ξ = 0)。二度目の探索はありません。",
+    ),
+    "spa.sub.tau.title": ("Threshold θ and the steps τ", "しきい値 θ とステップ τ"),
     "spa.sub.tau.text": (
-        "Support classes S = {S}. θ = {theta_formula} = {theta}; each support class gets "
+        "Support classes S = {S}. The threshold is θ = {theta}; each support class gets "
         "τ_u = Q_u − θ, the others τ_u = 0. Total T = Σ τ = {T}.{extra}",
-        "サポートクラス S = {S}。θ = {theta_formula} = {theta}。各サポートクラスは "
+        "サポートクラス S = {S}。しきい値は θ = {theta}。各サポートクラスは "
         "τ_u = Q_u − θ、それ以外は τ_u = 0。合計 T = Σ τ = {T}。{extra}",
     ),
     "spa.sub.tau.capextra": (
@@ -185,14 +204,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         " SPA-II pays C ξ² for the slack: ξ = T / 2C = {xi}.",
         " SPA-II はスラックに C ξ² を払います: ξ = T / 2C = {xi}。",
     ),
-    "spa.sub.update.title": ("7. The update", "7. 更新"),
+    "spa.sub.update.title": ("The update", "更新"),
     "spa.sub.update.text": (
         "w_y += T x with T = {T}; w_u −= τ_u x for every support class. Every weight moves "
         "along x (Eq. 4); classes outside S do not move.",
         "w_y += T x (T = {T})、各サポートクラスは w_u −= τ_u x。すべての重みは x の方向に"
         "動きます (式 4)。S の外のクラスは動きません。",
     ),
-    "spa.sub.after.title": ("8. New scores", "8. 新しいスコア"),
+    "spa.sub.after.title": ("New scores", "新しいスコア"),
     "spa.sub.after.text": (
         "New scores: the correct class {y} now scores {sy}. Smallest margin over the wrong "
         "classes: {min_margin} (SPA's constraint: ≥ {required}). Correctly classified: "
@@ -201,7 +220,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{min_margin} (SPA の制約: ≥ {required})。正しく分類: {correct}。",
     ),
     # figure labels
-    "fig.plane": ("Plane: weights w_u, example x, regions", "平面: 重み w_u, 例 x, 決定領域"),
+    "fig.plane": ("Weights w_u, example x", "重み w_u と例 x"),
     "fig.scores": ("Scores s_u = w_u · x", "スコア s_u = w_u · x"),
     "fig.margins": ("Margins m_u = s_y − s_u", "マージン m_u = s_y − s_u"),
     "fig.Q": ("Q_u = (1 − m_u) / ‖x‖²", "Q_u = (1 − m_u) / ‖x‖²"),
@@ -212,4 +231,66 @@ STRINGS: dict[str, tuple[str, str]] = {
     "fig.threshold": ("threshold", "しきい値"),
     "fig.C": ("C", "C"),
     "fig.tau_axis": ("τ", "τ"),
+    # formulas (printed vs derived) and table headers
+    "spa.f.test": ("Support test (stop when it holds)", "サポートクラス判定 (成り立てば終了)"),
+    "spa.f.step": ("Step size", "ステップサイズ"),
+    "spa.f.cases": (
+        "Derived SPA-I: case (a) when the hard step's total Σ τ is at most C (then it is "
+        "optimal and ξ = 0); case (b) otherwise (then Σ τ = C exactly).",
+        "導出した SPA-I: 場合 (a) はハードな更新の合計 Σ τ が C 以下のとき (そのまま最適で "
+        "ξ = 0)、場合 (b) はそれ以外 (Σ τ = C ちょうど)。",
+    ),
+    "spa.f.printed": ("Printed (Table {table})", "印刷された式 (表 {table})"),
+    "spa.f.derived": ("Derived from the stated problem", "問題から導出した式"),
+    "spa.f.note.I": (
+        "SPA-I: the printed test has the C term with the wrong sign and scale (−C/k instead "
+        "of +C/(k−1)), and the printed step is only case (b): with one support class it "
+        "always gives τ = C, even when the hard step Q/2 is below C.",
+        "SPA-I: 印刷された判定式は C の項の符号と大きさが誤り (+C/(k−1) ではなく −C/k)。"
+        "印刷されたステップは場合 (b) だけで、サポートクラスが一つなら、ハードな更新 Q/2 が "
+        "C より小さいときでも常に τ = C を与えます。",
+    ),
+    "spa.f.note.II": (
+        "SPA-II: the printed test has 1/2C where the derivation has (k−1)/2C in the "
+        "denominator; they agree for k ≤ 2 and differ from the third class on. The printed "
+        "step size is right.",
+        "SPA-II: 印刷された判定式の分母は 1/2C ですが、導出では (k−1)/2C です。k ≤ 2 では"
+        "一致し、三つ目のクラスから異なります。印刷されたステップサイズは正しい式です。",
+    ),
+    "spa.f.note.None": (
+        "Hard SPA: Table 1 and Eq. (8)/(9) are right; n = ‖x‖².",
+        "ハード SPA: 表 1 と式 (8)(9) は正しい式です。n = ‖x‖²。",
+    ),
+    "spa.f.n": ("n = ‖x‖² throughout.", "n = ‖x‖² とします。"),
+    "spa.col.class": ("class", "クラス"),
+    "spa.col.s": ("s_u", "s_u"),
+    "spa.col.m": ("m_u", "m_u"),
+    "spa.col.Q": ("Q_u", "Q_u"),
+    "spa.col.rank": ("rank", "順位"),
+    "spa.col.admitted": ("admitted", "採用"),
+    "spa.col.tau": ("τ_u", "τ_u"),
+    "spa.col.coef": ("change of w_u (× x)", "w_u の変化 (× x)"),
+    "spa.col.s_after": ("s_u after", "更新後の s_u"),
+    "spa.col.m_after": ("m_u after", "更新後の m_u"),
+    "spa.col.pa_after": ("s_u after PA", "PA 後の s_u"),
+    "spa.col.spa_after": ("s_u after SPA", "SPA 後の s_u"),
+    "spa.col.tau_cf": ("τ closed form", "τ 閉形式"),
+    "spa.col.tau_qp": ("τ quadprog", "τ quadprog"),
+    "spa.col.diff": ("|difference|", "|差|"),
+    "spa.col.tau_derived": ("τ derived", "τ 導出"),
+    "spa.col.tau_printed": ("τ printed", "τ 印刷"),
+    "spa.col.m_derived": ("m_u after (derived)", "更新後の m_u (導出)"),
+    "spa.col.m_printed": ("m_u after (printed)", "更新後の m_u (印刷)"),
+    "spa.col.row": ("row", "行"),
+    "spa.col.bias": ("bias", "バイアス"),
+    "spa.random_seed": ("Random seed", "乱数シード"),
+    "spa.random_seed.help": (
+        "Picks another instance of the scenario (the random generator's seed, not a paper).",
+        "シナリオの別の例を選びます (乱数生成器のシードであり、論文番号ではありません)。",
+    ),
+    "spa.step_of": ("step {i} of {n}", "ステップ {i} / {n}"),
+    "spa.formulas": ("The rule's formulas: printed vs derived", "更新則の式: 印刷と導出"),
+    "spa.table": ("Numbers per class", "クラスごとの数値"),
+    "fig.feature1": ("feature 1", "特徴 1"),
+    "fig.feature2": ("feature 2", "特徴 2"),
 }

@@ -1,0 +1,140 @@
+"""The lesson: eight steps from the Perceptron to SCW, a story and a live view each.
+
+Next / Previous move through :data:`olearn.teaching.lesson.STEPS`; the step is in the URL
+(``?step=3``).  Each view is drawn here through the same cached entry points as its page, and
+a link opens that page in the same state (same tab).  ``?hide=all`` hides the step picker.
+"""
+
+import streamlit as st
+
+from olearn.app.cached import (
+    comparison,
+    cw_noise,
+    cw_page,
+    spa_figures,
+    spa_walk,
+    stream_figures,
+)
+from olearn.app.ui import Controls, guard, lang, plot, tr
+from olearn.teaching.lesson import C_GRID, STEPS, deep_link
+
+L = lang()
+ui = Controls("lesson")
+N = len(STEPS)
+
+
+def move(delta: int) -> None:
+    ui.set("step", min(max(ui.get("step", 1) + delta, 1), N))
+
+
+def current() -> int:
+    """The step about to be shown (before its picker is drawn): session, else URL, else 1."""
+    value = ui.get("step")
+    if value is None:
+        raw = st.query_params.get("step", "1")
+        value = int(raw) if raw.isdigit() else 1
+    return value if 1 <= value <= N else 1
+
+
+def spa_args(params: dict) -> tuple:
+    rule = {"SPA": None, "SPA-I": "I", "SPA-II": "II"}[params["rule"]]
+    return (params["scenario"], rule, float(params.get("C", 1.0)), 0, None, L, None)
+
+
+def view(step) -> int | None:
+    """Draw ``step``'s view; returns the SPA walkthrough's length when it has one."""
+    p = step.params
+    if step.view == "stream":
+        keys = tuple(p["algos"].split(","))
+        args = (keys, p["kind"], p["n"], p["K"], p["noise"], 0.5, p["seed"], p["C"], True, None)
+        planes, curve, _, _, _ = stream_figures(*args, p["t"], L, True)
+        plot(planes, key="lesson.planes")
+        plot(curve, key="lesson.curve")
+        return None
+    if step.view in ("pa_beside", "spa_after", "cap"):
+        walk = spa_walk(*spa_args(p))
+        last = len(walk.steps) - 1
+        fig_step, fig_cap, fig_pa = spa_figures(*spa_args(p), last)
+        if step.view == "pa_beside":
+            st.markdown(walk.pa_text)
+            plot(fig_pa, key="lesson.pa")
+        elif step.view == "spa_after":
+            st.markdown(walk.steps[last].text)
+            plot(fig_step, key="lesson.spa")
+        else:
+            st.markdown(walk.cap_text)
+            plot(fig_cap, key="lesson.cap")
+        return len(walk.steps)
+    if step.view == "cw":
+        walk, fig = cw_page(p["rule"], 0.75, 1.0, 1.0, 6, 0, L)
+        plot(fig, key="lesson.cw")
+        return None
+    if step.view == "noise":
+        _, fig = cw_noise(float(p["noise"]), int(p["passes"]), 0, L)
+        plot(fig, key="lesson.noise")
+        return None
+    bar = st.progress(0.0, tr("lesson.progress"))
+    res, fig_err, _, _ = comparison(
+        p["data"],
+        None,
+        None,
+        tuple(p["algos"].split(",")),
+        C_GRID,
+        int(p["epochs"]),
+        int(p["folds"]),
+        int(p["seed"]),
+        int(p["max"]),
+        L,
+        p["scale"],
+        progress=lambda share, msg: bar.progress(min(share, 1.0), tr("lesson.progress")),
+    )
+    bar.empty()
+    plot(fig_err, key="lesson.real")
+    return None
+
+
+with guard():
+    present = ui.is_hidden("all")
+    if not present:
+        st.title(tr("lesson.title"))
+        st.caption(tr("lesson.intro"))
+    wide = STEPS[current() - 1].view == "cw"  # a three-panel figure
+    story, shown = st.columns([1, 2] if wide else [2, 3], gap="medium")
+    with story:
+        number = ui.select(
+            "step",
+            tr("lesson.step"),
+            list(range(1, N + 1)),
+            1,
+            format_func=lambda i: f"{i}. {STEPS[i - 1].title(L)}",
+            label_visibility="collapsed",
+        )
+        step = STEPS[number - 1]
+        b1, b2 = st.columns(2)
+        b1.button(
+            tr("lesson.prev"),
+            on_click=move,
+            args=(-1,),
+            key="lesson.prev",
+            width="stretch",
+            disabled=number == 1,
+        )
+        b2.button(
+            tr("lesson.next"),
+            on_click=move,
+            args=(1,),
+            key="lesson.next",
+            width="stretch",
+            disabled=number == N,
+        )
+        st.caption(tr("lesson.of", i=number, n=N))
+        st.markdown(f"### {step.title(L)}")
+        st.markdown(step.text(L))
+        link = st.empty()
+    with shown:
+        substeps = view(step)
+    link.markdown(
+        f'<a href="{deep_link(step, L, substeps)}" target="_self">{tr("lesson.open")}</a>',
+        unsafe_allow_html=True,
+    )
+    ui.sync()
