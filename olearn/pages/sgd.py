@@ -27,7 +27,7 @@ with guard():
         plot(fig_obj, key="sgd.obj")
     with right:
         plot(fig_f1, key="sgd.f1")
-    left, right = st.columns([3, 2])
+    left, right = st.columns([1, 1])
     with left:
         plot(fig_rates, key="sgd.rates")
         st.caption(tr("sgd.rates_caption"))

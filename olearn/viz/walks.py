@@ -32,7 +32,11 @@ LABEL_GAP = 22  # px between two direct labels
 def _legible(fig: go.Figure, height: int, title: str | None = None, **kw) -> go.Figure:
     """The app's style, then projector sizes: 16 px dark text, 18 px title."""
     style(fig, height=height, title=title, **kw)
-    fig.update_layout(font=dict(size=FONT, color=INK), hoverlabel=dict(font_size=FONT))
+    fig.update_layout(
+        font=dict(size=FONT, color=INK),
+        hoverlabel=dict(font_size=FONT),
+        legend=dict(font=dict(size=FONT, color=INK)),
+    )
     fig.update_xaxes(tickfont=dict(size=FONT, color=INK), title_font=dict(size=FONT, color=INK))
     fig.update_yaxes(tickfont=dict(size=FONT, color=INK), title_font=dict(size=FONT, color=INK))
     fig.update_annotations(font=dict(size=FONT, color=INK))
@@ -730,7 +734,7 @@ def pcvm_history_figure(walk, i: int, lang: str = "en", height: int = 440) -> go
     )
     now = int(h["iteration"].iloc[i])
     fig.add_vline(x=now, line_color=INK, line_width=2, line_dash="dot")
-    fig.update_xaxes(title_text=t("pcvm.iteration_log", lang), type="log")
+    fig.update_xaxes(title_text=t("pcvm.iteration_log", lang), type="log", dtick=1)
     fig.update_yaxes(
         title_text=t("pcvm.gamma_log", lang),
         type="log",
@@ -741,6 +745,8 @@ def pcvm_history_figure(walk, i: int, lang: str = "en", height: int = 440) -> go
         title_text=t("pcvm.nonzero", lang),
         secondary_y=True,
         rangemode="tozero",
+        tickmode="auto",
+        nticks=6,
         title_font=dict(color=nz_color),
         showgrid=False,
     )
