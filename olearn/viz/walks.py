@@ -29,7 +29,7 @@ FONT = 16  # px, every text of these figures
 LABEL_GAP = 22  # px between two direct labels
 
 
-def _legible(fig: go.Figure, height: int, title: str | None = None, **kw) -> go.Figure:
+def projector_style(fig: go.Figure, height: int, title: str | None = None, **kw) -> go.Figure:
     """The app's style, then projector sizes: 16 px dark text, 18 px title."""
     style(fig, height=height, title=title, **kw)
     fig.update_layout(
@@ -68,7 +68,8 @@ def end_labels(fig: go.Figure, items, height_px: float, xaxis: str = "x", yaxis:
     shift = (max(placed) - max(px)) / 2 if len(px) > 1 else 0.0  # re-centre the stack
     for (text, _, color), y, p0, p1 in zip(items, ys, px, placed):
         fig.add_annotation(
-            x=1.01,
+            x=1.0,
+            xshift=24,  # clear of the last tick label
             xref=f"{xaxis} domain",
             y=y,  # on a log axis plotly places annotations in log10 units
             yref=yaxis,
@@ -270,7 +271,7 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
     )
     fig.update_xaxes(title_text="y w·x", row=1, col=2)
     fig.update_yaxes(title_text=t("cw.fig.density", lang), range=[0, 1.08 * peak], row=1, col=2)
-    _legible(fig, height=height, legend_below=True)
+    projector_style(fig, height=height, legend_below=True)
     top, bottom = 40, 120
     fig.update_layout(  # the legend 62 px under the plot area: below the axis titles
         margin=dict(l=60, r=20, t=top, b=bottom),
@@ -333,7 +334,7 @@ def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
     )
     fig.update_xaxes(range=[box[0], box[1]], title_text="x₁", constrain="domain")
     fig.update_yaxes(range=[box[2], box[3]], title_text="x₂", scaleanchor="x", constrain="domain")
-    _legible(fig, height=height, title=t("cw.fig.input", lang), legend_below=True)
+    projector_style(fig, height=height, title=t("cw.fig.input", lang), legend_below=True)
     top, bottom = 60, 130
     fig.update_layout(
         legend=dict(y=-62 / (height - top - bottom), yanchor="top"),
@@ -364,7 +365,7 @@ def noise_figure(table, lang: str = "en", height: int = 380) -> go.Figure:
     top = float(table["error %"].max()) * 1.1 or 1.0
     fig.update_xaxes(title_text=t("cw.fig.pass", lang), dtick=1)
     fig.update_yaxes(title_text=t("cmp.error_axis", lang), range=[0, top])
-    _legible(fig, height=height, title=t("cw.fig.noise", lang))
+    projector_style(fig, height=height, title=t("cw.fig.noise", lang))
     fig.update_layout(margin=dict(r=110, t=60))
     end_labels(fig, last, height_px=height - 60 - 50)
     return fig
@@ -601,7 +602,7 @@ def cs_figure(walk, s: int, lang: str = "en", height: int = 470) -> go.Figure:
             )
         ],
     )
-    _legible(fig, height=height, title=title(s))
+    projector_style(fig, height=height, title=title(s))
     fig.update_layout(margin=dict(l=60, r=120, t=top, b=bottom), showlegend=False)
     return fig
 
@@ -687,7 +688,7 @@ def pcvm_figure(walk, i: int, lang: str = "en", height: int = 440) -> go.Figure:
     fig.update_yaxes(
         range=[box[2], box[3]], title_text=t("cs.x2", lang), scaleanchor="x", constrain="domain"
     )
-    _legible(
+    projector_style(
         fig,
         height=height,
         title=t(
@@ -750,7 +751,7 @@ def pcvm_history_figure(walk, i: int, lang: str = "en", height: int = 440) -> go
         title_font=dict(color=nz_color),
         showgrid=False,
     )
-    _legible(fig, height=height, title=t("pcvm.history", lang))
+    projector_style(fig, height=height, title=t("pcvm.history", lang))
     fig.update_yaxes(title_font=dict(color=g_color), secondary_y=False)
     fig.update_yaxes(title_font=dict(color=nz_color), secondary_y=True)
     fig.update_layout(
@@ -800,7 +801,7 @@ def sgd_figures(walk, lang: str = "en", height: int = 380) -> tuple[go.Figure, .
     f1.update_yaxes(title_text=t("sgd.f1", lang), range=[0, 1.02])
     top = 60
     for fig, title in ((obj, "sgd.objective"), (f1, "sgd.f1_title")):
-        _legible(fig, height=height, title=t(title, lang))
+        projector_style(fig, height=height, title=t(title, lang))
         fig.update_layout(showlegend=False, margin=dict(t=top, r=170, b=60))
     values = np.log10(walk.curves["objective"].clip(lower=1e-300))
     obj.update_yaxes(range=[float(values.min()) - 0.05, float(values.max()) + 0.05])
@@ -847,7 +848,7 @@ def sgd_rates_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
         fig.update_xaxes(title_text=t("cmp.t_axis", lang), row=1, col=col)
     fig.update_yaxes(title_text=t("sgd.rate_log", lang), type="log", row=1, col=1)
     fig.update_yaxes(type="log")
-    _legible(fig, height=height, title=t("sgd.rates", lang))
+    projector_style(fig, height=height, title=t("sgd.rates", lang))
     rates = np.log10(walk.rates["rate"])
     fig.update_yaxes(range=[float(rates.min()) - 0.1, float(rates.max()) + 0.1])
     fig.update_layout(showlegend=False, margin=dict(t=90, r=170, b=60))
