@@ -209,12 +209,22 @@ def repro_run(id_: str, quick: bool, lang: str, progress=None):
 
 @st.cache_resource(show_spinner=False, max_entries=128)
 def cw_page(rule: str, eta: float, r: float, C: float, warmup: int, seed: int, lang: str):
-    """(walk, main figure, input-space figure, numbers table) of one CW-family update."""
-    from olearn.teaching.cw_walk import cw_table, cw_update
-    from olearn.viz.walks import cw_figure, cw_input_figure
+    """(walk, main figure) of the CW-family update at or after example ``warmup``."""
+    from olearn.teaching.cw_walk import cw_update
+    from olearn.viz.walks import cw_figure
 
     walk = cw_update(rule, eta, r, C, warmup, seed)
-    return walk, cw_figure(walk, lang), cw_input_figure(walk, lang), cw_table(walk, lang)
+    return walk, cw_figure(walk, lang)
+
+
+@st.cache_resource(show_spinner=False, max_entries=128)
+def cw_details(rule: str, eta: float, r: float, C: float, warmup: int, seed: int, lang: str):
+    """(input-space figure, numbers table) of the same update."""
+    from olearn.teaching.cw_walk import cw_table
+    from olearn.viz.walks import cw_input_figure
+
+    walk, _ = cw_page(rule, eta, r, C, warmup, seed, lang)
+    return cw_input_figure(walk, lang), cw_table(walk, lang)
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)

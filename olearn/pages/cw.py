@@ -3,7 +3,7 @@
 import streamlit as st
 
 from olearn import registry
-from olearn.app.cached import cw_noise, cw_page
+from olearn.app.cached import cw_details, cw_noise, cw_page
 from olearn.app.ui import Controls, guard, lang, plot, tr
 from olearn.teaching.strings import num
 
@@ -18,7 +18,7 @@ with guard():
     else:
         st.title(tr("cw.title"))
         st.caption(tr("cw.intro"))
-    row = st.columns([3, 2, 2, 2, 2, 1]) if not present else [None] * 6  # no empty row
+    row = st.columns([4, 2, 2, 2, 2, 1.2]) if not present else [None] * 6  # no empty row
     c1, c2, c3, c4, c5, c6 = row
     rule = ui.select(
         "rule",
@@ -50,9 +50,9 @@ with guard():
     )
     t = ui.slider("t", tr("cw.warmup"), 0, 79, 6, where=c5)
     seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c6, step=1)
-    walk, fig, fig_input, table = cw_page(
-        rule, float(eta), float(r), float(C), int(t), int(seed), L
-    )
+    args = (rule, float(eta), float(r), float(C), int(t), int(seed), L)
+    walk, fig = cw_page(*args)
+    fig_input, table = cw_details(*args)
     left, right = st.columns([2.6, 1], vertical_alignment="top")
     with left:
         plot(fig, key="cw.fig")

@@ -39,7 +39,7 @@ def projector_style(fig: go.Figure, height: int, title: str | None = None, **kw)
     )
     fig.update_xaxes(tickfont=dict(size=FONT, color=INK), title_font=dict(size=FONT, color=INK))
     fig.update_yaxes(tickfont=dict(size=FONT, color=INK), title_font=dict(size=FONT, color=INK))
-    fig.update_annotations(font=dict(size=FONT, color=INK))
+    fig.update_annotations(font_size=FONT)  # direct labels keep their learner's colour
     if title:
         fig.update_layout(title_font=dict(size=18, color=INK))
     return fig

@@ -27,12 +27,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "次へ / 前へ は下の数値も更新します。",
     ),
     "cs.step_title": (
-        "Sub-problem {k} of {n} (sweep {sweep})",
-        "部分問題 {k} / {n} (一巡目 {sweep})",
+        "Sub-problem {k} of {n} (sweep\u00a0{sweep})",
+        "部分問題 {k} / {n} ({sweep}\u00a0巡目)",
     ),
     "cs.frame_title": (
         "Sub-problem {k}: example {p} (class {y}), sweep {sweep}",
-        "部分問題 {k}: 例 {p} (クラス {y}), 一巡目 {sweep}",
+        "部分問題 {k}: 例 {p} (クラス {y}), {sweep} 巡目",
     ),
     "cs.col.class": ("class", "クラス"),
     "cs.col.G": ("G_m = w_m·x_p + e_m", "G_m = w_m·x_p + e_m"),
