@@ -802,7 +802,7 @@ def sgd_figures(walk, lang: str = "en", height: int = 380) -> tuple[go.Figure, .
     top = 60
     for fig, title in ((obj, "sgd.objective"), (f1, "sgd.f1_title")):
         projector_style(fig, height=height, title=t(title, lang))
-        fig.update_layout(showlegend=False, margin=dict(t=top, r=170, b=60))
+        fig.update_layout(showlegend=False, margin=dict(l=80, t=top, r=170, b=60))
     values = np.log10(walk.curves["objective"].clip(lower=1e-300))
     obj.update_yaxes(range=[float(values.min()) - 0.05, float(values.max()) + 0.05])
     end_labels(obj, ends_obj, height_px=height - top - 60)
@@ -851,7 +851,7 @@ def sgd_rates_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
     projector_style(fig, height=height, title=t("sgd.rates", lang))
     rates = np.log10(walk.rates["rate"])
     fig.update_yaxes(range=[float(rates.min()) - 0.1, float(rates.max()) + 0.1])
-    fig.update_layout(showlegend=False, margin=dict(t=90, r=170, b=60))
+    fig.update_layout(showlegend=False, margin=dict(l=80, t=90, r=170, b=60))
     last = f"x{len(features)}" if len(features) > 1 else "x"
     end_labels(
         fig,

@@ -22,9 +22,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cs.pause": ("❚❚ Pause", "❚❚ 一時停止"),
     "cs.play_help": (
         "▶ Play (in the figure) runs every sub-problem that changed W, in your browser; "
-        "Next / Previous also update the numbers below.",
+        "Next / Back also update the numbers below. The lighter strip along each boundary "
+        "is the margin band (best score minus second best < 1).",
         "図の ▶ 再生 は W を変えた部分問題をブラウザ内で順に再生します。"
-        "次へ / 前へ は下の数値も更新します。",
+        "次へ / 前へ は下の数値も更新します。境界に沿った薄い帯はマージンの帯 "
+        "(最大のスコアと二番目のスコアの差 < 1) です。",
     ),
     "cs.step_title": (
         "Sub-problem {k} of {n} (sweep\u00a0{sweep})",
