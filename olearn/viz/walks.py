@@ -14,9 +14,10 @@ from plotly.subplots import make_subplots
 from scipy.stats import norm
 
 from olearn.teaching.strings import num, t
-from olearn.viz.common import style
+from olearn.viz.common import FastFigure, style
 from olearn.viz.palette import (
     EXAMPLE_COLOR,
+    TEXT_FONT,
     algorithm_color,
     algorithm_dash,
     class_color,
@@ -120,10 +121,12 @@ def region_polygons(W: np.ndarray, b: np.ndarray, box, offset: float = 0.0) -> l
     return out
 
 
-def _closed(poly: np.ndarray) -> tuple[list, list]:
+def _closed(poly: np.ndarray, decimals: int = 4) -> tuple[list, list]:
+    """The polygon's x and y lists, closed, rounded (a smaller figure to send and redraw)."""
     if len(poly) == 0:
         return [], []
-    return [*poly[:, 0], poly[0, 0]], [*poly[:, 1], poly[0, 1]]
+    p = np.round(poly, decimals)
+    return [*p[:, 0].tolist(), float(p[0, 0])], [*p[:, 1].tolist(), float(p[0, 1])]
 
 
 def _box(X):
@@ -138,17 +141,19 @@ def _box(X):
 def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
     """The page's main figure: weight space (the mean's path, the 1-sigma ellipses before /
     after, the half-plane of weights that classify x right) and the margin's distribution
-    before / after (the shaded area is Pr[y w.x >= 0] after the update)."""
+    before / after (the shaded area is Pr[y w.x >= 0] after the update).
+
+    Built from plain dicts (:class:`~olearn.viz.common.FastFigure`): a Next must not wait for
+    plotly's validation (~0.4 s for this figure, ~20 ms like this)."""
     from olearn.core.cw import covariance_ellipse, ellipse_points
 
     tr, x, y = walk.trace, walk.x, walk.y
     after = algorithm_color(walk.rule)
-    fig = make_subplots(
-        rows=1,
+    fig = FastFigure(
         cols=2,
-        column_widths=[0.55, 0.45],
-        horizontal_spacing=0.12,
-        subplot_titles=[t("cw.fig.weights", lang), t("cw.fig.margin", lang)],
+        widths=[0.55, 0.45],
+        spacing=0.12,
+        titles=[t("cw.fig.weights", lang), t("cw.fig.margin", lang)],
     )
     mus = [np.asarray(tr.mu_before), np.asarray(tr.mu_after)]
     sig = [np.asarray(tr.Sigma_before), np.asarray(tr.Sigma_after)]
@@ -156,10 +161,10 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
     R = float(max(np.max(np.abs(reach)) + 1.6 * np.sqrt(np.max(np.diag(sig[0]))), 1.0))
     # the weights classifying x right: y w.x >= 0, a half-plane bounded by a line through 0
     square = np.array([[-R, -R], [R, -R], [R, R], [-R, R]], float)
-    right = _clip(square, y * x, 0.0)
-    hx, hy = _closed(right)
+    hx, hy = _closed(_clip(square, y * x, 0.0))
     fig.add_trace(
-        go.Scatter(
+        dict(
+            type="scatter",
             x=hx,
             y=hy,
             fill="toself",
@@ -169,19 +174,18 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
             name=t("cw.fig.right", lang),
             hoverinfo="skip",
         ),
-        row=1,
         col=1,
     )
     fig.add_trace(
-        go.Scatter(
-            x=walk.path[:-1, 0],
-            y=walk.path[:-1, 1],
+        dict(
+            type="scatter",
+            x=walk.path[:-1, 0].tolist(),
+            y=walk.path[:-1, 1].tolist(),
             mode="lines+markers",
             line=dict(color="#999999", width=1.5),
             marker=dict(size=6, color="#999999"),
             name=t("cw.fig.path", lang),
         ),
-        row=1,
         col=1,
     )
     styles = [
@@ -196,52 +200,52 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
     for (mu, S), (color, dash, name, mu_name), (m, v) in zip(zip(mus, sig), styles, m_v):
         pts = ellipse_points(covariance_ellipse(S, center=mu), 100)
         fig.add_trace(
-            go.Scatter(
-                x=pts[:, 0],
-                y=pts[:, 1],
+            dict(
+                type="scatter",
+                x=pts[:, 0].tolist(),
+                y=pts[:, 1].tolist(),
                 mode="lines",
                 line=dict(color=color, width=3, dash=dash),
                 name=f"μ ± 1σ ({name})",
                 legendgroup=name,
             ),
-            row=1,
             col=1,
         )
         fig.add_trace(
-            go.Scatter(
-                x=[mu[0]],
-                y=[mu[1]],
+            dict(
+                type="scatter",
+                x=[float(mu[0])],
+                y=[float(mu[1])],
                 mode="markers",
                 name=mu_name,
                 showlegend=False,
                 marker=dict(size=14, color=color, line=dict(width=1.5, color="white")),
                 legendgroup=name,
             ),
-            row=1,
             col=1,
         )
-        s = np.sqrt(max(v, 1e-12))
-        density = norm.pdf(grid, m, s)
+        density = norm.pdf(grid, m, np.sqrt(max(v, 1e-12)))
         fig.add_trace(
-            go.Scatter(
-                x=grid,
-                y=density,
+            dict(
+                type="scatter",
+                x=grid.tolist(),
+                y=density.tolist(),
                 mode="lines",
                 line=dict(color=color, width=3, dash=dash),
                 name=name,
                 showlegend=False,
                 legendgroup=name,
             ),
-            row=1,
             col=2,
         )
     # Pr[y w.x >= 0] after: the area right of 0 under the new density
     s1 = np.sqrt(max(tr.v_after, 1e-12))
     pos = grid[grid >= 0]
     fig.add_trace(
-        go.Scatter(
-            x=[0.0, *pos, pos[-1] if len(pos) else 0.0],
-            y=[0.0, *norm.pdf(pos, tr.m_after, s1), 0.0],
+        dict(
+            type="scatter",
+            x=[0.0, *pos.tolist(), float(pos[-1]) if len(pos) else 0.0],
+            y=[0.0, *norm.pdf(pos, tr.m_after, s1).tolist(), 0.0],
             mode="lines",
             line=dict(width=0),
             fill="toself",
@@ -249,49 +253,105 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
             hoverinfo="skip",
             showlegend=False,
         ),
-        row=1,
         col=2,
     )
     peak = float(norm.pdf(0.0, 0.0, min(s1, sd0)))
-    fig.add_annotation(  # top right: >= 3.5 sd from both peaks, so it covers no curve
-        x=0.99,
-        y=0.99,
-        xref="x2 domain",
-        yref="y2 domain",
-        xanchor="right",
-        yanchor="top",
-        text=f"Pr = {num(tr.prob_after, 3)}",
-        showarrow=False,
-        font=dict(size=FONT, color=after),
+    fig.layout["annotations"].append(  # top right: >= 3.5 sd from both peaks, covers no curve
+        dict(
+            x=0.99,
+            y=0.99,
+            xref="x2 domain",
+            yref="y2 domain",
+            xanchor="right",
+            yanchor="top",
+            text=f"Pr = {num(tr.prob_after, 3)}",
+            showarrow=False,
+            font=dict(size=FONT, color=after),
+        )
     )
-    fig.add_vline(x=0.0, line_color=INK, line_width=1.5, row=1, col=2)
-    fig.update_xaxes(range=[-R, R], row=1, col=1, title_text="w₁", constrain="domain")
-    fig.update_yaxes(
-        range=[-R, R], row=1, col=1, title_text="w₂", scaleanchor="x", constrain="domain"
+    fig.layout["shapes"].append(
+        dict(
+            type="line",
+            x0=0,
+            x1=0,
+            y0=0,
+            y1=1,
+            xref="x2",
+            yref="y2 domain",
+            line=dict(color=INK, width=1.5),
+        )
     )
-    fig.update_xaxes(title_text="y w·x", row=1, col=2)
-    fig.update_yaxes(title_text=t("cw.fig.density", lang), range=[0, 1.08 * peak], row=1, col=2)
-    projector_style(fig, height=height, legend_below=True)
+    fig.update_xaxes(col=1, range=[-R, R], title_text="w₁", constrain="domain")
+    fig.update_yaxes(col=1, range=[-R, R], title_text="w₂", scaleanchor="x", constrain="domain")
+    fig.update_xaxes(col=2, title_text="y w·x")
+    fig.update_yaxes(col=2, title_text=t("cw.fig.density", lang), range=[0, 1.08 * peak])
     top, bottom = 40, 120
     fig.update_layout(  # the legend 62 px under the plot area: below the axis titles
         margin=dict(l=60, r=20, t=top, b=bottom),
-        legend=dict(y=-62 / (height - top - bottom), x=0, yanchor="top", font=dict(size=FONT)),
+        legend=dict(
+            orientation="h",
+            y=-62 / (height - top - bottom),
+            x=0,
+            yanchor="top",
+            font=dict(size=FONT, color=INK),
+        ),
     )
-    return fig
+    return _fast_style(fig, height)
+
+
+def _fast_style(fig: FastFigure, height: int, title: str | None = None) -> go.Figure:
+    """:func:`projector_style` for a dict-built figure (white background, 16 px dark text),
+    without plotly's per-call validation."""
+    axis = dict(
+        tickfont=dict(size=FONT, color=INK),
+        title_font=dict(size=FONT, color=INK),
+        gridcolor="#E5E5E5",
+        zerolinecolor="#BBBBBB",
+        linecolor="#444444",
+    )
+    for name, props in fig.layout.items():
+        if name.startswith(("xaxis", "yaxis")):
+            title_obj = props.pop("title", None)
+            props.update({k: v for k, v in axis.items() if k not in props})
+            if title_obj is not None:
+                props["title"] = {**title_obj, "font": dict(size=FONT, color=INK)}
+    for a in fig.layout["annotations"]:
+        a.setdefault("font", {})
+        a["font"] = {"color": INK, **a["font"], "size": FONT}
+    fig.update_layout(
+        height=height,
+        font=dict(family=TEXT_FONT["family"], size=FONT, color=INK),
+        paper_bgcolor="white",
+        plot_bgcolor="white",
+        hoverlabel=dict(font_size=FONT),
+    )
+    if title:
+        fig.update_layout(
+            title=dict(
+                text=title,
+                x=0.01,
+                y=0.985,
+                yanchor="top",
+                yref="container",
+                font=dict(size=18, color=INK),
+            )
+        )
+    return fig.figure()
 
 
 def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
     """Input space: the stream seen so far, the example x, the boundary mu.z = 0 before
-    (grey dashed) and after (the rule's colour)."""
+    (grey dashed) and after (the rule's colour).  Dict-built, like :func:`cw_figure`."""
     tr, x, y, i = walk.trace, walk.x, walk.y, walk.index
     after = algorithm_color(walk.rule)
     box = _box(walk.X)
-    fig = go.Figure()
+    fig = FastFigure()
     seen = walk.X[:i]
     fig.add_trace(
-        go.Scatter(
-            x=seen[:, 0],
-            y=seen[:, 1],
+        dict(
+            type="scatter",
+            x=seen[:, 0].tolist(),
+            y=seen[:, 1].tolist(),
             mode="markers",
             name=t("cw.fig.seen", lang),
             marker=dict(
@@ -310,7 +370,8 @@ def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
         if np.linalg.norm(mu) > 0:
             e = np.array([-mu[1], mu[0]]) / np.linalg.norm(mu)
             fig.add_trace(
-                go.Scatter(
+                dict(
+                    type="scatter",
                     x=[-L * e[0], L * e[0]],
                     y=[-L * e[1], L * e[1]],
                     mode="lines",
@@ -319,9 +380,10 @@ def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
                 )
             )
     fig.add_trace(
-        go.Scatter(
-            x=[x[0]],
-            y=[x[1]],
+        dict(
+            type="scatter",
+            x=[float(x[0])],
+            y=[float(x[1])],
             mode="markers",
             name=t("cw.fig.x", lang, y=f"{y:+d}"),
             marker=dict(
@@ -334,13 +396,18 @@ def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
     )
     fig.update_xaxes(range=[box[0], box[1]], title_text="x₁", constrain="domain")
     fig.update_yaxes(range=[box[2], box[3]], title_text="x₂", scaleanchor="x", constrain="domain")
-    projector_style(fig, height=height, title=t("cw.fig.input", lang), legend_below=True)
     top, bottom = 60, 130
     fig.update_layout(
-        legend=dict(y=-62 / (height - top - bottom), yanchor="top"),
-        margin=dict(t=top, b=bottom),
+        legend=dict(
+            orientation="h",
+            y=-62 / (height - top - bottom),
+            x=0,
+            yanchor="top",
+            font=dict(size=FONT, color=INK),
+        ),
+        margin=dict(l=60, r=20, t=top, b=bottom),
     )
-    return fig
+    return _fast_style(fig, height, title=t("cw.fig.input", lang))
 
 
 def noise_figure(table, lang: str = "en", height: int = 380) -> go.Figure:
@@ -607,6 +674,28 @@ def cs_figure(walk, s: int, lang: str = "en", height: int = 470) -> go.Figure:
     return fig
 
 
+class FramesAsDicts(go.Figure):
+    """A figure whose animation frames stay plain dicts until it is serialised.
+
+    plotly validates every frame whenever a figure is constructed (even with
+    ``_validate=False``): ~0.5-1 s for the 134 frames of the Crammer-Singer page, on every
+    Next.  The frames here were validated once, when the base figure was built; ``to_dict``
+    (what ``st.plotly_chart`` and ``to_json`` call) adds them back.
+    """
+
+    def __init__(self, data: list, layout: dict, frames: list[dict]):
+        super().__init__(data=data, layout=layout, _validate=False)
+        self._plain_frames = frames
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        out["frames"] = self._plain_frames
+        return out
+
+    def to_plotly_json(self) -> dict:
+        return self.to_dict()
+
+
 def cs_figure_at(base: dict, walk, s: int, lang: str = "en") -> go.Figure:
     """:func:`cs_figure` moved to sub-problem ``s`` without rebuilding it: ``base`` is
     ``cs_figure(walk, any, lang).to_dict()`` (kept by the app per setting); only the moving
@@ -622,7 +711,7 @@ def cs_figure_at(base: dict, walk, s: int, lang: str = "en") -> go.Figure:
     title = t("cs.frame_title", lang, k=k, p=st.p, y=st.y, sweep=int(walk.step_sweep[s]))
     layout["title"] = {**layout["title"], "text": title}
     layout["sliders"] = [{**layout["sliders"][0], "active": max(k - 1, 0)}]
-    return go.Figure(data=data, layout=layout, frames=base["frames"], _validate=False)
+    return FramesAsDicts(data, layout, base["frames"])
 
 
 # --- PCVM ------------------------------------------------------------------------------------
