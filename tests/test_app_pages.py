@@ -275,7 +275,7 @@ def _cw_heading(at) -> str:
 
 
 def test_cw_next_update_steps_through_the_stream():
-    at = open_page("olearn/pages/cw.py", {"t": "0"})
+    at = open_page("olearn/pages/cw.py", {"t": "1"})
     assert "example 1 of 80" in _cw_heading(at)
     means = []
     for _ in range(3):
@@ -287,7 +287,7 @@ def test_cw_next_update_steps_through_the_stream():
     means.append(json.dumps(charts(at)[0]["data"]))
     assert len(set(means)) == 4  # every update moved the ellipses and the mean
     shown = int(_cw_heading(at).split("example ")[1].split(" ")[0])
-    assert shown >= 4
+    assert shown >= 4 and at.session_state["cw.t"] == shown  # the slider counts as the heading
     at.button(key="cw.restart").click().run()
     assert "example 1 of 80" in _cw_heading(at)
 

@@ -88,7 +88,7 @@ def test_cw_presentation_fits_and_next_advances(server, projector):
     assert example() > first
     assert pg.locator(".js-plotly-plot").first.inner_html() != figure  # the ellipses moved
     t = int(re.search(r"[?&]t=(\d+)", pg.url).group(1))
-    assert t >= first  # the state is in the URL (t: the 0-based example to start from)
+    assert t == example()  # the state is in the URL
 
 
 def test_cs_svm_presentation_fits_and_plays_in_the_browser(server, projector):

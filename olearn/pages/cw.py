@@ -48,9 +48,9 @@ with guard():
         where=c4,
         disabled=rule not in ("scw1", "scw2"),
     )
-    t = ui.slider("t", tr("cw.warmup"), 0, 79, 6, where=c5)
+    t = ui.slider("t", tr("cw.warmup"), 1, 80, 7, where=c5)  # 1-based, as the heading counts
     seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c6, step=1)
-    args = (rule, float(eta), float(r), float(C), int(t), int(seed), L)
+    args = (rule, float(eta), float(r), float(C), int(t) - 1, int(seed), L)
     walk, fig = cw_page(*args)
     fig_input, table = cw_details(*args)
     left, right = st.columns([2.6, 1], vertical_alignment="top")
@@ -79,14 +79,14 @@ with guard():
             if rule != "arow":
                 st.markdown(tr("cw.step_eta", eta=num(eta)))
         b1, b2 = st.columns(2)
-        b1.button(tr("cw.prev"), key="cw.restart", on_click=ui.set, args=("t", 0), width="stretch")
+        b1.button(tr("cw.prev"), key="cw.restart", on_click=ui.set, args=("t", 1), width="stretch")
         b2.button(
             tr("cw.next"),
             key="cw.next",
             type="primary",
             on_click=ui.set,
-            args=("t", walk.next_t),
-            disabled=walk.exhausted or walk.index >= walk.n - 1,
+            args=("t", walk.next_t + 1),
+            disabled=walk.next_index is None,
             width="stretch",
             shortcut="right",
         )

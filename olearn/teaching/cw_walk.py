@@ -54,11 +54,12 @@ class CWWalk:
     path: np.ndarray
     updates: int
     exhausted: bool
+    next_index: int | None  # the next example with a loss after this one (None: no more)
 
     @property
     def next_t(self) -> int:
         """The ``t`` of the next update (what the Next button asks for)."""
-        return min(self.index + 1, self.n - 1)
+        return self.next_index if self.next_index is not None else self.n - 1
 
 
 def cw_update(
@@ -103,6 +104,12 @@ def cw_update(
         updates += moved
         state = new
         path.append(np.asarray(state[0], float).copy())
+    next_index, state_after = None, new
+    for j in range(i + 1, len(Y)):  # look ahead: Next lands exactly on the next update
+        state_after, later = _step(rule, state_after, X[j], int(Y[j]), eta, r, C)
+        if later.reason == "aggressive":
+            next_index = j
+            break
     return CWWalk(
         rule=rule,
         x=X[i].copy(),
@@ -116,6 +123,7 @@ def cw_update(
         path=np.array(path),
         updates=updates,
         exhausted=not moved,
+        next_index=next_index,
     )
 
 
