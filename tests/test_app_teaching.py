@@ -256,3 +256,15 @@ def test_pcvm_play_order_starts_dense_then_strides():
     n = len(walk.history)
     assert order[: min(10, n)] == list(range(min(10, n)))
     assert order[-1] == n - 1 and order == sorted(set(order))
+
+
+def test_cs_steps_know_their_sweep():
+    """The steps of sweep k are the examples visited in that sweep: each example once."""
+    from olearn.teaching.cs_walk import cs_walk
+
+    walk = cs_walk(n_samples=30, C=0.5)
+    n = len(walk.y)
+    for k in np.unique(walk.step_sweep):
+        ps = sorted(st.p for st, sw in zip(walk.steps, walk.step_sweep) if sw == k)
+        assert ps == list(range(n))
+    assert walk.step_sweep[-1] == len(walk.sweeps)

@@ -99,9 +99,6 @@ def cs_walk(
     for s, st in enumerate(sol.steps):  # W = sum_i alpha_i (x) x_i, one example at a time
         W[s + 1] = W[s] + np.outer(st.alpha_after - st.alpha_before, Xb[st.p])
     changed = np.array([s for s, st in enumerate(sol.steps) if not st.skipped], dtype=int)
-    n = len(y)
-    if len(sol.steps) == n * len(sol.sweeps):  # every sweep visits every example once
-        step_sweep = np.arange(len(sol.steps)) // n + 1
-    else:  # (a shrinking solver) spread the steps evenly over the sweeps
-        step_sweep = 1 + (np.arange(len(sol.steps)) * len(sol.sweeps)) // max(len(sol.steps), 1)
+    # each sweep visits every example once, in the traces' order (capped at MAX_STEPS)
+    step_sweep = np.minimum(np.arange(len(sol.steps)) // len(y) + 1, max(len(sol.sweeps), 1))
     return CSWalk(X, y, float(C), sweeps, float(p_ref), tuple(sol.steps), W, changed, step_sweep)

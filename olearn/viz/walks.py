@@ -606,7 +606,7 @@ def cs_figure(walk, s: int, lang: str = "en", height: int = 470) -> go.Figure:
 
     def title(step: int) -> str:
         st = walk.steps[step]
-        k = int(np.searchsorted(frames_at, step)) + 1
+        k = int(np.searchsorted(walk.changed, step)) + 1  # as the page counts (all changes)
         return t("cs.frame_title", lang, k=k, p=st.p, y=st.y, sweep=int(walk.step_sweep[step]))
 
     frames = []
@@ -707,10 +707,11 @@ def cs_figure_at(base: dict, walk, s: int, lang: str = "en") -> go.Figure:
     frames_at = _cs_frames(walk)
     layout = dict(base["layout"])
     st = walk.steps[s]
-    k = int(np.searchsorted(frames_at, s)) + 1
+    k = int(np.searchsorted(walk.changed, s)) + 1  # as the page counts (all changes)
     title = t("cs.frame_title", lang, k=k, p=st.p, y=st.y, sweep=int(walk.step_sweep[s]))
     layout["title"] = {**layout["title"], "text": title}
-    layout["sliders"] = [{**layout["sliders"][0], "active": max(k - 1, 0)}]
+    nearest = min(int(np.searchsorted(frames_at, s)), len(frames_at) - 1)  # frames may be thinned
+    layout["sliders"] = [{**layout["sliders"][0], "active": nearest}]
     return FramesAsDicts(data, layout, base["frames"])
 
 
