@@ -66,7 +66,7 @@ def olearn_entries(data: BenchData) -> list[Entry]:
 
     entries = []
     for spec in registry.ALGORITHMS:
-        keys = spec.estimator().get_params()
+        keys = spec.estimator_class().get_params()
         if not (spec.online or "epochs" in keys):  # batch solvers have no "one epoch"
             continue
         fixed = {k: v for k, v in (("epochs", 1), ("shuffle", False)) if k in keys}
@@ -92,7 +92,7 @@ def olearn_entries(data: BenchData) -> list[Entry]:
                     note="no constant feature",
                 )
             )
-    arrays = csr_arrays(data.X)
+    arrays = csr_arrays(data.X, intercept_scaling=1.0)  # the intercept as a column
     test_arrays = sp.csr_matrix(data.X_test)
     order = np.arange(data.n, dtype=np.int64)
     K, d = data.n_classes, data.d
@@ -108,7 +108,6 @@ def olearn_entries(data: BenchData) -> list[Entry]:
                 W,
                 code,
                 C,
-                True,
                 np.zeros((0, K)),
                 np.zeros(0, dtype=np.bool_),
             )

@@ -254,6 +254,13 @@ def markdown(results: dict) -> str:
                 "```",
             ]
         lines.append("")
+    if results.get("reproductions"):
+        lines += ["## Reproductions, quick runs", ""]
+        lines += _table(
+            ["reproduction", "seconds"],
+            [[r["id"], _fmt(r["seconds"], ".1f")] for r in results["reproductions"]],
+        )
+        lines += [""]
     if results.get("notes"):
         lines += ["## Notes", ""] + [f"- {n}" for n in results["notes"]] + [""]
     return "\n".join(lines)

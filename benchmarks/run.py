@@ -48,7 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--skip",
         default="",
-        help="comma-separated sections to skip: epochs,cs-svm,scaling,startup,vw",
+        help="comma-separated sections to skip: epochs,cs-svm,scaling,startup,repro,vw",
     )
     return p
 
@@ -210,6 +210,11 @@ def main(argv: list[str] | None = None) -> int:
         results["startup"] = run_startup(
             warm_repeats=1 if quick else 5, with_app=not quick, cold=not quick, log=log
         )
+    if "repro" not in skip and not quick:
+        from benchmarks.reproductions import run_reproductions
+
+        results["reproductions"] = run_reproductions(log=log)
+        flush()
     for r in results["epochs"]:
         if r.get("seconds") is None and r.get("note"):
             results["notes"].append(f"{r['dataset']}: {r['contestant']} {r['note']}")

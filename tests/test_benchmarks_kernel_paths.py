@@ -13,7 +13,9 @@ from olearn.kernels.additive import additive_epoch
 from olearn.kernels.codes import additive_code
 from olearn.kernels.spa import FULL_SORT_FROM
 from olearn.kernels.sparse import csr_arrays
-from tests.test_kernels_additive import RULES, readable_stream
+from tests.test_kernels_additive import RULES, kernel_code, readable_stream
+
+pytestmark = pytest.mark.kernel_equality
 
 
 @pytest.mark.parametrize("K", [3, 12, FULL_SORT_FROM + 8])
@@ -38,7 +40,6 @@ def test_spa_kernel_equals_readable_rule_with_ties(K, variant):
         W,
         additive_code("spa", variant),
         C,
-        False,
         coef_out,
         np.zeros(0, dtype=np.bool_),
     )
@@ -49,9 +50,9 @@ def test_spa_kernel_equals_readable_rule_with_ties(K, variant):
     assert supports.max() >= min(K - 1, 3)  # steps with several support classes happened
 
 
-@pytest.mark.parametrize("rule,variant", RULES)
+@pytest.mark.parametrize("key", RULES)
 @pytest.mark.parametrize("start", ["zero", "random"])
-def test_two_class_kernel_equals_readable_rule(rule, variant, start):
+def test_two_class_kernel_equals_readable_rule(key, start):
     """From zero weights the two-class fast path (one mirrored vector) runs; from a random
     (not mirrored) state the general loop does; both equal the readable rule."""
     rng = np.random.default_rng(5)
@@ -61,18 +62,17 @@ def test_two_class_kernel_equals_readable_rule(rule, variant, start):
     C = 0.3
     W0 = np.zeros((2, d + 1)) if start == "zero" else rng.normal(size=(2, d + 1))
     Xa = np.hstack([X, np.ones((n, 1))])  # intercept = feature 1
-    W_ref, coef_ref = readable_stream(rule, variant, Xa, y, 2, C, False, W0)
+    W_ref, coef_ref = readable_stream(key, Xa, y, 2, C, W0)
     W = np.ascontiguousarray(W0.T)
     coef_out = np.zeros((n, 2))
     mistakes = np.zeros(n, dtype=np.bool_)
     additive_epoch(
-        *csr_arrays(X),
+        *csr_arrays(X, intercept_scaling=1.0),
         y.astype(np.int64),
         np.arange(n),
         W,
-        additive_code(rule, variant),
+        kernel_code(key, C),
         C,
-        True,
         coef_out,
         mistakes,
     )

@@ -16,6 +16,7 @@ from olearn.estimators.cs_svm import CrammerSingerSVC
 from olearn.kernels.cs_svm import cs_subproblem
 
 
+@pytest.mark.kernel_equality
 def test_kernel_subproblem_equals_the_readable_sort():
     rng = np.random.default_rng(0)
     D = np.empty(30)
@@ -39,6 +40,7 @@ def data(seed, sparse):
     return (sp.csr_matrix(X) if sparse else X), X, y
 
 
+@pytest.mark.kernel_equality
 @pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("fit_intercept", [False, True])
 @pytest.mark.parametrize("seed", [0, 1])
@@ -65,6 +67,7 @@ def test_kernel_equals_readable_solver_sweep_by_sweep(sparse, fit_intercept, see
         assert clf.dual_objective_ == pytest.approx(ref.sweeps[-1].dual, rel=1e-9, abs=1e-12)
 
 
+@pytest.mark.kernel_equality
 @pytest.mark.parametrize("C", [0.05, 1.0])
 def test_shrinking_reaches_the_same_optimum(C):
     _, X, y = data(3, False)

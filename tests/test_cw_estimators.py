@@ -158,12 +158,12 @@ def test_predict_proba_is_opt_in():
         (CWClassifier(eta=1.0), "eta"),
         (CWClassifier(eta=0.5), "eta"),
         (CWClassifier(form="linear"), "form"),
-        (AROWClassifier(r=0.0), "r must"),
-        (SCWClassifier(C=-1.0), "C must"),
+        (AROWClassifier(r=0.0), "'r' parameter"),
+        (SCWClassifier(C=-1.0), "'C' parameter"),
         (SCWClassifier(variant="III"), "variant"),
         (SCWClassifier(covariance="dense"), "covariance"),
         (AROWClassifier(diagonal_form="exact"), "diagonal_form"),
-        (AROWClassifier(a=0.0), "a must"),
+        (AROWClassifier(a=0.0), "'a' parameter"),
     ],
 )
 def test_bad_hyper_parameters_raise(est, message):

@@ -1,6 +1,6 @@
 """The CW kernel's two-class fast path (one mirrored mean) equals its general loop bit for bit.
 
-``cw_epoch`` takes :func:`olearn.kernels.cw.binary_diagonal_epoch` when K = 2, the covariance
+``cw_epoch`` takes :func:`olearn.kernels.cw._mirrored_diagonal_pass` when K = 2, the covariance
 is diagonal, ``W[:, 1] == -W[:, 0]`` and the pass reads at least as many non-zeros as ``W``
 has rows.  Fed one row at a time (fewer non-zeros than rows) it runs the general two-row loop,
 which ``tests/test_cw_kernels.py`` checks against the readable rules; the state carries over
@@ -14,14 +14,17 @@ import scipy.sparse as sp
 
 from olearn.core._cw_closed_forms import phi_of
 from olearn.core.cw import CWState, arow_step, cw_step, scw_step
-from olearn.kernels.cw import binary_diagonal_epoch, cw_code, cw_epoch, diagonal_code
+from olearn.kernels.cw import _mirrored_diagonal_pass, cw_code, cw_epoch, diagonal_code
 from olearn.kernels.sparse import csr_arrays
 
 RULES = ["CW", "CW-variance", "AROW", "SCW-I", "SCW-II"]
 ETA, R, C = 0.8, 0.5, 0.3
 
 
-def make_binary(seed, dense_view=False):
+pytestmark = pytest.mark.kernel_equality
+
+
+def make_binary(seed, dense_view=False, intercept=True):
     """Sparse rows (about 30% non-zero, none full) with labels 0/1 from a noisy teacher."""
     rng = np.random.default_rng(seed)
     n, d = 70, 12
@@ -29,26 +32,16 @@ def make_binary(seed, dense_view=False):
     X[:, rng.integers(d)] = 0.0  # no row is full
     X[rng.integers(n)] = 0.0  # a zero row
     y = (X @ rng.normal(size=d) + 0.4 * rng.normal(size=n) > 0).astype(np.int64)
-    return csr_arrays(X if dense_view else sp.csr_matrix(X), dense_view=dense_view), X, y
+    Xin = X if dense_view else sp.csr_matrix(X)
+    return csr_arrays(Xin, dense_view, 1.0 if intercept else 0.0), X, y
 
 
-def run(arrays, y, order, W, S, rule, form, intercept, one_row_at_a_time):
+def run(arrays, y, order, W, S, rule, form, one_row_at_a_time):
     """Run the stream through ``cw_epoch``; returns (alphas, betas, mistakes, n_updates)."""
     indptr, indices, data = arrays
     T = order.shape[0]
     alpha, beta, mistakes = np.zeros(T), np.zeros(T), np.zeros(T, dtype=np.bool_)
-    args = (
-        W,
-        S,
-        np.zeros((0, 0)),
-        cw_code(rule),
-        phi_of(ETA),
-        R,
-        C,
-        1.0,
-        diagonal_code(form),
-        intercept,
-    )
+    args = (W, S, np.zeros((0, 0)), (cw_code(rule), phi_of(ETA), R, C, 1.0, diagonal_code(form)))
     if not one_row_at_a_time:
         n = cw_epoch(indptr, indices, data, y, order, *args, alpha, beta, mistakes)
         return alpha, beta, mistakes, n
@@ -65,15 +58,15 @@ def run(arrays, y, order, W, S, rule, form, intercept, one_row_at_a_time):
 @pytest.mark.parametrize("form", ["precision", "truncated"])
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_fast_path_equals_general_loop(rule, form, seed):
-    arrays, X, y = make_binary(seed, dense_view=seed == 3)  # seed 3: explicit zeros in data
     intercept = seed != 1
+    arrays, X, y = make_binary(seed, seed == 3, intercept)  # seed 3: explicit zeros in data
     D = X.shape[1] + intercept
     rng = np.random.default_rng(100 + seed)
     order = rng.permutation(np.r_[np.arange(len(y)), np.arange(len(y))])  # two passes
     results = {}
     for one_row in (False, True):
         W, S = np.zeros((D, 2)), np.full(D, 1.5)
-        out = run(arrays, y, order, W, S, rule, form, intercept, one_row)
+        out = run(arrays, y, order, W, S, rule, form, one_row)
         results[one_row] = (W, S, *out)
     (W_fast, S_fast, *fast), (W_gen, S_gen, *gen) = results[False], results[True]
     assert np.array_equal(W_fast, W_gen)  # bit for bit
@@ -86,19 +79,13 @@ def test_fast_path_equals_general_loop(rule, form, seed):
     W2, S2 = np.zeros((D, 2)), np.full(D, 1.5)
     a2, b2 = np.zeros(len(order)), np.zeros(len(order))
     m2 = np.zeros(len(order), dtype=np.bool_)
-    binary_diagonal_epoch(
+    _mirrored_diagonal_pass(
         *arrays,
         y,
         order,
         W2,
         S2,
-        cw_code(rule),
-        phi_of(ETA),
-        R,
-        C,
-        1.0,
-        diagonal_code(form),
-        intercept,
+        (cw_code(rule), phi_of(ETA), R, C, 1.0, diagonal_code(form)),
         a2,
         b2,
         m2,
@@ -133,7 +120,7 @@ def test_fast_path_equals_readable_rule_and_continues(rule, seed):
     half = len(y) // 2
     got = []
     for order in (np.arange(half), np.arange(half, len(y))):
-        alpha = run(arrays, y, order, W, S, rule, "precision", True, False)[0]
+        alpha = run(arrays, y, order, W, S, rule, "precision", False)[0]
         got.extend(alpha)
     assert np.allclose(got, alphas, rtol=1e-12, atol=1e-15)
     assert np.allclose(W.T, state.mu, rtol=1e-12, atol=1e-12 * np.abs(state.mu).max())
@@ -153,7 +140,7 @@ def test_non_mirrored_state_falls_back(rule):
     for x, label in zip(Xa, y):
         state, _ = readable(rule, state, x, int(label), "truncated")
     W, S = W0.copy(), S0.copy()
-    n = run(arrays, y, np.arange(len(y)), W, S, rule, "truncated", True, False)[3]
+    n = run(arrays, y, np.arange(len(y)), W, S, rule, "truncated", False)[3]
     assert n > 5
     assert np.allclose(W.T, state.mu, rtol=1e-12, atol=1e-12)
     assert np.allclose(S, state.Sigma, rtol=1e-12, atol=0)

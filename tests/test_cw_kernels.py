@@ -6,13 +6,19 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+from olearn import registry
 from olearn.core._cw_closed_forms import phi_of
 from olearn.core.cw import CWState, arow_step, cw_step, scw_step
 from olearn.kernels.cw import cw_code, cw_epoch, diagonal_code
 from olearn.kernels.sparse import csr_arrays
 
-RULES = ["CW", "CW-variance", "AROW", "SCW-I", "SCW-II"]
+# the rules of the registry's confidence-weighted entries, and CW's variance form
+RULES = [registry.get(k).make()._rule_name() for k in registry.keys(family="cw")]
+RULES += ["CW-variance"]
 ETA, R, C = 0.8, 0.5, 0.3
+
+
+pytestmark = pytest.mark.kernel_equality
 
 
 def readable_step(rule, state, x, label, diagonal_form):
@@ -52,7 +58,7 @@ def test_kernel_equals_readable_rule(rule, covariance, sparse, seed):
         state, t = readable_step(rule, state, x, int(label), diagonal_form)
         alphas.append(t.alpha)
         betas.append(t.beta)
-    indptr, indices, data = csr_arrays(Xin)
+    indptr, indices, data = csr_arrays(Xin, intercept_scaling=1.0 if intercept else 0.0)
     W = np.zeros((D, K))
     S_diag = np.zeros(0) if full else np.ones(D)
     A_full = np.eye(D) if full else np.zeros((0, 0))
@@ -68,13 +74,7 @@ def test_kernel_equals_readable_rule(rule, covariance, sparse, seed):
         W,
         S_diag,
         A_full,
-        cw_code(rule),
-        phi,
-        R,
-        C,
-        1.0,
-        diagonal_code(diagonal_form),
-        intercept,
+        (cw_code(rule), phi, R, C, 1.0, diagonal_code(diagonal_form)),
         alpha_out,
         beta_out,
         mistakes,

@@ -13,7 +13,7 @@ import pytest
 
 from olearn.core.pa import pa_step
 from olearn.core.spa import spa_step
-from tests.qp_reference import dual_linear_slack, dual_objective, primal_objective, primal_step
+from olearn.teaching.qp import dual_objective, objective, qp_step
 
 N_INSTANCES = 1500  # per variant; 6 variants -> 9,000 QPs (the note quotes this count)
 RTOL = 1e-8
@@ -85,17 +85,19 @@ def test_closed_form_equals_generic_qp(rule, variant):
         delta = np.outer(coef, x)  # our change, as the rule applied it
         assert np.allclose(W_new, W + delta, rtol=1e-12, atol=0)
         if variant == "I":
-            delta_ref, _ = dual_linear_slack(W, x, y, constrained, C)
+            delta_ref = qp_step(W, x, y, "I", C, constrained).delta
             # certificate: our point is primal feasible with xi, our taus dual feasible, no gap
             ours = -coef[constrained]
             rounding = 1e-12 * len(constrained) * (1.0 + float(np.max(np.abs(W @ x))))
             assert np.all(ours >= 0) and ours.sum() <= C + rounding / trace.sqnorm
-            p = primal_objective(W, delta, x, y, constrained, "I", C)
-            q = dual_objective(W, ours, x, y, constrained)
+            p = objective(W, delta, x, y, "I", C, constrained)[0]
+            tau = np.zeros(W.shape[0])
+            tau[constrained] = ours
+            q = dual_objective(W, tau, x, y)
             assert p - q <= 1e-9 * max(1.0, abs(p)), (p, q)
             capped += trace.cap_binds
         else:
-            delta_ref = primal_step(W, x, y, constrained, slack=variant, C=C)
+            delta_ref = qp_step(W, x, y, variant, C, constrained).delta
         assert close(delta, delta_ref), (rule, variant, W, x, y, C)
         if rule == "spa":
             multi_support += len(trace.support) >= 3

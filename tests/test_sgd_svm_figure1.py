@@ -4,9 +4,6 @@ fails (does not skip) when they are missing."""
 
 from __future__ import annotations
 
-import time
-
-import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -30,12 +27,12 @@ def test_module_follows_the_reproduction_contract():
     assert sgd_figure1.SEED == "004" and sgd_figure1.TITLE
 
 
-def test_quick_run_prints_its_table_in_well_under_a_minute(tmp_path):
+@pytest.mark.slow
+def test_quick_run_prints_its_table(tmp_path):
+    """Its run time is measured by ``python -m benchmarks`` (section "reproductions"), not
+    asserted here."""
     calls = []
-    start = time.perf_counter()
     result = sgd_figure1.run(quick=True, progress=lambda d, t, m: calls.append((d, t)))
-    elapsed = time.perf_counter() - start
-    assert elapsed < (45.0 if not numba.config.DISABLE_JIT else 90.0)  # plain Python is slower
     assert isinstance(result, ReproResult)
     table = result.table
     assert {"dataset", "algorithm", "paper", "ours", "time"} <= set(table.columns)

@@ -99,6 +99,7 @@ def run_kernel(X, y, order, lam, t0, schedule, regularize, chunks):
     return out, (v, scalars, counts, last, code)
 
 
+@pytest.mark.kernel_equality
 @pytest.mark.parametrize("schedule,regularize", MODES)
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_kernel_equals_dense_textbook_step_by_step(schedule, regularize, seed):
@@ -112,6 +113,7 @@ def test_kernel_equals_dense_textbook_step_by_step(schedule, regularize, seed):
         assert b == pytest.approx(b_ref, rel=1e-12, abs=1e-15)
 
 
+@pytest.mark.kernel_equality
 def test_scale_renormalisation_is_exact():
     """Many steps with a large shrink drive ``scale`` below its floor: still the textbook."""
     X, y = sparse_problem(5, n=30, d=6)
@@ -138,6 +140,7 @@ def test_readable_rule_equals_textbook(schedule, regularize):
             assert np.allclose(tr.eta, expected)
 
 
+@pytest.mark.kernel_equality
 def test_estimator_equals_readable_run_dense_and_csr():
     from olearn.estimators import SGDSVMClassifier
 

@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 
 from olearn.core.spa import spa_printed_step, spa_step
+from olearn.teaching import qp
 from olearn.teaching.instances import find_printed_discrepancy
-from tests.qp_reference import primal_objective
 from tests.test_pa_spa_qp import random_instance
 
 
 def objective(W, W_new, x, y, variant, C):
     wrong = [u for u in range(W.shape[0]) if u != y]
-    return primal_objective(W, W_new - W, x, y, wrong, variant, C)
+    return qp.objective(W, W_new - W, x, y, variant, C, wrong)[0]
 
 
 def test_printed_hard_spa_is_the_derived_one():

@@ -96,24 +96,24 @@ Full covariance (teaching, small d)
 -----------------------------------
 The rules update a square root ``A`` (``Sigma = A A'``, kept in ``CWState.factor``):
 ``A' = A (I - gamma w w')`` with ``w = A'x`` squares exactly to ``Sigma - kappa beta Sigma x x'
-Sigma`` (see :func:`_factor_update`).  Plain subtraction loses positive-definiteness in
-floating point once CW's variance has collapsed by ~1e16 along some direction (it does, under
-label noise: the variance shrinks by a constant factor at every mistake); ``A A'`` cannot.
+Sigma`` (see :func:`olearn.core._cw_state.factor_update`).  Plain subtraction loses
+positive-definiteness in floating point once CW's variance has collapsed by ~1e16 along some
+direction (it does, under label noise: the variance shrinks by a constant factor at every
+mistake); ``A A'`` cannot.
 Full covariance is limited to ``d <= MAX_FULL_DIM``; traces keep the full matrices only up to
 ``TRACE_FULL_MAX`` features (their diagonals beyond).
+
+Layout: the rules here; the state, its checks and the covariance updates in
+:mod:`olearn.core._cw_state`; the trace in :mod:`olearn.core.cw_trace`; the closed forms in
+:mod:`olearn.core._cw_closed_forms`; ellipses for the plots in :mod:`olearn.core.cw_geometry`.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import NamedTuple
-
-import numpy as np
-from scipy.special import ndtr
 
 from olearn._numerics import TINY_VARIANCE
-from olearn.core._common import best_rival, check_C, check_positive
+from olearn.core._common import check_C, check_positive
 from olearn.core._cw_closed_forms import (
     arow_alpha,
     arow_c_beta,
@@ -124,286 +124,44 @@ from olearn.core._cw_closed_forms import (
     phi_of,
     scw2_alpha,
 )
-from olearn.trace import frozen_array
+from olearn.core._cw_state import (
+    COVARIANCES,
+    CW_FORMS,
+    DIAGONAL_FORMS,
+    MAX_FULL_DIM,
+    TRACE_FULL_MAX,
+    CWState,
+    check_covariance,
+    check_diagonal_form,
+    check_state,
+    cw_init,
+    delta_stats,
+    diagonal_update,
+    factor_update,
+    full_too_large,
+)
+from olearn.core.cw_trace import PROB_TOL, CWTrace, StepSetup, StepSolution, record
+from olearn.core.pa import check_variant
 
-COVARIANCES = ("diagonal", "full")
-DIAGONAL_FORMS = ("precision", "truncated")
-CW_FORMS = ("exact", "variance")
-MAX_FULL_DIM = 2000  # full covariance is O(d^2) memory and time per step: teaching size only
-TRACE_FULL_MAX = 64  # traces of larger full-covariance steps keep only the diagonals
-
-# For the registry: papers and the parameter grids of the sensitivity study.
-CW_REFERENCES = {
-    "cw": "Crammer, Dredze, Pereira. Exact Convex Confidence-Weighted Learning. NIPS 2008",
-    "arow": "Crammer, Kulesza, Dredze. Adaptive Regularization of Weight Vectors. NIPS 2009",
-    "scw": "Wang, Zhao, Hoi. Exact Soft Confidence-Weighted Learning. ICML 2012",
-}
-CW_GRIDS = {
-    "eta": [0.55, 0.65, 0.75, 0.85, 0.95],
-    "r": [0.01, 0.1, 1.0, 10.0, 100.0],
-    "C": [0.01, 0.1, 1.0, 10.0],
-}
-
-# A probability constraint counts as holding up to this slack (floating point only).
-PROB_TOL = 1e-9
-
-
-class CWState(NamedTuple):
-    """A Gaussian over the weights.
-
-    mu : (d,) binary mean, or (K, d) multiclass means (one row per class).
-    Sigma : (d,) diagonal covariance, or (d, d) full covariance, shared by all rows.
-    factor : full covariance only: a square root ``A`` with ``Sigma = A A'``, the form the
-        rules update (None: taken as the Cholesky factor of Sigma).
-    """
-
-    mu: np.ndarray
-    Sigma: np.ndarray
-    factor: np.ndarray | None = None
-
-
-def cw_init(
-    n_features: int, n_classes: int | None = None, covariance: str = "diagonal", a: float = 1.0
-) -> CWState:
-    """The prior ``N(0, a I)``: binary if ``n_classes`` is None, else one row per class.
-
-    >>> s = cw_init(2, 3, covariance="full")
-    >>> s.mu.shape, s.Sigma.tolist()
-    ((3, 2), [[1.0, 0.0], [0.0, 1.0]])
-    """
-    covariance = check_covariance(covariance)
-    if not (a > 0 and math.isfinite(a)):
-        raise ValueError(f"the prior variance a must be positive and finite, got {a}")
-    if covariance == "full" and n_features > MAX_FULL_DIM:
-        raise ValueError(full_too_large(n_features))
-    mu = np.zeros(n_features if n_classes is None else (n_classes, n_features))
-    if covariance == "diagonal":
-        return CWState(mu, np.full(n_features, float(a)))
-    return CWState(mu, a * np.eye(n_features), math.sqrt(a) * np.eye(n_features))
+__all__ = [
+    "COVARIANCES",
+    "CW_FORMS",
+    "DIAGONAL_FORMS",
+    "MAX_FULL_DIM",
+    "PROB_TOL",
+    "TRACE_FULL_MAX",
+    "CWState",
+    "CWTrace",
+    "arow_step",
+    "check_covariance",
+    "cw_init",
+    "cw_step",
+    "full_too_large",
+    "scw_step",
+]
 
 
-def full_too_large(d: int) -> str:
-    return (
-        f"covariance='full' keeps a {d} x {d} matrix and costs O(d^2) per step; it is limited to "
-        f"d <= {MAX_FULL_DIM} features (use covariance='diagonal' for text-sized data)"
-    )
-
-
-def check_covariance(covariance: str) -> str:
-    if covariance not in COVARIANCES:
-        raise ValueError(f"covariance must be one of {COVARIANCES}, got {covariance!r}")
-    return covariance
-
-
-def check_diagonal_form(form: str) -> str:
-    if form not in DIAGONAL_FORMS:
-        raise ValueError(f"diagonal_form must be one of {DIAGONAL_FORMS}, got {form!r}")
-    return form
-
-
-# --- traces -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Ellipse:
-    """The 1-sigma ellipse of a 2-D covariance: semi-axes and the angle of the major one.
-
-    center : (2,);  semi_major >= semi_minor : sqrt of the eigenvalues (times n_std);
-    angle : radians from the first axis to the major axis, in (-pi/2, pi/2].
-    """
-
-    center: np.ndarray
-    semi_major: float
-    semi_minor: float
-    angle: float
-
-
-def covariance_ellipse(
-    Sigma: np.ndarray, center=(0.0, 0.0), dims: tuple[int, int] = (0, 1), n_std: float = 1.0
-) -> Ellipse:
-    """Ellipse parameters of the 2 x 2 block ``dims`` of a diagonal or full covariance.
-
-    >>> e = covariance_ellipse(np.array([[4.0, 0.0], [0.0, 1.0]]))
-    >>> e.semi_major, e.semi_minor, e.angle
-    (2.0, 1.0, 0.0)
-    """
-    Sigma = np.asarray(Sigma, dtype=float)
-    i, j = dims
-    if Sigma.ndim == 1:
-        block = np.diag([Sigma[i], Sigma[j]])
-    else:
-        block = Sigma[np.ix_([i, j], [i, j])]
-    block = 0.5 * (block + block.T)
-    values, vectors = np.linalg.eigh(block)  # ascending
-    major = vectors[:, 1]
-    angle = math.atan2(major[1], major[0])
-    if angle <= -math.pi / 2:
-        angle += math.pi
-    elif angle > math.pi / 2:
-        angle -= math.pi
-    return Ellipse(
-        center=frozen_array(center),
-        semi_major=float(n_std * math.sqrt(max(values[1], 0.0))),
-        semi_minor=float(n_std * math.sqrt(max(values[0], 0.0))),
-        angle=float(angle) + 0.0,
-    )
-
-
-def ellipse_points(ellipse: Ellipse, n: int = 100) -> np.ndarray:
-    """(n, 2) points on the ellipse boundary, ready to plot.
-
-    >>> ellipse_points(covariance_ellipse(np.diag([4.0, 1.0])), 5).round(6).tolist()[:2]
-    [[2.0, 0.0], [0.0, 1.0]]
-    """
-    t = np.linspace(0.0, 2.0 * np.pi, n)
-    c, s = math.cos(ellipse.angle), math.sin(ellipse.angle)
-    a, b = ellipse.semi_major * np.cos(t), ellipse.semi_minor * np.sin(t)
-    return np.column_stack([ellipse.center[0] + c * a - s * b, ellipse.center[1] + s * a + c * b])
-
-
-@dataclass(frozen=True, slots=True)
-class CWTrace:
-    """One step of CW / AROW / SCW (binary or multiclass).
-
-    Attributes
-    ----------
-    rule : "CW", "CW-variance", "AROW", "SCW-I" or "SCW-II".
-    eta, phi : confidence and ``Phi^{-1}(eta)`` (NaN for AROW);  r, C : (NaN when unused).
-    kl_weight : lam, the weight of the covariance part of the KL (1 binary; see module doc).
-    covariance : "diagonal" or "full";  diagonal_form : "precision" or "truncated".
-    multiclass : one row per class;  y : label (+-1 binary, class index multiclass).
-    rival : best wrong class (multiclass; -1 binary).
-    scores_before, scores_after : ``mu.x`` (binary: one value) or ``mu_k.x`` per class.
-    m, v : margin and its variance along Delta before the step (``v = 2 x'Sigma x`` multiclass).
-    x_Sigma_x : ``x' Sigma x``.  loss : the rule's loss before (hinge for AROW, else
-        ``max(0, phi sqrt(v) - m)``; ``max(0, phi v - m)`` for the variance version).
-    psi, zeta : ``lam + phi^2/2`` and ``lam + phi^2`` (exact-CW family; NaN otherwise).
-    n : SCW-II's ``v + 1/(2C)`` (NaN otherwise).
-    alpha_unclipped : exact CW's alpha (SCW-I before the cap; NaN for other rules).
-    alpha : mean step (``mu += alpha Sigma Delta``);  cap_binds : SCW-I's ``alpha == C``.
-    beta : ``c / (1 + c v)``, the paper's beta (``Sigma -= beta Sigma Delta Delta' Sigma``).
-    c : precision increment along Delta;  sigma_factor : the factor applied to
-        ``Sigma x x' Sigma`` (``kappa beta``, kappa = 2 multiclass).
-    sqrt_u, u : the std and variance of the margin after the step as the closed form
-        predicts (the SCW paper's u).
-    mu_before, mu_after, Sigma_before, Sigma_after : the state (diagonal, or full up to
-        ``TRACE_FULL_MAX`` features; beyond that the full matrices' diagonals).
-    m_after, v_after : recomputed from the new state.
-    prob_after : ``Phi(m_after / sqrt(v_after))``, the probability that a weight drawn from the
-        new Gaussian classifies x right (against the rival, in multiclass).
-    constraint_holds : ``prob_after >= eta`` (None for AROW, which has no such constraint).
-    ellipse_before, ellipse_after : ellipses of Sigma over features (0, 1), None if d < 2.
-    reason : "aggressive", "passive: loss is zero", or passive because ``v < TINY_VARIANCE``.
-    """
-
-    rule: str
-    eta: float
-    phi: float
-    r: float
-    C: float
-    kl_weight: float
-    covariance: str
-    diagonal_form: str
-    multiclass: bool
-    y: int
-    rival: int
-    scores_before: np.ndarray
-    m: float
-    v: float
-    x_Sigma_x: float
-    loss: float
-    psi: float
-    zeta: float
-    n: float
-    alpha_unclipped: float
-    alpha: float
-    cap_binds: bool
-    beta: float
-    c: float
-    sigma_factor: float
-    sqrt_u: float
-    u: float
-    mu_before: np.ndarray
-    mu_after: np.ndarray
-    Sigma_before: np.ndarray
-    Sigma_after: np.ndarray
-    scores_after: np.ndarray
-    m_after: float
-    v_after: float
-    prob_after: float
-    constraint_holds: bool | None
-    ellipse_before: Ellipse | None
-    ellipse_after: Ellipse | None
-    reason: str
-
-
-# --- the shared step --------------------------------------------------------------------
-
-
-def _check_state(state, x, y):
-    mu, Sigma = state[0], state[1]
-    factor = state[2] if len(state) > 2 else None
-    mu = np.array(mu, dtype=float, copy=True)
-    Sigma = np.array(Sigma, dtype=float, copy=True)
-    x = np.asarray(x, dtype=float)
-    multiclass = mu.ndim == 2
-    d = mu.shape[-1]
-    if mu.ndim not in (1, 2) or (multiclass and mu.shape[0] < 2):
-        raise ValueError(f"mu must have shape (d,) or (K, d) with K >= 2, got {mu.shape}")
-    if x.shape != (d,):
-        raise ValueError(f"x must have shape ({d},), got {x.shape}")
-    if Sigma.shape not in ((d,), (d, d)):
-        raise ValueError(f"Sigma must have shape ({d},) or ({d}, {d}), got {Sigma.shape}")
-    if Sigma.ndim == 2 and d > MAX_FULL_DIM:
-        raise ValueError(full_too_large(d))
-    if not (np.all(np.isfinite(mu)) and np.all(np.isfinite(Sigma)) and np.all(np.isfinite(x))):
-        raise ValueError("mu, Sigma and x must be finite (no NaN or inf)")
-    spd = "Sigma must be a positive diagonal or a symmetric positive-definite matrix"
-    if Sigma.ndim == 1 and np.any(Sigma <= 0):
-        raise ValueError(spd)
-    if Sigma.ndim == 2:
-        if factor is None:
-            if not np.allclose(Sigma, Sigma.T):
-                raise ValueError(spd)
-            try:
-                factor = np.linalg.cholesky(Sigma)
-            except np.linalg.LinAlgError:
-                raise ValueError(spd) from None
-        factor = np.array(factor, dtype=float, copy=True)
-        if factor.shape != (d, d) or not np.all(np.isfinite(factor)):
-            raise ValueError(f"factor must be a finite ({d}, {d}) matrix with Sigma = A A'")
-    if multiclass:
-        if not (0 <= int(y) < mu.shape[0]):
-            raise ValueError(f"y must be a class index in [0, {mu.shape[0]}), got {y}")
-        y = int(y)
-    else:
-        if y not in (-1, 1):
-            raise ValueError(f"binary y must be -1 or +1, got {y}")
-        y = int(y)
-    return mu, Sigma, factor, x, y, multiclass
-
-
-def _delta_stats(mu, Sigma, factor, x, y, multiclass):
-    """Scores, rival, ``g = Sigma x``, ``w = A'x`` (full), ``x'Sigma x``, Delta-level m and v."""
-    if factor is None:
-        w = None
-        g = Sigma * x  # Sigma x
-        x_Sigma_x = float(x @ g)
-    else:
-        w = factor.T @ x  # A'x
-        g = factor @ w  # Sigma x = A A'x
-        x_Sigma_x = float(w @ w)  # never negative, however ill-conditioned Sigma gets
-    if multiclass:
-        scores = mu @ x
-        rival = best_rival(scores, y)
-        m = float(scores[y] - scores[rival])  # (mu_y - mu_s).x
-        v = 2.0 * x_Sigma_x  # Delta'(I (x) Sigma)Delta
-    else:
-        scores = np.array([mu @ x])
-        rival = -1
-        m = y * float(scores[0])  # y mu.x
-        v = x_Sigma_x
-    return scores, rival, g, w, x_Sigma_x, m, v
+# --- the shared step ----------------------------------------------------------------------
 
 
 def _step(
@@ -418,212 +176,69 @@ def _step(
     kl_weight=1.0,
     diagonal_form="precision",
 ):
-    mu, Sigma, factor, x, y, multiclass = _check_state(state, x, y)
-    diagonal_form = check_diagonal_form(diagonal_form)
+    """The shared step of every rule (see the module docstring for each closed form)."""
+    mu, Sigma, factor, x, y, multiclass = check_state(state, x, y)
     lam = check_positive("kl_weight", kl_weight)
     phi = phi_of(eta) if rule != "AROW" else math.nan
-    scores, rival, g, w, x_Sigma_x, m, v = _delta_stats(mu, Sigma, factor, x, y, multiclass)
+    setup = StepSetup(rule, eta, phi, r, C, lam, check_diagonal_form(diagonal_form), multiclass, y)
+    stats = delta_stats(mu, Sigma, factor, x, y, multiclass)
+    m, v = stats.m, stats.v
     kappa = 2.0 if multiclass else 1.0
-    nan = math.nan
-    psi = zeta = n = alpha_unclipped = nan
-    alpha = beta = c = 0.0
-    sqrt_u = math.sqrt(max(v, 0.0))
-    cap_binds = False
+    sol = StepSolution(sqrt_u=math.sqrt(max(v, 0.0)))
     if rule == "AROW":
-        loss = max(0.0, 1.0 - m)  # hinge loss
+        sol.loss = max(0.0, 1.0 - m)  # hinge loss
     elif rule == "CW-variance":
-        loss = max(0.0, phi * v - m)  # m' >= phi v' violated
+        sol.loss = max(0.0, phi * v - m)  # m' >= phi v' violated
     else:
-        loss = max(0.0, phi * math.sqrt(max(v, 0.0)) - m)  # SCW paper's loss l^phi
-        psi, zeta = lam + phi * phi / 2.0, lam + phi * phi
-    if loss <= 0.0:
-        reason = "passive: loss is zero"
+        sol.loss = max(0.0, phi * math.sqrt(max(v, 0.0)) - m)  # SCW paper's loss l^phi
+        sol.psi, sol.zeta = lam + phi * phi / 2.0, lam + phi * phi
+    if sol.loss <= 0.0:
+        sol.reason = "passive: loss is zero"
     elif v < TINY_VARIANCE:
-        reason = "passive: x'Sigma x is (numerically) zero: the Gaussian has collapsed along x"
+        sol.reason = "passive: x'Sigma x is (numerically) zero: the Gaussian has collapsed along x"
     else:
-        reason = "aggressive"
-        if rule == "AROW":
-            alpha = arow_alpha(m, v, r)  # alpha = l / (v + r)
-            # d/dv': inv(Sigma') = inv(Sigma) + Delta Delta' / (lam r); beta = 1 / (lam r + v)
-            c, beta = arow_c_beta(v, r, lam)
-        elif rule == "CW-variance":
-            alpha = cw_variance_alpha(m, v, phi, lam)
-            # ICML'08: inv(Sigma') = inv(Sigma) + 2 alpha phi x x'
-            c, beta = cw_variance_c_beta(alpha, v, phi, lam)
-            sqrt_u = math.sqrt(v / (1.0 + c * v))
-        else:
-            if rule == "SCW-II":
-                n = v + 1.0 / (2.0 * C)  # xi = alpha / (2C)
-                alpha = scw2_alpha(m, v, phi, C, lam)
-            else:
-                alpha_unclipped = cw_alpha(m, v, phi, lam)  # m + alpha v = phi sqrt(u)
-                alpha = alpha_unclipped
-                if rule == "SCW-I" and alpha_unclipped > C:
-                    alpha, cap_binds = C, True  # the slack's multiplier: alpha <= C
-            sqrt_u, c, beta = cw_beta(alpha, v, phi, lam)  # beta = a phi / (lam sqrt(u) + v a phi)
+        _solve(setup, sol, m, v)
+        g = stats.g
         # mean: mu' = mu + alpha Sigma Delta
         if multiclass:
-            mu[y] += alpha * g  # mu_y += alpha Sigma x
-            mu[rival] -= alpha * g  # mu_s -= alpha Sigma x
+            mu[y] += sol.alpha * g  # mu_y += alpha Sigma x
+            mu[stats.rival] -= sol.alpha * g  # mu_s -= alpha Sigma x
         else:
-            mu += alpha * y * g  # mu += alpha y Sigma x
+            mu += sol.alpha * y * g  # mu += alpha y Sigma x
         if factor is None:
-            Sigma = _diagonal_update(Sigma, x, g, kappa * c, kappa * beta, diagonal_form)
+            Sigma = diagonal_update(Sigma, x, g, kappa * sol.c, kappa * sol.beta, diagonal_form)
         else:
-            factor = _factor_update(factor, g, w, kappa * c, x_Sigma_x)
+            factor = factor_update(factor, g, stats.w, kappa * sol.c, stats.x_Sigma_x)
             Sigma = factor @ factor.T
             Sigma = 0.5 * (Sigma + Sigma.T)  # exactly symmetric
-    return _trace(
-        rule,
-        eta,
-        phi,
-        r,
-        C,
-        lam,
-        diagonal_form,
-        multiclass,
-        y,
-        rival,
-        scores,
-        m,
-        v,
-        x_Sigma_x,
-        loss,
-        psi,
-        zeta,
-        n,
-        alpha_unclipped,
-        alpha,
-        cap_binds,
-        beta,
-        c,
-        kappa * beta,
-        sqrt_u,
-        state,
-        mu,
-        Sigma,
-        factor,
-        x,
-        reason,
-    )
+    sol.sigma_factor = kappa * sol.beta
+    trace = record(setup, state, sol, stats, (mu, Sigma, factor), x)
+    return CWState(mu, Sigma, factor), trace
 
 
-def _factor_update(A, g, w, c_x, x_Sigma_x):
-    """``Sigma' = Sigma - beta_x g g'`` in square-root form: ``A' = A - gamma g w'``.
-
-    With ``w = A'x`` and ``g = A w``, ``A (I - gamma w w')`` squares to ``Sigma - beta_x g g'``
-    when ``2 gamma - gamma^2 x'Sigma x = beta_x``, i.e.
-    ``gamma = (1 - 1/sqrt(1 + t)) / x'Sigma x`` with ``t = c_x x'Sigma x`` (computed without
-    cancellation).  ``A A'`` stays positive semi-definite by construction, where the plain
-    subtraction loses it once CW's variance collapses by ~1e16 along some direction.
-    """
-    root = math.sqrt(1.0 + c_x * x_Sigma_x)
-    gamma = c_x / (root * (root + 1.0))
-    return A - gamma * np.outer(g, w)
-
-
-def _diagonal_update(Sigma, x, g, c_x, beta_x, diagonal_form):
-    """``1/Sigma_j += c_x x_j^2`` ("precision") or ``Sigma_j -= beta_x g_j^2`` ("truncated")."""
-    if diagonal_form == "precision":
-        return Sigma / (1.0 + c_x * Sigma * x * x)  # 1/Sigma_j += c_x x_j^2
-    return Sigma - beta_x * g * g  # diag(Sigma - beta_x Sigma x x' Sigma)
-
-
-def _for_trace(Sigma) -> np.ndarray:
-    Sigma = np.asarray(Sigma, dtype=float)
-    if Sigma.ndim == 2 and Sigma.shape[0] > TRACE_FULL_MAX:
-        return frozen_array(np.diag(Sigma))
-    return frozen_array(Sigma)
-
-
-def _trace(
-    rule,
-    eta,
-    phi,
-    r,
-    C,
-    lam,
-    diagonal_form,
-    multiclass,
-    y,
-    rival,
-    scores,
-    m,
-    v,
-    x_Sigma_x,
-    loss,
-    psi,
-    zeta,
-    n,
-    alpha_unclipped,
-    alpha,
-    cap_binds,
-    beta,
-    c,
-    sigma_factor,
-    sqrt_u,
-    state,
-    mu,
-    Sigma,
-    factor,
-    x,
-    reason,
-):
-    scores_after, _, _, _, _, m_after, v_after = _delta_stats(mu, Sigma, factor, x, y, multiclass)
-    if multiclass:  # the margin against the *same* rival the step used
-        m_after = float(scores_after[y] - scores_after[rival])
-    prob_after = float(ndtr(m_after / math.sqrt(v_after))) if v_after > 0 else float(m_after > 0)
-    holds = None if rule == "AROW" else bool(prob_after >= eta - PROB_TOL)
-    d = mu.shape[-1]
-    center_before = np.asarray(state[0], dtype=float)
-    center_before = center_before[y] if multiclass else center_before
-    center_after = mu[y] if multiclass else mu
-    return (
-        mu,
-        Sigma,
-        factor,
-        CWTrace(
-            rule=rule,
-            eta=float(eta),
-            phi=float(phi),
-            r=float(r),
-            C=float(C),
-            kl_weight=lam,
-            covariance="full" if Sigma.ndim == 2 else "diagonal",
-            diagonal_form=diagonal_form,
-            multiclass=multiclass,
-            y=y,
-            rival=rival,
-            scores_before=frozen_array(scores),
-            m=m,
-            v=v,
-            x_Sigma_x=x_Sigma_x,
-            loss=loss,
-            psi=psi,
-            zeta=zeta,
-            n=n,
-            alpha_unclipped=alpha_unclipped,
-            alpha=float(alpha),
-            cap_binds=cap_binds,
-            beta=float(beta),
-            c=float(c),
-            sigma_factor=float(sigma_factor),
-            sqrt_u=float(sqrt_u),
-            u=float(sqrt_u) ** 2,
-            mu_before=frozen_array(state[0]),
-            mu_after=frozen_array(mu),
-            Sigma_before=_for_trace(state[1]),
-            Sigma_after=_for_trace(Sigma),
-            scores_after=frozen_array(scores_after),
-            m_after=float(m_after),
-            v_after=float(v_after),
-            prob_after=prob_after,
-            constraint_holds=holds,
-            ellipse_before=covariance_ellipse(state[1], center_before[:2]) if d >= 2 else None,
-            ellipse_after=covariance_ellipse(Sigma, center_after[:2]) if d >= 2 else None,
-            reason=reason,
-        ),
-    )
+def _solve(setup: StepSetup, sol: StepSolution, m: float, v: float) -> None:
+    """Fill alpha, c, beta (and the rule's intermediate quantities) of an aggressive step."""
+    rule, phi, r, C, lam = setup.rule, setup.phi, setup.r, setup.C, setup.lam
+    if rule == "AROW":
+        sol.alpha = arow_alpha(m, v, r)  # alpha = l / (v + r)
+        # d/dv': inv(Sigma') = inv(Sigma) + Delta Delta' / (lam r); beta = 1 / (lam r + v)
+        sol.c, sol.beta = arow_c_beta(v, r, lam)
+    elif rule == "CW-variance":
+        sol.alpha = cw_variance_alpha(m, v, phi, lam)
+        # ICML'08: inv(Sigma') = inv(Sigma) + 2 alpha phi x x'
+        sol.c, sol.beta = cw_variance_c_beta(sol.alpha, v, phi, lam)
+        sol.sqrt_u = math.sqrt(v / (1.0 + sol.c * v))
+    else:
+        if rule == "SCW-II":
+            sol.n = v + 1.0 / (2.0 * C)  # xi = alpha / (2C)
+            sol.alpha = scw2_alpha(m, v, phi, C, lam)
+        else:
+            sol.alpha_unclipped = cw_alpha(m, v, phi, lam)  # m + alpha v = phi sqrt(u)
+            sol.alpha = sol.alpha_unclipped
+            if rule == "SCW-I" and sol.alpha_unclipped > C:
+                sol.alpha, sol.cap_binds = C, True  # the slack's multiplier: alpha <= C
+        # beta = a phi / (lam sqrt(u) + v a phi)
+        sol.sqrt_u, sol.c, sol.beta = cw_beta(sol.alpha, v, phi, lam)
 
 
 # --- the public rules -------------------------------------------------------------------
@@ -660,10 +275,7 @@ def cw_step(
     if form not in CW_FORMS:
         raise ValueError(f"form must be one of {CW_FORMS}, got {form!r}")
     rule = "CW" if form == "exact" else "CW-variance"
-    mu, Sigma, factor, trace = _step(
-        state, x, y, rule, eta=eta, kl_weight=kl_weight, diagonal_form=diagonal_form
-    )
-    return CWState(mu, Sigma, factor), trace
+    return _step(state, x, y, rule, eta=eta, kl_weight=kl_weight, diagonal_form=diagonal_form)
 
 
 def arow_step(
@@ -677,10 +289,7 @@ def arow_step(
     (0.5, 0.5, [0.5], [0.5])
     """
     r = check_positive("r", r)
-    mu, Sigma, factor, trace = _step(
-        state, x, y, "AROW", r=r, kl_weight=kl_weight, diagonal_form=diagonal_form
-    )
-    return CWState(mu, Sigma, factor), trace
+    return _step(state, x, y, "AROW", r=r, kl_weight=kl_weight, diagonal_form=diagonal_form)
 
 
 def scw_step(
@@ -700,12 +309,16 @@ def scw_step(
     >>> t.rival, t.cap_binds, t.alpha
     (1, True, 0.01)
     """
-    v = str(variant).upper()
-    if v not in ("I", "1", "II", "2"):
-        raise ValueError(f"variant must be 'I' or 'II', got {variant!r}")
-    rule = "SCW-I" if v in ("I", "1") else "SCW-II"
-    C = check_C(C)
-    mu, Sigma, factor, trace = _step(
-        state, x, y, rule, eta=eta, C=C, kl_weight=kl_weight, diagonal_form=diagonal_form
+    variant = check_variant(variant)
+    if variant is None:
+        raise ValueError("SCW's variant must be 'I' or 'II', got None")
+    return _step(
+        state,
+        x,
+        y,
+        f"SCW-{variant}",
+        eta=eta,
+        C=check_C(C),
+        kl_weight=kl_weight,
+        diagonal_form=diagonal_form,
     )
-    return CWState(mu, Sigma, factor), trace

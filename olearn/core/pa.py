@@ -39,7 +39,21 @@ from olearn.core._common import (
     is_correct,
     margins_of,
 )
+from olearn.core._pa_closed_forms import tau_pa, tau_pa1, tau_pa2
 from olearn.trace import frozen_array
+
+__all__ = [
+    "PA_VARIANTS",
+    "PATrace",
+    "PerceptronTrace",
+    "check_variant",
+    "pa_step",
+    "perceptron_step",
+    "seed_tau",
+    "tau_pa",
+    "tau_pa1",
+    "tau_pa2",
+]
 
 PA_VARIANTS = (None, "I", "II")
 
@@ -54,24 +68,6 @@ def check_variant(variant: str | None) -> str | None:
     if v in ("II", "2"):
         return "II"
     raise ValueError(f"variant must be None, 'I' or 'II', got {variant!r}")
-
-
-# --- step sizes (named after the paper's rules) -----------------------------------------
-
-
-def tau_pa(loss: float, sqnorm: float) -> float:
-    """PA: the smallest step that makes the margin 1: ``l / (2||x||^2)``."""
-    return loss / (2.0 * sqnorm)
-
-
-def tau_pa1(loss: float, sqnorm: float, C: float) -> float:
-    """PA-I: the PA step clipped at ``C`` (the slack's price)."""
-    return min(C, loss / (2.0 * sqnorm))
-
-
-def tau_pa2(loss: float, sqnorm: float, C: float) -> float:
-    """PA-II: ``l / (2||x||^2 + 1/(2C))``."""
-    return loss / (2.0 * sqnorm + 0.5 / C)
 
 
 def seed_tau(loss: float, sqnorm: float, variant: str | None, C: float) -> float:
@@ -188,7 +184,12 @@ def perceptron_step(W: np.ndarray, x: np.ndarray, y: int) -> tuple[np.ndarray, P
 
 
 def pa_step(
-    W: np.ndarray, x: np.ndarray, y: int, variant: str | None = None, C: float = 1.0
+    W: np.ndarray,
+    x: np.ndarray,
+    y: int,
+    variant: str | None = None,
+    C: float = 1.0,
+    mistakes_only: bool = False,
 ) -> tuple[np.ndarray, PATrace]:
     """One multiclass PA, PA-I or PA-II step against the highest-scoring wrong class.
 
@@ -197,6 +198,11 @@ def pa_step(
     W : (K, d) weights.  x : (d,) example.  y : class index.
     variant : None (PA), "I" (PA-I, ``+ C xi``) or "II" (PA-II, ``+ C xi^2``).
     C : slack price, > 0 (ignored by hard PA).
+    mistakes_only : a diagnostic, not the paper's PA: take the rival as the argmax over *all*
+        classes (true one included, ties against y counting as mistakes, as the Perceptron),
+        so the step is made only on a mistake, never on a correct prediction with margin < 1.
+        It tests a conjecture about Table 4 of seed 000 (there Perceptron ~ PA, as if PA
+        updated on mistakes only); see the Reproduce page.
 
     Returns
     -------
@@ -220,6 +226,8 @@ def pa_step(
     cap_binds = False
     if loss <= 0.0:
         reason = "passive: loss is zero"
+    elif mistakes_only and scores[rival] < scores[y]:
+        reason = "passive: no mistake (the mistakes-only diagnostic)"
     elif sqnorm < TINY_SQNORM:
         reason = "passive: x is (numerically) the zero vector; no step can change a score"
     else:

@@ -45,7 +45,7 @@ Misprints in the seed's Table 2 (read as the loop's stop test, like Table 1's ``
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -57,6 +57,7 @@ from olearn.core._common import (
     is_correct,
     margins_of,
 )
+from olearn.core._pa_closed_forms import cap_test, capped_tau, hard_test, spa2_test, support_tau
 from olearn.core.pa import check_variant
 from olearn.trace import frozen_array
 
@@ -163,41 +164,104 @@ def search_support(
 
 def hard_threshold(k: int, running: float) -> float:
     """Eq. (8): class k is a support class iff ``Q_k > sum_{j<k} Q_j / k``."""
-    return running / k
+    return hard_test(k, running)
 
 
 def spa2_threshold(sqnorm: float, C: float) -> Threshold:
     """SPA-II (derived): ``Q_k > (n + 1/2C) sum_{j<k} Q_j / (k n + (k-1)/2C)``."""
     h = 0.5 / C
-    return lambda k, running: (sqnorm + h) * running / (k * sqnorm + (k - 1) * h)
+    return lambda k, running: spa2_test(k, running, sqnorm, h)
 
 
 def cap_threshold(C: float) -> Threshold:
     """SPA-I when the cap binds (derived): ``Q_k > (sum_{j<k} Q_j - C) / (k - 1)``."""
-    return lambda k, running: -np.inf if k == 1 else (running - C) / (k - 1)
+    return lambda k, running: cap_test(k, running, C)
 
 
 # --- the rule -------------------------------------------------------------------------------
 
 
-def support_step(Q_u: float, J: int, S: float, a: float, cap: float | None) -> float:
-    """``tau_u = Q_u - theta`` for a support class, written without cancellation.
+@dataclass(frozen=True)
+class _Problem:
+    """What both the derived and the printed step start from (validated inputs included)."""
 
-    With ``theta = a S / (1 + a J)`` (hard: a = 1; SPA-II: a = 1 + 1/(2 C n)) this is
-    ``(Q_u + a (J Q_u - S)) / (1 + a J)``; when SPA-I's cap binds, ``theta = (S - C) / J`` and
-    ``tau_u = (J Q_u - S + C) / J``.  The two forms are equal in exact arithmetic; these keep
-    full precision when ``theta`` is close to ``Q_u`` (e.g. SPA-II with ``1/2C >> ||x||^2``).
-    """
-    excess = J * Q_u - S  # sum over the support of (Q_u - Q_v)
-    if cap is not None:
-        return (excess + cap) / J
-    return (Q_u + a * excess) / (1.0 + a * J)
+    W: np.ndarray
+    x: np.ndarray
+    y: int
+    variant: str | None
+    C: float
+    scores: np.ndarray
+    n: float  # ||x||^2
+    margins: np.ndarray
+    loss: float
+    Q: np.ndarray  # NaN unless the step is aggressive
+    order: list[int]  # wrong classes with Q > 0, Q descending
+    reason: str
+
+
+@dataclass
+class _Solution:
+    """What a rule decides: the tests it made, the support set, theta, tau, xi."""
+
+    tests: list[SupportTest] = field(default_factory=list)
+    support: tuple[int, ...] = ()
+    theta_hard: float = 0.0
+    theta: float = 0.0
+    cap_binds: bool = False
+    tau: np.ndarray | None = None
+    xi: float = 0.0
+
+
+def _pose(W, x, y, variant, C) -> _Problem:
+    """Validate the inputs and compute scores, margins, loss and (when aggressive) Q."""
+    W, x, y = check_state(W, x, y)
+    variant = check_variant(variant)
+    C = check_C(C)
+    scores = W @ x
+    n = float(x @ x)
+    margins = margins_of(scores, y)
+    loss = float(max(0.0, np.nanmax(1.0 - margins)))
+    Q = np.full(W.shape[0], np.nan)
+    order: list[int] = []
+    if loss <= 0.0:
+        reason = "passive: every wrong class already has margin >= 1"
+    elif n < TINY_SQNORM:
+        reason = "passive: x is (numerically) the zero vector; no step can change a score"
+    else:
+        reason = "aggressive"
+        Q = (1.0 - margins) / n  # Q_u = (1 - (w_y - w_u).x) / ||x||^2
+        order = _order_positive(Q, y)  # only Q > 0 can be support: no sort when none is
+    return _Problem(W, x, y, variant, C, scores, n, margins, loss, Q, order, reason)
 
 
 def _order_positive(Q: np.ndarray, y: int) -> list[int]:
     """Wrong classes with Q > 0, by Q descending; a stable sort keeps lower indices first."""
     candidates = [u for u in range(Q.shape[0]) if u != y and Q[u] > 0.0]
     return sorted(candidates, key=lambda u: -Q[u])
+
+
+def _solve_derived(p: _Problem) -> _Solution:
+    """The exact step (module docstring): the support search, then tau per support class."""
+    sol = _Solution(tau=np.zeros(p.W.shape[0]))
+    if p.reason != "aggressive":
+        return sol
+    variant, C, n, Q = p.variant, p.C, p.n, p.Q
+    a = 1.0 + 0.5 / (C * n) if variant == "II" else 1.0  # SPA-II: theta = a T
+    test = spa2_threshold(n, C) if variant == "II" else hard_threshold
+    J, S, sol.tests = search_support(Q, p.order, test, "hard")
+    sol.theta = sol.theta_hard = a * S / (1.0 + a * J)  # Eq. (11) when a = 1
+    T = S / (1.0 + a * J)
+    sol.xi = T / (2.0 * C) if variant == "II" else 0.0  # SPA-II: d/dxi gives 2 C xi = T
+    if variant == "I" and sol.theta_hard > C:  # case (b): the cap sum tau <= C binds
+        J, S, cap_tests = search_support(Q, p.order, cap_threshold(C), "cap")
+        sol.tests += cap_tests
+        sol.theta = (S - C) / J  # sum_S (Q - theta) = C
+        sol.xi = n * (sol.theta - C)  # the support constraints hold with margin 1 - xi
+        sol.cap_binds = True
+    sol.support = tuple(p.order[:J])
+    for u in sol.support:  # tau_u = Q_u - theta, without cancellation
+        sol.tau[u] = capped_tau(Q[u], J, S, C) if sol.cap_binds else support_tau(Q[u], J, S, a)
+    return sol
 
 
 def spa_step(
@@ -223,119 +287,43 @@ def spa_step(
     >>> (W1 @ [1.0, 0.0]).tolist()   # both rivals now exactly one below the correct class
     [2.0, 1.0, 1.0]
     """
-    W, x, y = check_state(W, x, y)
-    variant = check_variant(variant)
-    C = check_C(C)
-    scores = W @ x
-    n = float(x @ x)
-    margins = margins_of(scores, y)
-    loss = float(max(0.0, np.nanmax(1.0 - margins)))
-    K = W.shape[0]
-    Q = np.full(K, np.nan)
-    tau = np.zeros(K)
-    tests: list[SupportTest] = []
-    order: list[int] = []
-    support: tuple[int, ...] = ()
-    theta_hard = theta = T = xi = 0.0
-    cap_binds = False
-    if loss <= 0.0:
-        reason = "passive: every wrong class already has margin >= 1"
-    elif n < TINY_SQNORM:
-        reason = "passive: x is (numerically) the zero vector; no step can change a score"
-    else:
-        reason = "aggressive"
-        Q = (1.0 - margins) / n  # Q_u = (1 - (w_y - w_u).x) / ||x||^2
-        order = _order_positive(Q, y)  # only Q > 0 can be support: no sort when none is
-        a = 1.0 + 0.5 / (C * n) if variant == "II" else 1.0  # SPA-II: theta = a T
-        test = spa2_threshold(n, C) if variant == "II" else hard_threshold
-        J, S, tests = search_support(Q, order, test, "hard")
-        theta = theta_hard = a * S / (1.0 + a * J)  # Eq. (11) when a = 1
-        T = S / (1.0 + a * J)
-        xi = T / (2.0 * C) if variant == "II" else 0.0  # SPA-II: d/dxi gives 2 C xi = T
-        if variant == "I" and theta_hard > C:  # case (b): the cap sum tau <= C binds
-            J, S, cap_tests = search_support(Q, order, cap_threshold(C), "cap")
-            tests += cap_tests
-            theta = (S - C) / J  # sum_S (Q - theta) = C
-            xi = n * (theta - C)  # the support constraints hold with margin 1 - xi
-            cap_binds = True
-        support = tuple(order[:J])
-        for u in support:
-            tau[u] = support_step(Q[u], J, S, a, C if cap_binds else None)
+    problem = _pose(W, x, y, variant, C)
+    return _finish(problem, _solve_derived(problem), "derived")
+
+
+def _finish(p: _Problem, sol: _Solution, rule: str) -> tuple[np.ndarray, SPATrace]:
+    """Apply Eq. (4) (``w_y += T x``, ``w_u -= tau_u x``) and record the trace."""
+    tau = sol.tau
     coef = -tau
-    coef[y] = tau.sum()
-    W += np.outer(coef, x)  # Eq. (4): w_y += T x, w_u -= tau_u x
-    return W, _finish(
-        variant,
-        C,
-        "derived",
-        scores,
-        n,
-        margins,
-        Q,
-        loss,
-        order,
-        tests,
-        support,
-        theta_hard,
-        theta,
-        cap_binds,
-        tau,
-        xi,
-        coef,
-        W @ x,
-        y,
-        reason,
-    )
-
-
-def _finish(
-    variant,
-    C,
-    rule,
-    scores,
-    n,
-    margins,
-    Q,
-    loss,
-    order,
-    tests,
-    support,
-    theta_hard,
-    theta,
-    cap_binds,
-    tau,
-    xi,
-    coef,
-    after,
-    y,
-    reason,
-) -> SPATrace:
-    margins_after = margins_of(after, y)
-    scale = 1.0 + float(np.nanmax(np.abs(margins)))
-    return SPATrace(
-        variant=variant,
-        C=C,
+    coef[p.y] = tau.sum()
+    W = p.W + np.outer(coef, p.x)  # Eq. (4)
+    after = W @ p.x
+    margins_after = margins_of(after, p.y)
+    scale = 1.0 + float(np.nanmax(np.abs(p.margins)))
+    return W, SPATrace(
+        variant=p.variant,
+        C=p.C,
         rule=rule,
-        scores_before=frozen_array(scores),
-        sqnorm=n,
-        margins=frozen_array(margins),
-        Q=frozen_array(Q),
-        loss=loss,
-        order=tuple(int(u) for u in order),
-        tests=tuple(tests),
-        support=tuple(int(u) for u in support),
-        theta_hard=float(theta_hard),
-        theta=float(theta),
-        cap_binds=bool(cap_binds),
+        scores_before=frozen_array(p.scores),
+        sqnorm=p.n,
+        margins=frozen_array(p.margins),
+        Q=frozen_array(p.Q),
+        loss=p.loss,
+        order=tuple(int(u) for u in p.order),
+        tests=tuple(sol.tests),
+        support=tuple(int(u) for u in sol.support),
+        theta_hard=float(sol.theta_hard),
+        theta=float(sol.theta),
+        cap_binds=bool(sol.cap_binds),
         tau=frozen_array(tau),
         tau_sum=float(tau.sum()),
-        xi=float(xi),
+        xi=float(sol.xi),
         coef=frozen_array(coef),
         scores_after=frozen_array(after),
         margins_after=frozen_array(margins_after),
-        correct_after=is_correct(after, y),
+        correct_after=is_correct(after, p.y),
         margin_satisfied=bool(np.nanmin(margins_after) >= 1.0 - MARGIN_TOL * scale),
-        reason=reason,
+        reason=p.reason,
     )
 
 
@@ -359,71 +347,37 @@ def spa_printed_step(
     >>> printed.tau.tolist(), derived.tau.round(4).tolist()
     ([0.0, 10.0, 0.0], [0.0, 0.3333, 0.3333])
     """
-    W, x, y = check_state(W, x, y)
-    variant = check_variant(variant)
-    C = check_C(C)
-    scores = W @ x
-    n = float(x @ x)
-    margins = margins_of(scores, y)
-    loss = float(max(0.0, np.nanmax(1.0 - margins)))
-    K = W.shape[0]
-    Q = np.full(K, np.nan)
-    tau = np.zeros(K)
-    tests: list[SupportTest] = []
-    order: list[int] = []
-    support: tuple[int, ...] = ()
-    theta = 0.0
+    p = _pose(W, x, y, variant, C)
+    return _finish(p, _solve_printed(p), "printed (seed 000 Table 2)")
+
+
+def _solve_printed(p: _Problem) -> _Solution:
+    """Table 1 (SPA) / Table 2 (SPA-I, SPA-II) as printed, read as the loop's stop test."""
+    sol = _Solution(tau=np.zeros(p.W.shape[0]))
+    if p.reason != "aggressive":
+        return sol
+    variant, C, n, Q = p.variant, p.C, p.n, p.Q
     h = 0.5 / C
-    if loss <= 0.0 or n < TINY_SQNORM:
-        reason = "passive"
+    if variant is None:
+        threshold = hard_threshold
+    elif variant == "I":  # printed: sum_{j<k} Q_j / (k-1) >= Q_k - C/k stops the search
+
+        def threshold(k, s):
+            return 0.0 if k == 1 else s / (k - 1) + C / k
+    else:  # printed: (n + 1/2C) / (k n + 1/2C) sum_{j<k} Q_j >= Q_k stops the search
+
+        def threshold(k, s):
+            return (n + h) / (k * n + h) * s
+
+    J, S, sol.tests = search_support(Q, p.order, threshold, "printed")
+    if variant is None:
+        sol.theta = S / (J + 1)  # Table 1
+    elif variant == "I":
+        sol.theta = S / J - C / J  # printed: tau_v = Q_v - sum_S Q/|S| + C/|S|
     else:
-        reason = "aggressive"
-        Q = (1.0 - margins) / n
-        order = _order_positive(Q, y)
-        if variant is None:
-            threshold = hard_threshold
-        elif variant == "I":  # printed: sum_{j<k} Q_j / (k-1) >= Q_k - C/k stops the search
-
-            def threshold(k, s):
-                return 0.0 if k == 1 else s / (k - 1) + C / k
-        else:  # printed: (n + 1/2C) / (k n + 1/2C) sum_{j<k} Q_j >= Q_k stops the search
-
-            def threshold(k, s):
-                return (n + h) / (k * n + h) * s
-
-        J, S, tests = search_support(Q, order, threshold, "printed")
-        if variant is None:
-            theta = S / (J + 1)  # Table 1
-        elif variant == "I":
-            theta = S / J - C / J  # printed: tau_v = Q_v - sum_S Q/|S| + C/|S|
-        else:
-            theta = (n + h) / ((J + 1) * n + J * h) * S
-        support = tuple(order[:J])
-        for u in support:
-            tau[u] = Q[u] - theta
-    coef = -tau
-    coef[y] = tau.sum()
-    W += np.outer(coef, x)
-    xi = 0.0
-    return W, _finish(
-        variant,
-        C,
-        "printed (seed 000 Table 2)",
-        scores,
-        n,
-        margins,
-        Q,
-        loss,
-        order,
-        tests,
-        support,
-        theta,
-        theta,
-        False,
-        tau,
-        xi,
-        coef,
-        W @ x,
-        y,
-        reason,
-    )
+        sol.theta = (n + h) / ((J + 1) * n + J * h) * S
+    sol.theta_hard = sol.theta
+    sol.support = tuple(p.order[:J])
+    for u in sol.support:
+        sol.tau[u] = Q[u] - sol.theta
+    return sol

@@ -13,23 +13,28 @@ and :func:`cache_dir` say where archives and parsed matrices live.
 
 Real datasets go ``archive in the data folder (else downloaded) -> parse -> .npz cache``;
 the cache key holds the dataset name, its parser version and every option, and a cached
-file is reused only while the archives it came from keep their sizes.
+file is reused only while the archives it came from keep their content (SHA-256).  A damaged
+archive raises :class:`ArchiveCorrupt` (a :class:`DatasetUnavailable`) naming the file and
+the fix; it never loads as a smaller corpus.
 """
 
 from __future__ import annotations
 
 import os
 import tarfile
+import warnings
 import zlib
 from pathlib import Path
 
 from olearn.datasets import _cache, _paths
-from olearn.datasets._base import Dataset, DatasetUnavailable
+from olearn.datasets._archive import corrupt, file_sha256
+from olearn.datasets._base import ArchiveCorrupt, Dataset, DatasetUnavailable
 from olearn.datasets._download import ensure_file
 from olearn.datasets._paths import cache_dir, data_home
 from olearn.datasets._registry import KINDS, SPECS, DatasetSpec, spec
 
 __all__ = [
+    "ArchiveCorrupt",
     "Dataset",
     "DatasetUnavailable",
     "cache_dir",
@@ -109,21 +114,26 @@ def load(
         return s.function()(**s.fixed, **opts)
     home = _paths.data_home(data_home)
     path = _cache_file(s, opts, home)
-    cached = _cache.read(path, _sizes(s, home))
-    if cached is not None:
-        if _cache.read_card(path, _sizes(s, home)) is None:  # sidecar lost or from old code
-            _cache.write_card(path, cached, _sizes(s, home))
-        return cached
+    if path is not None:
+        sources = _sources(s, home)
+        cached = _cache.read(path, sources)
+        if cached is not None:
+            if _cache.read_card(path, sources) is None:  # sidecar lost or from old code
+                _cache.write_card(path, cached, sources)
+            return cached
     paths = {f: ensure_file(f, home, download=download, progress=progress) for f in s.files}
     try:
         ds = s.function()(paths, **s.fixed, **opts)
+    except ArchiveCorrupt as exc:
+        raise corrupt(exc.path, exc.reason, dataset=name) from exc
     except (EOFError, OSError, tarfile.TarError, zlib.error, UnicodeDecodeError) as exc:
         raise DatasetUnavailable(
             f"{name}: could not read {', '.join(s.files)} in {home} ({exc!r}). The file is "
             f"damaged or not the expected archive: delete it and run "
             f"`python -m olearn datasets fetch {name}` (or olearn.datasets.fetch)."
         ) from exc
-    _cache.write(path, ds, _sizes(s, home))
+    if path is not None:
+        _cache.write(path, ds, _sources(s, home))
     return ds
 
 
@@ -156,7 +166,7 @@ def card(name: str, data_home: str | os.PathLike | None = None, *, build: bool =
         return {**head, "downloaded": True, **_meta(load(name))}
     home = _paths.data_home(data_home)
     path = _cache_file(s, _options(s, {}), home, create=False)
-    stored = _cache.read_card(path, _sizes(s, home))
+    stored = None if path is None else _cache.read_card(path, _sources(s, home))
     missing = [f for f in s.files if not (home / f).is_file()]
     if stored is not None:
         return {**head, **stored, "downloaded": not missing, "missing": missing}
@@ -186,14 +196,25 @@ def _options(s: DatasetSpec, options: dict) -> dict:
     return {**s.defaults, **options}
 
 
-def _cache_file(s: DatasetSpec, opts: dict, home: Path, create: bool = True) -> Path:
-    folder = _paths.cache_dir(home, create=create)
+def _cache_file(s: DatasetSpec, opts: dict, home: Path, create: bool = True) -> Path | None:
+    """The cache file of ``s`` with ``opts``, or None (with a warning) when no cache folder
+    can be made (read-only, a file in the way): loading then works without a cache."""
+    try:
+        folder = _paths.cache_dir(home, create=create)
+    except OSError as exc:
+        warnings.warn(
+            f"no cache for {s.name}: the cache folder cannot be created ({exc}); parsing "
+            "from the archives every time. Set OLEARN_CACHE to a writable folder.",
+            stacklevel=3,
+        )
+        return None
     return folder / f"{_cache.cache_key(s.name, s.parser_version, opts)}.npz"
 
 
-def _sizes(s: DatasetSpec, home: Path) -> dict[str, int]:
-    """``{file: size}`` of the archives present (absent ones are not held against a cache)."""
-    return {f: (home / f).stat().st_size for f in s.files if (home / f).is_file()}
+def _sources(s: DatasetSpec, home: Path) -> dict[str, str]:
+    """``{file: sha256 of its bytes}`` of the archives present (absent ones are not held
+    against a cache): a repaired or replaced archive invalidates what was parsed from it."""
+    return {f: file_sha256(home / f) for f in s.files if (home / f).is_file()}
 
 
 def _meta(ds: Dataset) -> dict:

@@ -40,6 +40,11 @@ class DatasetUnavailable(OSError, ValueError):
     """
 
 
+class ArchiveCorrupt(DatasetUnavailable):
+    """An archive in the data folder is damaged (bad CRC, truncated, invalid tar header,
+    wrong checksum, empty).  The message names the file and how to replace it."""
+
+
 @dataclass(frozen=True, repr=False)
 class Dataset:
     """A classification dataset: training matrix and labels, optional official test split.

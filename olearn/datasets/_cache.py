@@ -2,25 +2,30 @@
 
 File ``<name>-p<parser version>-<options hash>.npz`` holds the arrays (dense ``X`` or the
 CSR triplet ``X_data, X_indices, X_indptr, X_shape``; the same for ``X_test``; labels as
-int64 or unicode arrays), the static card as JSON, and the sizes of the archives it came
-from.  A cached file is used only if those sizes still match the archives present (an
-absent archive is not held against it: the cache then works offline).  Statistics are
-recomputed from the arrays on reading, so cached and fresh cards are identical.
+int64 or unicode arrays), the static card as JSON, and the SHA-256 of the archives it came
+from.  A cached file is used only if those digests still match the archives present (an
+absent archive is not held against it: the cache then works offline), so a repaired archive
+is parsed again.  Statistics are recomputed from the arrays on reading, so cached and fresh
+cards are identical.
+
+Robustness: files are written atomically (:mod:`olearn._io`); a cache file that cannot be
+read for any reason (empty, truncated, crafted: wrong keys, dtypes, shapes, an invalid CSR
+structure) is a cache miss with a warning, and the dataset is parsed again.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 import warnings
 import zipfile
+import zlib
 from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
 
+from olearn._io import atomic_write
 from olearn.datasets._base import ARRAY_META, STATISTICS_KEYS, Dataset, make_dataset
 
 
@@ -31,7 +36,7 @@ def cache_key(name: str, parser_version: int, options: dict) -> str:
     return f"{name}-p{parser_version}-{digest}"
 
 
-def write(path: Path, ds: Dataset, sources: dict[str, int]) -> None:
+def write(path: Path, ds: Dataset, sources: dict[str, str]) -> None:
     """Store ``ds`` at ``path`` (``.npz``) and its card beside it; warn, never fail."""
     static = {k: v for k, v in ds.meta.items() if k not in STATISTICS_KEYS and k not in ARRAY_META}
     arrays = {
@@ -47,54 +52,81 @@ def write(path: Path, ds: Dataset, sources: dict[str, int]) -> None:
         if key in ds.meta:
             arrays[key] = np.asarray(ds.meta[key], dtype=str)
     try:
-        _atomic(path, lambda f: np.savez(f, **arrays))
+        atomic_write(path, lambda f: np.savez(f, **arrays))
     except OSError as exc:
         warnings.warn(f"could not cache {ds.name} in {path.parent}: {exc}", stacklevel=3)
         return
     write_card(path, ds, sources)
 
 
-def write_card(path: Path, ds: Dataset, sources: dict[str, int]) -> None:
-    """Store the card of ``ds`` (with the archive sizes) beside ``path``; warn, never fail."""
+def write_card(path: Path, ds: Dataset, sources: dict[str, str]) -> None:
+    """Store the card of ``ds`` (with the archive digests) beside ``path``; warn, never fail."""
     sidecar = card_to_json({**ds.meta, "sources": sources})
     try:
-        _atomic(card_path(path), lambda f: f.write(sidecar.encode()))
+        atomic_write(card_path(path), lambda f: f.write(sidecar.encode()))
     except OSError as exc:
         warnings.warn(
             f"could not write the card of {ds.name} in {path.parent}: {exc}", stacklevel=3
         )
 
 
-def read(path: Path, sources_now: dict[str, int]) -> Dataset | None:
-    """The cached dataset at ``path``, or None if absent, stale or unreadable."""
+# Everything reading a damaged or crafted .npz was seen to raise (0-byte file: EOFError;
+# wrong member types: AttributeError/TypeError; bad shapes: ValueError/IndexError).
+_UNREADABLE = (
+    OSError,
+    EOFError,
+    ValueError,
+    KeyError,
+    IndexError,
+    TypeError,
+    AttributeError,
+    zipfile.BadZipFile,
+    zlib.error,
+    MemoryError,
+)
+
+
+def read(path: Path, sources_now: dict[str, str]) -> Dataset | None:
+    """The cached dataset at ``path``, or None if absent, stale or unreadable (a warning
+    then says why; the caller parses the archives again and rewrites the file)."""
     if not path.is_file():
         return None
     try:
         with np.load(path, allow_pickle=False) as f:
             sources = json.loads(str(f["sources"]))
+            if not isinstance(sources, dict):
+                raise ValueError("'sources' is not a mapping")
             if any(sources.get(k) != v for k, v in sources_now.items()):
                 return None
             card = json.loads(str(f["card"]))
+            if not isinstance(card, dict):
+                raise ValueError("'card' is not a mapping")
             for key in ARRAY_META:
                 if key in f:
                     card[key] = f[key]
             X, y = _matrix_from(f, "X"), f["y"]
             X_test = _matrix_from(f, "X_test") if "y_test" in f else None
             y_test = f["y_test"] if "y_test" in f else None
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
-        warnings.warn(f"ignoring unreadable cache file {path}: {exc}", stacklevel=3)
+        return make_dataset(str(card.pop("name", path.stem)), X, y, card, X_test, y_test)
+    except _UNREADABLE as exc:
+        warnings.warn(
+            f"ignoring unreadable cache file {path} ({type(exc).__name__}: {exc}); "
+            "parsing the archives again",
+            stacklevel=3,
+        )
         return None
-    return make_dataset(card.pop("name", path.stem), X, y, card, X_test, y_test)
 
 
-def read_card(path: Path, sources_now: dict[str, int]) -> dict | None:
+def read_card(path: Path, sources_now: dict[str, str]) -> dict | None:
     """The card stored beside ``path``, or None if absent, unreadable or stale (same rule as
-    :func:`read`: the archive sizes recorded must match those present)."""
+    :func:`read`: the archive digests recorded must match those present)."""
     try:
         meta = card_from_json(card_path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        sources = meta.pop("sources", {})
+        if not isinstance(sources, dict):
+            return None
+    except (OSError, ValueError, TypeError, AttributeError, KeyError):
         return None
-    sources = meta.pop("sources", {})
     if any(sources.get(k) != v for k, v in sources_now.items()) or not path.is_file():
         return None
     return meta
@@ -138,15 +170,6 @@ def _matrix_from(f, prefix: str):
         return f[prefix]
     shape = tuple(int(s) for s in f[f"{prefix}_shape"])
     triplet = (f[f"{prefix}_data"], f[f"{prefix}_indices"], f[f"{prefix}_indptr"])
-    return sp.csr_matrix(triplet, shape=shape)
-
-
-def _atomic(path: Path, write_to) -> None:
-    """Write through ``write_to(file)`` into a temp file, then rename onto ``path``."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            write_to(f)
-        os.replace(tmp, path)
-    finally:
-        Path(tmp).unlink(missing_ok=True)
+    X = sp.csr_matrix(triplet, shape=shape)
+    X.check_format(full_check=True)  # O(nnz): indices in range, indptr monotone
+    return X

@@ -1,9 +1,9 @@
 """Find a canonical archive in the data folder, or download and verify it.
 
-Downloads stream (``urllib``) into a temporary file beside the target, with a tqdm
-progress bar, are verified (``.tar.gz``: every member read, so gzip's CRC and length are
-checked; ``.bz2``/``.gz``: fully decompressed; a ``<stem>.members.sha256`` list next to a
-tar archive, if present, is checked member by member), and only then renamed into place
+Downloads stream (``urllib``, https) into a temporary file beside the target, with a tqdm
+progress bar, are verified by :func:`verify_archive` (full streaming decompression in
+bounded chunks: CRC, every tar header and member, the end marker; SHA-256 where a
+``.sha256`` / ``.members.sha256`` list is known), and only then renamed into place
 (``os.replace``, atomic on one file system).  A failed or partial download never leaves
 a file under the canonical name.
 
@@ -13,20 +13,16 @@ server with ``monkeypatch.setitem(URLS, ...)``; the loaders themselves never cha
 
 from __future__ import annotations
 
-import bz2
-import gzip
-import hashlib
 import http.client
 import os
-import tarfile
 import tempfile
 import urllib.error
 import urllib.request
-import zlib
 from pathlib import Path
 
 from tqdm.auto import tqdm
 
+from olearn.datasets import _archive
 from olearn.datasets._base import DatasetUnavailable
 from olearn.datasets._paths import _data_home, is_writable_dir
 
@@ -35,8 +31,8 @@ _LIBSVM = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/multiclass"
 URLS: dict[str, str] = {
     "usps.bz2": f"{_LIBSVM}/usps.bz2",
     "usps.t.bz2": f"{_LIBSVM}/usps.t.bz2",
-    "20news-bydate.tar.gz": "http://qwone.com/~jason/20Newsgroups/20news-bydate.tar.gz",
-    "reuters21578.tar.gz": "http://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz",
+    "20news-bydate.tar.gz": "https://qwone.com/~jason/20Newsgroups/20news-bydate.tar.gz",
+    "reuters21578.tar.gz": "https://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz",
     "ldcc-20140209.tar.gz": "https://www.rondhuit.com/download/ldcc-20140209.tar.gz",
 }
 
@@ -112,7 +108,7 @@ def download_file(url: str, dest: Path, *, progress: bool = True) -> Path:
             os.fsync(out.fileno())
         try:
             verify_archive(tmp, dest.name)
-        except (OSError, EOFError, ValueError, tarfile.TarError, zlib.error) as exc:
+        except DatasetUnavailable as exc:
             raise DatasetUnavailable(
                 f"{dest.name} downloaded from {url} failed verification ({exc}); "
                 f"nothing was written to {dest.parent}."
@@ -146,45 +142,40 @@ def _stream(url: str, out, label: str, progress: bool) -> None:
 
 
 def verify_archive(path: Path, name: str) -> None:
-    """Check an archive's integrity by reading it completely (by ``name``'s suffix).
+    """Check an archive's integrity by decompressing it completely, in bounded chunks.
 
-    For ``<stem>.tar.gz`` with a ``<stem>.members.sha256`` file beside the *target*
-    location (``path``'s folder), each member's sha256 must match that list.
+    ``name``'s suffix picks the check (:mod:`olearn.datasets._archive`): ``.tar.gz``: every
+    header, every member read to its end, the end marker and the gzip CRC; ``.bz2``/``.gz``:
+    decompressed to the end (CRC), not empty.  Where known, SHA-256 too: a ``<name>.sha256``
+    file (``sha256sum`` format) beside the *target* location (``path``'s folder) for the
+    whole file, and for ``<stem>.tar.gz`` a ``<stem>.members.sha256`` list for each member.
 
     Raises
     ------
-    ValueError, OSError, EOFError, tarfile.TarError
-        On a corrupt, truncated or mismatching archive.
+    ArchiveCorrupt
+        (a :class:`DatasetUnavailable`, so an OSError and a ValueError) on a corrupt,
+        truncated, empty or mismatching archive; the message names the file.
     """
+    path = Path(path)
+    expected_file = read_members_sha256(path.parent / f"{name}.sha256")
+    if expected_file:
+        digest = _archive.file_sha256(path)
+        if digest not in expected_file.values():
+            raise _archive.corrupt(path, f"sha256 {digest} differs from {name}.sha256")
     if name.endswith((".tar.gz", ".tgz")):
         stem = name.removesuffix(".tar.gz").removesuffix(".tgz")
         expected = read_members_sha256(path.parent / f"{stem}.members.sha256")
         digests = tar_member_sha256(path)
-        if not digests:
-            raise ValueError("the archive holds no files")
         if expected is not None:
-            check_members(digests, expected)
-    elif name.endswith(".bz2"):
-        _drain(bz2.open(path, "rb"))
-    elif name.endswith(".gz"):
-        _drain(gzip.open(path, "rb"))
+            try:
+                check_members(digests, expected)
+            except ValueError as exc:
+                raise _archive.corrupt(path, str(exc)) from None
+    elif name.endswith((".bz2", ".gz")):
+        _archive.drain_compressed(path, name)
 
 
-def _drain(stream) -> None:
-    with stream:
-        while stream.read(1 << 20):
-            pass
-
-
-def tar_member_sha256(path: Path) -> dict[str, str]:
-    """``{member name: sha256}`` for every regular file, reading the archive once."""
-    digests = {}
-    with tarfile.open(path, "r:gz") as archive:
-        for member in archive:
-            if member.isfile():
-                content = archive.extractfile(member).read()
-                digests[member.name] = hashlib.sha256(content).hexdigest()
-    return digests
+tar_member_sha256 = _archive.tar_member_sha256
 
 
 def read_members_sha256(path: Path) -> dict[str, str] | None:

@@ -1,12 +1,19 @@
 """The scikit-learn boundary shared by every olearn online classifier.
 
-Validation, label encoding and the epoch loop live here; a family supplies four hooks:
+Validation, label encoding and the epoch loop live here; a family supplies three hooks:
 
-- ``_check_hyper()`` : validate hyper-parameters (raise ``ValueError``).
 - ``_init_state(n_features, n_classes)`` : fresh model state (all-zero weights, ...).
-- ``_epoch(indptr, indices, data, y_idx, order) -> int`` : one pass of its numba kernel over
-  the CSR rows ``order``; returns the number of aggressive steps.
+- ``_epoch(indptr, indices, data, y_idx, order, mistakes) -> int`` : one pass of its numba
+  kernel over the CSR rows ``order``; fills ``mistakes`` (when not empty) with whether each
+  prediction made before its update was wrong; returns the number of aggressive steps.
 - ``_scores(X) -> (n, K)`` : raw class scores for validated X.
+
+Hyper-parameters are declared once per class in scikit-learn's ``_parameter_constraints``
+(Interval, StrOptions, "boolean") and checked by ``_validate_params`` on every ``fit`` /
+``partial_fit``; a family may add cross-parameter checks in ``_check_params``.  Sparse input is
+checked once here, at O(nnz) (indices in range, indptr monotone), before any kernel sees it,
+and so is the finiteness of every ``||x||^2``.  State is assigned only after validation: a
+failed ``fit`` or first ``partial_fit`` leaves the estimator unfitted, not half-fitted.
 
 ``fit`` = fresh state + ``epochs`` passes (shuffled with ``random_state`` if ``shuffle``);
 ``partial_fit`` = exactly one pass over the given samples, in the given order.
@@ -14,16 +21,44 @@ Validation, label encoding and the epoch loop live here; a family supplies four 
 
 from __future__ import annotations
 
-import numbers
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from olearn.kernels.sparse import csr_arrays
+
+FLOAT_MAX = float(np.finfo(np.float64).max)
+
+
+class _PositiveFinite(Interval):
+    """``0 < value < inf`` (an Interval with a readable name in error messages)."""
+
+    def __init__(self):
+        super().__init__(Real, 0.0, FLOAT_MAX, closed="neither")
+
+    def __str__(self) -> str:
+        return "a positive finite number"
+
+
+POSITIVE = _PositiveFinite()
+SQNORM_OVERFLOW = 1e300  # a bound on ||x||^2 above which the exact check runs
+
+
+def store_params(estimator, scope: dict) -> None:
+    """``__init__``'s whole job (scikit-learn's rule): store every argument unchanged.
+
+    ``store_params(self, locals())`` as an ``__init__``'s only line; the signature keeps the
+    parameters explicit for ``get_params``.
+    """
+    for name, value in scope.items():
+        if name not in ("self", "__class__"):
+            setattr(estimator, name, value)
 
 
 def _encode_classes(y: np.ndarray) -> np.ndarray:
@@ -37,53 +72,85 @@ def _encode_classes(y: np.ndarray) -> np.ndarray:
         return np.array(list(seen), dtype=object)
 
 
+def check_sparse_structure(X) -> None:
+    """Raise ValueError unless a CSR/CSC/BSR matrix is well formed (O(nnz)).
+
+    scipy does not check index ranges when a matrix is built from raw arrays; a kernel that
+    trusted them would read or write out of bounds (an index equal to n_features would even
+    train the intercept row silently).
+    """
+    if sp.issparse(X) and X.format in ("csr", "csc", "bsr"):
+        try:
+            X.check_format(full_check=True)
+        except (ValueError, TypeError, IndexError) as err:
+            raise ValueError(f"malformed sparse matrix ({X.format}): {err}") from None
+
+
+def check_sqnorms(indptr: np.ndarray, data: np.ndarray) -> None:
+    """Raise ValueError if some ``||x_i||^2`` overflows float64 (feature values ~1e154 up).
+
+    Cheap first: ``max|x_j|^2 * max nnz per row`` bounds every squared norm; only above
+    :data:`SQNORM_OVERFLOW` are the norms summed.
+    """
+    if data.size == 0:
+        return
+    big = max(abs(float(data.max())), abs(float(data.min())))
+    widest = int(np.diff(indptr).max())
+    if big * big * widest <= SQNORM_OVERFLOW:
+        return
+    with np.errstate(over="ignore"):
+        sq = np.add.reduceat(data * data, indptr[:-1][np.diff(indptr) > 0])
+    if not np.all(np.isfinite(sq)):
+        raise ValueError(
+            f"||x||^2 overflows float64 (feature values up to {big:.3g}); scale the features "
+            "first, e.g. sklearn.preprocessing.MaxAbsScaler or Normalizer"
+        )
+
+
 class OnlineClassifier(ClassifierMixin, BaseEstimator):
     """Base class: scikit-learn ``fit`` / ``partial_fit`` / ``predict`` over a numba kernel."""
+
+    _parameter_constraints: dict = {
+        "fit_intercept": ["boolean"],
+        "epochs": [Interval(Integral, 1, None, closed="left")],
+        "shuffle": ["boolean"],
+        "random_state": ["random_state"],
+    }
 
     # True when the family's kernel only sums x_j-weighted terms, so dense rows can be passed
     # with their zeros as explicit entries instead of being converted to CSR.
     _dense_view = False
 
     # --- hooks ---------------------------------------------------------------------------
-    def _check_hyper(self) -> None:  # pragma: no cover - overridden
-        raise NotImplementedError
-
     def _init_state(self, n_features: int, n_classes: int) -> None:  # pragma: no cover
         raise NotImplementedError
 
-    def _epoch(self, indptr, indices, data, y_idx, order) -> int:  # pragma: no cover
+    def _epoch(self, indptr, indices, data, y_idx, order, mistakes) -> int:  # pragma: no cover
         raise NotImplementedError
 
     def _scores(self, X) -> np.ndarray:  # pragma: no cover
         raise NotImplementedError
 
-    def _epoch_mistakes(self, indptr, indices, data, y_idx, order) -> np.ndarray:
-        """One pass that also says, per visited row, whether the prediction made *before*
-        its update was wrong.  Generic version: one kernel call per row; families whose
-        kernel records mistakes override it."""
-        import scipy.sparse as sparse
+    def _check_params(self) -> None:
+        """Cross-parameter checks beyond ``_parameter_constraints`` (ValueError)."""
 
-        n_rows = indptr.shape[0] - 1
-        X = sparse.csr_matrix((data, indices, indptr), shape=(n_rows, self.n_features_in_))
-        mistakes = np.empty(order.shape[0], dtype=bool)
-        for t, i in enumerate(order):
-            scores = np.asarray(self._scores(X[i]))[0]
-            mistakes[t] = np.argmax(scores) != y_idx[i]
-            self.n_updates_ += int(self._epoch(indptr, indices, data, y_idx, order[t : t + 1]))
-        return mistakes
+    def _column_value(self) -> float:
+        """The constant column appended to X for the intercept (0: none)."""
+        return 0.0
 
-    # --- shared checks -------------------------------------------------------------------
-    def _check_common(self) -> None:
-        if not isinstance(self.epochs, numbers.Integral) or self.epochs < 1:
-            raise ValueError(f"epochs must be a positive integer, got {self.epochs!r}")
-        self._check_hyper()
-
+    # --- validation ------------------------------------------------------------------------
     def _validate(self, X, y, reset: bool):
+        check_sparse_structure(X)
         X, y = validate_data(
             self, X, y, accept_sparse="csr", dtype=np.float64, reset=reset, y_numeric=False
         )
         check_classification_targets(y)
         return X, y
+
+    def _validate_X(self, X):
+        check_is_fitted(self, "classes_")
+        check_sparse_structure(X)
+        return validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
 
     def _labels_to_index(self, y: np.ndarray) -> np.ndarray:
         classes = self.classes_
@@ -98,27 +165,52 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         try:
             return np.fromiter((index[label] for label in y.tolist()), np.int64, len(y))
         except KeyError as err:
-            unknown = sorted({str(v) for v in y.tolist() if v not in index})
+            unknown = sorted({repr(v) for v in y.tolist() if v not in index})
+            kinds = sorted({type(v).__name__ for v in self.classes_.tolist()})
             raise ValueError(
-                f"labels {unknown} are not in classes_ {self.classes_.tolist()}; "
-                "pass every class with classes=... on the first partial_fit call"
+                f"labels {', '.join(unknown)} are not in classes_ "
+                f"{[*self.classes_.tolist()]!r} (of type {'/'.join(kinds)}); pass every class "
+                "with classes=... on the first partial_fit call, with the labels' own type"
             ) from err
 
-    def _run(self, X, y_idx: np.ndarray, epochs: int, rng, record_mistakes: bool = False):
-        # one conversion for all epochs; dense rows are viewed, not converted, when the
-        # family's kernel allows it (see kernels.sparse.csr_arrays)
-        indptr, indices, data = csr_arrays(X, dense_view=self._dense_view)
+    def _forget(self) -> None:
+        """Drop every fitted attribute: the estimator is unfitted again."""
+        for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("__")]:
+            delattr(self, name)
+        for name in [k for k in vars(self) if k.startswith("_") and not k.endswith("_")]:
+            delattr(self, name)
+
+    # --- the loop --------------------------------------------------------------------------
+    def _arrays(self, X):
+        """CSR arrays of X with the intercept column appended, norms checked."""
+        arrays = csr_arrays(X, dense_view=self._dense_view, intercept_scaling=self._column_value())
+        check_sqnorms(arrays[0], arrays[2])
+        return arrays
+
+    def _run(self, arrays, y_idx: np.ndarray, epochs: int, rng, record_mistakes: bool = False):
+        indptr, indices, data = arrays
         n = y_idx.shape[0]
-        mistakes = None
+        mistakes = np.zeros(n if record_mistakes else 0, dtype=np.bool_)
         for _ in range(epochs):
             order = rng.permutation(n) if rng is not None else np.arange(n)
-            if record_mistakes:
-                mistakes = self._epoch_mistakes(indptr, indices, data, y_idx, order)
-            else:
-                self.n_updates_ += int(self._epoch(indptr, indices, data, y_idx, order))
+            order = order.astype(np.int64)
+            self.n_updates_ += int(self._epoch(indptr, indices, data, y_idx, order, mistakes))
             self.t_ += n
             self.n_iter_ += 1
-        return mistakes
+        return mistakes if record_mistakes else None
+
+    def _start(self, X, classes: np.ndarray) -> None:
+        """Fresh state for ``classes`` (at least two) and X's width."""
+        if classes.shape[0] < 2:
+            n = classes.shape[0]
+            raise ValueError(
+                f"this classifier needs samples of at least 2 classes; got {n} class"
+                f"{'' if n == 1 else 'es'}: {classes.tolist()} (with partial_fit, pass "
+                "classes=[...] listing every label)"
+            )
+        self.classes_ = classes
+        self._init_state(X.shape[1], classes.shape[0])
+        self.t_ = self.n_iter_ = self.n_updates_ = 0
 
     # --- public API ----------------------------------------------------------------------
     def fit(self, X, y):
@@ -133,17 +225,18 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        self._check_common()
-        X, y = self._validate(X, y, reset=True)
-        self.classes_ = _encode_classes(y)
-        if self.classes_.shape[0] < 2:
-            raise ValueError(
-                f"this classifier needs samples of at least 2 classes; got 1 class: {self.classes_}"
-            )
-        self._init_state(X.shape[1], self.classes_.shape[0])
-        self.t_ = self.n_iter_ = self.n_updates_ = 0
+        try:
+            self._validate_params()
+            self._check_params()
+            X, y = self._validate(X, y, reset=True)
+            arrays = self._arrays(X)
+            self._start(X, _encode_classes(y))
+            y_idx = self._labels_to_index(y)
+        except Exception:
+            self._forget()
+            raise
         rng = check_random_state(self.random_state) if self.shuffle else None
-        self._run(X, self._labels_to_index(y), self.epochs, rng)
+        self._run(arrays, y_idx, self.epochs, rng)
         return self
 
     def partial_fit(self, X, y, classes=None):
@@ -165,24 +258,27 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def _partial(self, X, y, classes, record_mistakes: bool):
         first = not hasattr(self, "classes_")
-        self._check_common()
-        X, y = self._validate(X, y, reset=first)
-        if first:
-            self.classes_ = _encode_classes(np.asarray(classes) if classes is not None else y)
-            if self.classes_.shape[0] < 2:
+        try:
+            self._validate_params()
+            self._check_params()
+            X, y = self._validate(X, y, reset=first)
+            arrays = self._arrays(X)
+            if first:
+                given = np.asarray(classes) if classes is not None else y
+                self._start(X, _encode_classes(given))
+            elif classes is not None and not np.array_equal(
+                _encode_classes(np.asarray(classes)), self.classes_
+            ):
                 raise ValueError(
-                    "partial_fit needs at least 2 classes on the first call (got 1 class): "
-                    "pass classes=[...] listing every label"
+                    f"classes={list(classes)} differs from classes_={self.classes_.tolist()} "
+                    "given on the first partial_fit call"
                 )
-            self._init_state(X.shape[1], self.classes_.shape[0])
-            self.t_ = self.n_iter_ = self.n_updates_ = 0
-        elif classes is not None and not np.array_equal(_encode_classes(classes), self.classes_):
-            raise ValueError(
-                f"classes={list(classes)} differs from classes_={self.classes_.tolist()} "
-                "given on the first partial_fit call"
-            )
-        y_idx = self._labels_to_index(y)
-        mistakes = self._run(X, y_idx, 1, None, record_mistakes)
+            y_idx = self._labels_to_index(y)
+        except Exception:
+            if first:
+                self._forget()
+            raise
+        mistakes = self._run(arrays, y_idx, 1, None, record_mistakes)
         self.n_iter_ -= 1  # a partial pass is not an epoch
         return mistakes
 
@@ -201,18 +297,15 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         """Class scores ``w_u . x``; for two classes, the score of ``classes_[1]`` minus
         that of ``classes_[0]`` (scikit-learn's binary convention).
         """
-        check_is_fitted(self, "classes_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        scores = np.asarray(self._scores(X))
+        scores = np.asarray(self._scores(self._validate_X(X)))
         if scores.shape[1] == 2:
             return scores[:, 1] - scores[:, 0]
         return scores
 
     def predict(self, X):
         """The class with the highest score (lowest index on ties)."""
-        check_is_fitted(self, "classes_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
-        return self.classes_[np.argmax(np.asarray(self._scores(X)), axis=1)]
+        scores = np.asarray(self._scores(self._validate_X(X)))
+        return self.classes_[np.argmax(scores, axis=1)]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -220,69 +313,73 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
 
-class AdditiveLinearClassifier(OnlineClassifier):
-    """Base of the Perceptron, PA and SPA families: one weight row per class.
+class LinearMulticlassClassifier(OnlineClassifier):
+    """Base of the Perceptron, PA, SPA and confidence-weighted families: one weight (mean) row
+    per class, the intercept a constant column of value ``intercept_scaling``.
 
     Fitted attributes: ``coef_`` (n_classes, n_features), ``intercept_`` (n_classes,),
     ``classes_``, ``n_features_in_``, ``t_`` (samples seen), ``n_iter_`` (epochs of the last
-    ``fit``), ``n_updates_`` (aggressive steps).  ``coef_`` and ``intercept_`` are views of
-    the kernel's feature-major weights, so ``partial_fit`` never copies them.
+    ``fit``), ``n_updates_`` (aggressive steps).  The kernel's weights are feature-major,
+    ``_W[feature, class]`` with the intercept column's row last; ``coef_`` is a view of them
+    and ``intercept_ = intercept_scaling * _W[-1]`` (LIBLINEAR's convention).
     """
 
-    _rule = ""  # "perceptron", "pa" or "spa"
+    _parameter_constraints: dict = {
+        **OnlineClassifier._parameter_constraints,
+        "intercept_scaling": [POSITIVE],
+    }
     _dense_view = True  # row_scores / row_axpy (and the CW family's loops) add x_j terms only
 
-    def _code(self) -> int:
-        from olearn.kernels.codes import additive_code
-
-        return additive_code(self._rule, getattr(self, "_variant", lambda: None)())
-
-    def _check_hyper(self) -> None:
-        C = getattr(self, "C", 1.0)
-        if not isinstance(C, numbers.Real) or not (0 < C < np.inf):
-            raise ValueError(f"C must be a positive finite number, got {C!r}")
-        self._code()  # validates the variant
+    def _column_value(self) -> float:
+        return float(self.intercept_scaling) if self.fit_intercept else 0.0
 
     def _init_state(self, n_features: int, n_classes: int) -> None:
         rows = n_features + (1 if self.fit_intercept else 0)
-        self._W = np.zeros((rows, n_classes))  # W[feature, class]; bias is the last row
+        self._W = np.zeros((rows, n_classes))  # W[feature, class]; bias column's row last
         self._set_views()
 
     def _set_views(self) -> None:
         d = self.n_features_in_
         self.coef_ = self._W[:d].T
-        self.intercept_ = self._W[d] if self.fit_intercept else np.zeros(self._W.shape[1])
-
-    def _kernel(self, indptr, indices, data, y_idx, order, mistakes) -> int:
-        from olearn.kernels.additive import additive_epoch
-
-        n = additive_epoch(
-            indptr,
-            indices,
-            data,
-            y_idx,
-            order.astype(np.int64),
-            self._W,
-            self._code(),
-            float(getattr(self, "C", 1.0)),
-            bool(self.fit_intercept),
-            np.zeros((0, self._W.shape[1])),
-            mistakes,
-        )
-        self._set_views()
-        return n
-
-    def _epoch(self, indptr, indices, data, y_idx, order) -> int:
-        return self._kernel(indptr, indices, data, y_idx, order, np.zeros(0, dtype=np.bool_))
-
-    def _epoch_mistakes(self, indptr, indices, data, y_idx, order) -> np.ndarray:
-        mistakes = np.zeros(order.shape[0], dtype=np.bool_)
-        self.n_updates_ += self._kernel(indptr, indices, data, y_idx, order, mistakes)
-        return mistakes
+        if self.fit_intercept:
+            self.intercept_ = self._column_value() * self._W[d]
+        else:
+            self.intercept_ = np.zeros(self._W.shape[1])
 
     def _scores(self, X) -> np.ndarray:
         d = self.n_features_in_
         scores = X @ self._W[:d]
         if sp.issparse(scores):
             scores = scores.toarray()
-        return scores + (self._W[d] if self.fit_intercept else 0.0)
+        return scores + self.intercept_
+
+
+class AdditiveLinearClassifier(LinearMulticlassClassifier):
+    """The Perceptron, PA and SPA families: ``w_u += coef_u x`` for a few classes per step,
+    one numba kernel (:func:`olearn.kernels.additive.additive_epoch`) for all of them."""
+
+    _rule = ""  # "perceptron", "pa" or "spa" (kernels.codes)
+
+    def _code(self) -> int:
+        """The kernel's rule code."""
+        from olearn.kernels.codes import additive_code
+
+        return additive_code(self._rule, getattr(self, "variant", None))
+
+    def _slack_price(self) -> float:
+        """The C the kernel uses (the Perceptron and hard variants ignore it)."""
+        return 1.0
+
+    def _check_params(self) -> None:
+        self._code()  # a (rule, variant) pair without a kernel is an error
+
+    def _epoch(self, indptr, indices, data, y_idx, order, mistakes) -> int:
+        from olearn.kernels.additive import additive_epoch
+
+        coef_out = np.zeros((0, self._W.shape[1]))
+        code, C = self._code(), self._slack_price()
+        n = additive_epoch(
+            indptr, indices, data, y_idx, order, self._W, code, C, coef_out, mistakes
+        )
+        self._set_views()
+        return n

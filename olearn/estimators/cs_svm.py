@@ -13,7 +13,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from olearn.estimators.base import _encode_classes
+from olearn.estimators.base import _encode_classes, check_sparse_structure
 from olearn.kernels.sparse import csr_arrays
 
 
@@ -127,6 +127,7 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
         from olearn.kernels.cs_svm import cs_sweep
 
         self._check_params()
+        check_sparse_structure(X)  # before scipy or a kernel trusts its indices
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_classification_targets(y)
         self.classes_ = _encode_classes(y)
@@ -227,6 +228,7 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
 
     def _class_scores(self, X) -> np.ndarray:
         check_is_fitted(self, "classes_")
+        check_sparse_structure(X)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         d = self.n_features_in_
         scores = np.asarray(X @ self._W[:d])

@@ -9,58 +9,48 @@ algorithm on ``w = coef_[1] - coef_[0]`` with covariance ``2 covariance_``.
 from __future__ import annotations
 
 import math
-import numbers
+from numbers import Real
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.special import ndtr
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
-from sklearn.utils.validation import check_is_fitted, validate_data
 
 from olearn.core._cw_closed_forms import phi_of
-from olearn.core.cw import (
-    CW_FORMS,
-    MAX_FULL_DIM,
-    check_covariance,
-    check_diagonal_form,
-    full_too_large,
-)
-from olearn.estimators.base import AdditiveLinearClassifier
+from olearn.core.cw import COVARIANCES, CW_FORMS, DIAGONAL_FORMS, MAX_FULL_DIM, full_too_large
+from olearn.estimators.base import POSITIVE, LinearMulticlassClassifier, store_params
+from olearn.estimators.pa import INTERCEPT_DOC
 from olearn.kernels.cw import cw_code, cw_epoch, diagonal_code
 
 _GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
+ETA = Interval(Real, 0.5, 1.0, closed="neither")  # confidence; phi = Phi^{-1}(eta) > 0
 
 
-class _ConfidenceWeightedClassifier(AdditiveLinearClassifier):
-    """Shared machinery: Gaussian state, the kernel call, ``predict_proba``.
+class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
+    """Shared machinery of CW, AROW and SCW: Gaussian state, the kernel call, ``predict_proba``.
 
-    Reuses the additive base's mean layout (``_W[feature, class]``, the ``coef_`` /
+    Reuses the linear base's mean layout (``_W[feature, class]``, the ``coef_`` /
     ``intercept_`` views and ``_scores``); adds the covariance ``_S``: the diagonal, or for
     the full covariance its square root ``A`` (``Sigma = A A'``, the form the kernel updates).
+    A subclass names its rule (``_rule_name``) and its kernel hyper-parameters (``_hyper``).
     """
+
+    _parameter_constraints: dict = {
+        **LinearMulticlassClassifier._parameter_constraints,
+        "covariance": [StrOptions(set(COVARIANCES))],
+        "diagonal_form": [StrOptions(set(DIAGONAL_FORMS))],
+        "a": [POSITIVE],
+        "probability": ["boolean"],
+    }
 
     def _rule_name(self) -> str:  # pragma: no cover - overridden
         """The rule's name as in ``CWTrace.rule`` (e.g. "SCW-I"), from the parameters."""
         raise NotImplementedError
 
     def _hyper(self) -> tuple[float, float, float]:
-        """``(phi, r, C)`` for the kernel (unused ones are NaN)."""
-        phi = math.nan
-        if self._rule_name() != "AROW":
-            if not isinstance(self.eta, numbers.Real):
-                raise ValueError(f"eta must be a number in (0.5, 1), got {self.eta!r}")
-            phi = phi_of(self.eta)
-        return phi, float(getattr(self, "r", math.nan)), float(getattr(self, "C", math.nan))
-
-    def _check_hyper(self) -> None:
-        check_covariance(self.covariance)
-        check_diagonal_form(self.diagonal_form)
-        for name in ("a", "r", "C"):
-            value = getattr(self, name, 1.0)
-            if not isinstance(value, numbers.Real) or not (0 < value < np.inf):
-                raise ValueError(f"{name} must be a positive finite number, got {value!r}")
-        cw_code(self._rule_name())
-        self._hyper()  # validates eta
+        """``(phi, r, C)`` for the kernel (the ones the rule does not use are NaN)."""
+        return math.nan, math.nan, math.nan
 
     def _init_state(self, n_features: int, n_classes: int) -> None:
         if self.covariance == "full" and n_features > MAX_FULL_DIM:
@@ -80,25 +70,20 @@ class _ConfidenceWeightedClassifier(AdditiveLinearClassifier):
         Sigma = self._S @ self._S.T
         return 0.5 * (Sigma + Sigma.T)
 
-    def _kernel(self, indptr, indices, data, y_idx, order, mistakes) -> int:
+    def _epoch(self, indptr, indices, data, y_idx, order, mistakes) -> int:
         full = self._S.ndim == 2
         phi, r, C = self._hyper()
+        rule = (cw_code(self._rule_name()), phi, r, C, 1.0, diagonal_code(self.diagonal_form))
         n = cw_epoch(
             indptr,
             indices,
             data,
             y_idx,
-            order.astype(np.int64),
+            order,
             self._W,
             np.zeros(0) if full else self._S,
             self._S if full else np.zeros((0, 0)),
-            cw_code(self._rule_name()),
-            phi,
-            r,
-            C,
-            1.0,
-            diagonal_code(self.diagonal_form),
-            bool(self.fit_intercept),
+            rule,
             np.zeros(0),
             np.zeros(0),
             mistakes,
@@ -107,16 +92,17 @@ class _ConfidenceWeightedClassifier(AdditiveLinearClassifier):
         return n
 
     def _score_variance(self, X) -> np.ndarray:
-        """``x' Sigma x`` per row (with the constant feature when fitting an intercept)."""
+        """``x' Sigma x`` per row (the intercept column included)."""
         d = self.n_features_in_
+        s = self._column_value()
         S = self._S
         if S.ndim == 1:
             sq = X.multiply(X) if sp.issparse(X) else X * X
             var = np.asarray(sq @ S[:d]).ravel()
-            return var + (S[d] if self.fit_intercept else 0.0)
-        XA = np.asarray(X @ S[:d])  # rows: (A'x)' without the constant feature
+            return var + (s * s * S[d] if self.fit_intercept else 0.0)
+        XA = np.asarray(X @ S[:d])  # rows: (A'x)' without the intercept column
         if self.fit_intercept:
-            XA = XA + S[d]
+            XA = XA + s * S[d]
         return (XA * XA).sum(axis=1)  # |A'x|^2
 
     def _has_proba(self) -> bool:
@@ -135,8 +121,7 @@ class _ConfidenceWeightedClassifier(AdditiveLinearClassifier):
         expects that of ``predict_proba``; ``SVC(probability=...)`` is opt-in for the same
         reason).
         """
-        check_is_fitted(self, "classes_")
-        X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
+        X = self._validate_X(X)
         scores = np.asarray(self._scores(X))
         sigma = np.sqrt(np.maximum(self._score_variance(X), 0.0))
         n, K = scores.shape
@@ -172,9 +157,9 @@ _COMMON_DOC = """
         Prior variance: the covariance starts at ``a I``.
     probability : bool, default=False
         Enable :meth:`predict_proba` (the Gaussian's probability that each class wins).
-    fit_intercept : bool, default=True
-        Append a constant feature 1 (its mean is ``intercept_``, its variance the last entry
-        of ``covariance_``).
+    {intercept}
+        Its mean is ``intercept_ / intercept_scaling``, its variance the last entry of
+        ``covariance_``.
     epochs : int, default=5 (CWClassifier: 1)
         Passes made by ``fit`` (``partial_fit`` always makes one, in order).
     shuffle : bool, default=True
@@ -194,12 +179,13 @@ _COMMON_DOC = """
 
 
 def _doc(cls):
-    cls.__doc__ = cls.__doc__.replace("    {common}\n", _COMMON_DOC.lstrip("\n"))
+    common = _COMMON_DOC.lstrip("\n").replace("{intercept}", INTERCEPT_DOC)
+    cls.__doc__ = cls.__doc__.replace("    {common}\n", common)
     return cls
 
 
 @_doc
-class CWClassifier(_ConfidenceWeightedClassifier):
+class CWClassifier(ConfidenceWeightedClassifier):
     """Confidence-Weighted learning: the closest Gaussian that gets x right with probability eta.
 
     Parameters
@@ -243,29 +229,28 @@ class CWClassifier(_ConfidenceWeightedClassifier):
         a=1.0,
         probability=False,
         fit_intercept=True,
+        intercept_scaling=1.0,
         epochs=1,
         shuffle=True,
         random_state=None,
     ):
-        self.eta = eta
-        self.form = form
-        self.covariance = covariance
-        self.diagonal_form = diagonal_form
-        self.a = a
-        self.probability = probability
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
+
+    _parameter_constraints: dict = {
+        **ConfidenceWeightedClassifier._parameter_constraints,
+        "eta": [ETA],
+        "form": [StrOptions(set(CW_FORMS))],
+    }
 
     def _rule_name(self) -> str:
-        if self.form not in CW_FORMS:
-            raise ValueError(f"form must be one of {CW_FORMS}, got {self.form!r}")
         return "CW" if self.form == "exact" else "CW-variance"
+
+    def _hyper(self) -> tuple[float, float, float]:
+        return phi_of(self.eta), math.nan, math.nan
 
 
 @_doc
-class AROWClassifier(_ConfidenceWeightedClassifier):
+class AROWClassifier(ConfidenceWeightedClassifier):
     """Adaptive Regularization of Weight vectors: one easy parameter r.
 
     Parameters
@@ -300,26 +285,27 @@ class AROWClassifier(_ConfidenceWeightedClassifier):
         a=1.0,
         probability=False,
         fit_intercept=True,
+        intercept_scaling=1.0,
         epochs=5,
         shuffle=True,
         random_state=None,
     ):
-        self.r = r
-        self.covariance = covariance
-        self.diagonal_form = diagonal_form
-        self.a = a
-        self.probability = probability
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
+
+    _parameter_constraints: dict = {
+        **ConfidenceWeightedClassifier._parameter_constraints,
+        "r": [POSITIVE],
+    }
 
     def _rule_name(self) -> str:
         return "AROW"
 
+    def _hyper(self) -> tuple[float, float, float]:
+        return math.nan, float(self.r), math.nan
+
 
 @_doc
-class SCWClassifier(_ConfidenceWeightedClassifier):
+class SCWClassifier(ConfidenceWeightedClassifier):
     """Soft Confidence-Weighted learning, SCW-I (``+ C l``) or SCW-II (``+ C l^2``).
 
     Parameters
@@ -355,26 +341,22 @@ class SCWClassifier(_ConfidenceWeightedClassifier):
         a=1.0,
         probability=False,
         fit_intercept=True,
+        intercept_scaling=1.0,
         epochs=5,
         shuffle=True,
         random_state=None,
     ):
-        self.variant = variant
-        self.C = C
-        self.eta = eta
-        self.covariance = covariance
-        self.diagonal_form = diagonal_form
-        self.a = a
-        self.probability = probability
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
+
+    _parameter_constraints: dict = {
+        **ConfidenceWeightedClassifier._parameter_constraints,
+        "variant": [StrOptions({"I", "II"})],
+        "C": [POSITIVE],
+        "eta": [ETA],
+    }
 
     def _rule_name(self) -> str:
-        v = str(self.variant).upper()
-        if v in ("I", "1"):
-            return "SCW-I"
-        if v in ("II", "2"):
-            return "SCW-II"
-        raise ValueError(f"variant must be 'I' or 'II', got {self.variant!r}")
+        return f"SCW-{self.variant}"
+
+    def _hyper(self) -> tuple[float, float, float]:
+        return phi_of(self.eta), math.nan, float(self.C)

@@ -3,8 +3,18 @@ not one-vs-rest: one weight row per class, one constraint against the best wrong
 
 from __future__ import annotations
 
-from olearn.core.pa import check_variant
-from olearn.estimators.base import AdditiveLinearClassifier
+from sklearn.utils._param_validation import StrOptions
+
+from olearn.estimators.base import POSITIVE, AdditiveLinearClassifier, store_params
+
+INTERCEPT_DOC = """fit_intercept : bool, default=True
+        Append a constant feature of value ``intercept_scaling`` to every x (it then enters
+        ``||x||^2`` like any feature); its weights times ``intercept_scaling`` are
+        ``intercept_``.
+    intercept_scaling : float, default=1.0
+        The constant feature's value (> 0), as in LIBLINEAR: a smaller value damps the
+        intercept's share of every step (on unit-norm text a constant 1 weighs as much as
+        the whole document)."""
 
 
 class PerceptronClassifier(AdditiveLinearClassifier):
@@ -12,8 +22,7 @@ class PerceptronClassifier(AdditiveLinearClassifier):
 
     Parameters
     ----------
-    fit_intercept : bool, default=True
-        Append a constant feature 1 to every x (its weights are ``intercept_``).
+    {intercept}
     epochs : int, default=5
         Passes over the data made by ``fit`` (``partial_fit`` always makes one).
     shuffle : bool, default=True
@@ -44,11 +53,16 @@ class PerceptronClassifier(AdditiveLinearClassifier):
 
     _rule = "perceptron"
 
-    def __init__(self, *, fit_intercept=True, epochs=5, shuffle=True, random_state=None):
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+    def __init__(
+        self,
+        *,
+        fit_intercept=True,
+        intercept_scaling=1.0,
+        epochs=5,
+        shuffle=True,
+        random_state=None,
+    ):
+        store_params(self, locals())
 
 
 class PAClassifier(AdditiveLinearClassifier):
@@ -66,8 +80,11 @@ class PAClassifier(AdditiveLinearClassifier):
         (``tau = l / (2||x||^2 + 1/2C)``).  The seed's printed C is twice this one.
     C : float, default=1.0
         Slack price (> 0); ignored by hard PA.
-    fit_intercept : bool, default=True
-        A constant feature 1 is appended to x, so it also enters ``||x||^2``.
+    mistakes_only : bool, default=False
+        A diagnostic, not the paper's PA (hard variant only): step only when the prediction
+        is wrong (rival = argmax over all classes), never on a correct prediction with
+        margin < 1; see :func:`olearn.core.pa.pa_step`.
+    {intercept}
     epochs, shuffle, random_state
         As in :class:`PerceptronClassifier`.
 
@@ -89,24 +106,34 @@ class PAClassifier(AdditiveLinearClassifier):
     Passive-Aggressive Algorithms", JMLR 7:551-585, 2006.
     """
 
-    _rule = "pa"
+    _parameter_constraints: dict = {
+        **AdditiveLinearClassifier._parameter_constraints,
+        "variant": [StrOptions({"I", "II"}), None],
+        "C": [POSITIVE],
+        "mistakes_only": ["boolean"],
+    }
 
     def __init__(
         self,
         *,
         variant=None,
         C=1.0,
+        mistakes_only=False,
         fit_intercept=True,
+        intercept_scaling=1.0,
         epochs=5,
         shuffle=True,
         random_state=None,
     ):
-        self.variant = variant
-        self.C = C
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
-    def _variant(self):
-        return check_variant(self.variant)
+    @property
+    def _rule(self) -> str:
+        return "pa-mistakes" if self.mistakes_only else "pa"
+
+    def _slack_price(self) -> float:
+        return float(self.C)
+
+
+for _cls in (PerceptronClassifier, PAClassifier):
+    _cls.__doc__ = _cls.__doc__.replace("{intercept}", INTERCEPT_DOC)

@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from olearn.core._pcvm_basis import basis, check_kernel
 from olearn.core.pcvm import GAMMA_RULES, PCVMConfig, pcvm_fit
+from olearn.estimators.base import check_sparse_structure
 
 
 def _positive(name: str, value, allow_zero: bool = False) -> float:
@@ -171,6 +172,7 @@ class PCVMClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         cfg, gamma0 = self._config()
+        check_sparse_structure(X)  # before scipy or a kernel trusts its indices
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_classification_targets(y)
         self.classes_ = np.unique(y)
@@ -209,6 +211,7 @@ class PCVMClassifier(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """``y(x) = sum_j w_j phi_j(x) + b`` (Eq. 1); positive means ``classes_[1]``."""
         check_is_fitted(self, "dual_coef_")
+        check_sparse_structure(X)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         if self.dual_coef_.size == 0:
             return np.full(X.shape[0], self.intercept_)

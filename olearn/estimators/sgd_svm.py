@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 import scipy.sparse as sp
+from sklearn.utils._param_validation import Interval, StrOptions
 
-from olearn.core.sgd_svm import check_sgd_hyper
-from olearn.estimators.base import OnlineClassifier
+from olearn.core.sgd_svm import REGULARIZE, SCHEDULES, check_sgd_hyper
+from olearn.estimators.base import FLOAT_MAX, POSITIVE, OnlineClassifier, store_params
 
 
 class SGDSVMClassifier(OnlineClassifier):
@@ -79,17 +82,18 @@ class SGDSVMClassifier(OnlineClassifier):
         shuffle=True,
         random_state=None,
     ):
-        self.lam = lam
-        self.t0 = t0
-        self.schedule = schedule
-        self.regularize = regularize
-        self.bias_rate = bias_rate
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
-    def _check_hyper(self) -> None:
+    _parameter_constraints: dict = {
+        **OnlineClassifier._parameter_constraints,
+        "lam": [POSITIVE],
+        "t0": [Interval(Real, 1.0, FLOAT_MAX, closed="neither"), StrOptions({"auto"})],
+        "schedule": [StrOptions(set(SCHEDULES))],
+        "regularize": [StrOptions({"auto", *REGULARIZE})],
+        "bias_rate": [Interval(Real, 0.0, FLOAT_MAX, closed="left")],
+    }
+
+    def _check_params(self) -> None:
         from olearn.kernels.sgd_svm import sgd_code
 
         lam, t0, schedule, regularize = check_sgd_hyper(
@@ -105,7 +109,28 @@ class SGDSVMClassifier(OnlineClassifier):
         self._last = np.zeros((P, n_features), dtype=np.int64)
         self._set_public()
 
-    def _epoch(self, indptr, indices, data, y_idx, order) -> int:
+    def _epoch(self, indptr, indices, data, y_idx, order, mistakes) -> int:
+        if mistakes.shape[0] == 0:
+            return self._pass(indptr, indices, data, y_idx, order)
+        # progressive validation: predict each row before its step (one kernel call a row;
+        # SGD-SVM is a batch reference, this path serves the learning-curve views only)
+        n_updates = 0
+        for t in range(order.shape[0]):
+            row = order[t : t + 1]
+            i = int(row[0])
+            X_i = sp.csr_matrix(
+                (
+                    data[indptr[i] : indptr[i + 1]],
+                    indices[indptr[i] : indptr[i + 1]],
+                    [0, indptr[i + 1] - indptr[i]],
+                ),
+                shape=(1, self.n_features_in_),
+            )
+            mistakes[t] = np.argmax(self._scores(X_i)[0]) != y_idx[i]
+            n_updates += self._pass(indptr, indices, data, y_idx, row)
+        return n_updates
+
+    def _pass(self, indptr, indices, data, y_idx, order) -> int:
         from olearn.kernels.sgd_svm import sgd_epoch
 
         lam, t0, code = self._resolved

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from olearn.core.pa import check_variant
-from olearn.estimators.base import AdditiveLinearClassifier
+from sklearn.utils._param_validation import StrOptions
+
+from olearn.estimators.base import POSITIVE, AdditiveLinearClassifier, store_params
+from olearn.estimators.pa import INTERCEPT_DOC
 
 
 class SPAClassifier(AdditiveLinearClassifier):
@@ -21,8 +23,7 @@ class SPAClassifier(AdditiveLinearClassifier):
         SPA, SPA-I (``+ C xi``: the taus sum to at most C) or SPA-II (``+ C xi^2``).
     C : float, default=1.0
         Slack price (> 0); ignored by hard SPA.
-    fit_intercept : bool, default=True
-        A constant feature 1 is appended to x, so it also enters ``||x||^2``.
+    {intercept}
     epochs : int, default=5
         Passes made by ``fit``; ``partial_fit`` makes one pass, one update per sample.
     shuffle : bool, default=True
@@ -55,6 +56,11 @@ class SPAClassifier(AdditiveLinearClassifier):
     """
 
     _rule = "spa"
+    _parameter_constraints: dict = {
+        **AdditiveLinearClassifier._parameter_constraints,
+        "variant": [StrOptions({"I", "II"}), None],
+        "C": [POSITIVE],
+    }
 
     def __init__(
         self,
@@ -62,16 +68,15 @@ class SPAClassifier(AdditiveLinearClassifier):
         variant=None,
         C=1.0,
         fit_intercept=True,
+        intercept_scaling=1.0,
         epochs=5,
         shuffle=True,
         random_state=None,
     ):
-        self.variant = variant
-        self.C = C
-        self.fit_intercept = fit_intercept
-        self.epochs = epochs
-        self.shuffle = shuffle
-        self.random_state = random_state
+        store_params(self, locals())
 
-    def _variant(self):
-        return check_variant(self.variant)
+    def _slack_price(self) -> float:
+        return float(self.C)
+
+
+SPAClassifier.__doc__ = SPAClassifier.__doc__.replace("{intercept}", INTERCEPT_DOC)

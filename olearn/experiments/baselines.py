@@ -76,7 +76,7 @@ BASELINES: dict[str, BaselineSpec] = {
 
 
 def svm_implementation(svm: str = "auto") -> str:
-    """``"liblinear"`` or ``"olearn"``: ``"auto"`` picks olearn's ``cs-svm`` once registered.
+    """``"liblinear"`` or ``"olearn"``: ``"auto"`` picks olearn's own Crammer-Singer solver.
 
     Examples
     --------
@@ -85,11 +85,7 @@ def svm_implementation(svm: str = "auto") -> str:
     """
     if svm not in SVM_IMPLEMENTATIONS:
         raise ValueError(f"svm must be one of {SVM_IMPLEMENTATIONS}, got {svm!r}")
-    if svm == "auto":
-        return "olearn" if "cs-svm" in registry.names() else "liblinear"
-    if svm == "olearn" and "cs-svm" not in registry.names():
-        raise ValueError("svm='olearn' needs the 'cs-svm' entry in olearn.registry (not there yet)")
-    return svm
+    return "olearn" if svm == "auto" else svm
 
 
 def learner(key: str, *, svm: str = "auto"):
@@ -111,9 +107,9 @@ def learner(key: str, *, svm: str = "auto"):
         return BaselineSpec(
             "SVM",
             "svm",
-            spec.estimator,
+            spec.estimator_class,
             spec.reference,
-            params=dict(spec.params),
+            params=dict(spec.fixed),
             defaults=dict(spec.defaults),
             grid={"C": SVM_C_GRID},  # same grid, either solver
             family="batch",
@@ -127,5 +123,5 @@ def learner(key: str, *, svm: str = "auto"):
     try:
         return registry.get(key)
     except KeyError:
-        known = registry.names() + list(BASELINES)
+        known = registry.keys() + list(BASELINES)
         raise KeyError(f"unknown algorithm {key!r}; known: {known}") from None

@@ -38,13 +38,15 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from olearn import registry
 from olearn.experiments.reproduction import Progress, ReproResult
 
 ID = "cw-family-claims"
 TITLE = "Seed 001's claims on CW, AROW and SCW: one pass, label noise, parameter sensitivity"
 SEED = "001"
 
-ALGORITHMS = ("perceptron", "pa1", "cw", "arow", "scw1", "scw2")
+# the learners of the label-noise study: the registry's "noise" view (CW family + baselines)
+ALGORITHMS = tuple(registry.keys(view="noise"))
 DATASETS = ("pair-20news-space-med", "pair-20news-autos-motorcycles", "usps", "20news-8")
 NOISE = (0.0, 0.1, 0.2, 0.3)
 SENSITIVITY_NOISE = (0.0, 0.2)
@@ -106,8 +108,6 @@ def run_one(
     data_home=None,
 ) -> dict[str, Any]:
     """Train one learner for ``passes`` shuffled passes; test error (%) after each pass."""
-    from olearn import registry
-
     X, y, X_test, y_test = _split(dataset, data_home, max_samples)
     rng = np.random.default_rng([seed, int(round(noise * 1000))])
     y_noisy = flip_labels(y, noise, rng)
@@ -132,8 +132,6 @@ def run_one(
 
 
 def _grid(algorithm: str, quick: bool) -> list[dict]:
-    from olearn import registry
-
     grid = registry.get(algorithm).grid
     if quick:
         grid = {k: QUICK_GRIDS.get(k, v) for k, v in grid.items()}
@@ -159,7 +157,6 @@ def run(
 
     ``epochs`` sets the number of passes; ``seed`` the first of the repetition seeds.
     """
-    from olearn import registry
     from olearn.experiments.engine import run_tasks
 
     setup = dict(QUICK if quick else FULL)
@@ -223,8 +220,6 @@ def run(
 
 
 def _name(key: str) -> str:
-    from olearn import registry
-
     return registry.get(key).name
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from olearn._io import atomic_write_many
 from olearn.experiments.reproduction import ReproResult
 
 _FIRST = ("dataset", "algorithm", "paper", "ours", "diff")
@@ -43,20 +44,41 @@ def render(result: ReproResult) -> str:
     return f"{result.summary}\n\n{format_table(result.table)}\n"
 
 
-def write_all(result: ReproResult, results_dir: str | Path = "results") -> list[Path]:
-    """``ReproResult.write`` plus, when ``details["runs"]`` exists, the tidy per-fit table as
-    ``<id>-runs.csv`` and ``<id>-runs.json`` (dataset, algorithm, params, fold, error, train
-    time, updates...), and the printed text as ``<id>.txt``."""
-    paths = result.write(results_dir)
-    out = Path(results_dir)
+def outputs(result: ReproResult) -> dict[str, bytes]:
+    """Every file of one run, by name, rendered in memory: ``<id>.csv`` (the table),
+    ``<id>.json`` (everything; as :meth:`ReproResult.write`), ``<id>-runs.csv`` and
+    ``<id>-runs.json`` (the tidy per-fit table, when ``details["runs"]`` exists) and
+    ``<id>.txt`` (the printed text)."""
+    payload = {
+        "id": result.id,
+        "title": result.title,
+        "summary": result.summary,
+        "table": json.loads(result.table.to_json(orient="records")),
+        "details": result.details,
+    }
+    files = {
+        f"{result.id}.csv": result.table.to_csv(index=False).encode(),
+        f"{result.id}.json": json.dumps(payload, indent=2, default=str).encode(),
+    }
     runs = result.details.get("runs")
     if runs:
         frame = pd.DataFrame(runs)
-        csv_path, json_path = out / f"{result.id}-runs.csv", out / f"{result.id}-runs.json"
-        frame.to_csv(csv_path, index=False)
         records = json.loads(frame.replace({np.nan: None}).to_json(orient="records"))
-        json_path.write_text(json.dumps(records, indent=1))
-        paths += [csv_path, json_path]
-    txt = out / f"{result.id}.txt"
-    txt.write_text(render(result))
-    return [*paths, txt]
+        files[f"{result.id}-runs.csv"] = frame.to_csv(index=False).encode()
+        files[f"{result.id}-runs.json"] = json.dumps(records, indent=1).encode()
+    files[f"{result.id}.txt"] = render(result).encode()
+    return files
+
+
+def write_all(result: ReproResult, results_dir: str | Path = "results") -> list[Path]:
+    """Write every output of ``result`` (:func:`outputs`) into ``results_dir``, as one unit.
+
+    All files are rendered first, then staged as temp files beside their targets, then
+    renamed (:func:`olearn._io.atomic_write_many`): on a full disk or any error no previous
+    file is replaced by a truncated one, and the set on disk is never a mix of two runs.
+    """
+    out = Path(results_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    files = {out / name: data for name, data in outputs(result).items()}
+    atomic_write_many(files)
+    return list(files)

@@ -7,6 +7,7 @@ PA2 = 3
 SPA = 4
 SPA1 = 5
 SPA2 = 6
+PA_MISTAKES = 7  # the diagnostic PA that steps only on mistakes (core.pa.pa_step mistakes_only)
 
 _ADDITIVE = {
     ("perceptron", None): PERCEPTRON,
@@ -16,6 +17,7 @@ _ADDITIVE = {
     ("spa", None): SPA,
     ("spa", "I"): SPA1,
     ("spa", "II"): SPA2,
+    ("pa-mistakes", None): PA_MISTAKES,
 }
 
 

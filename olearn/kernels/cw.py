@@ -3,10 +3,10 @@
 The state is the feature-major mean ``W[feature, class]`` (as the additive kernels) and one
 covariance shared by all classes: a vector ``S_diag`` (diagonal) or, for the full covariance,
 its square root ``A_full`` (``Sigma = A A'``, updated as ``A -= gamma (Sigma x)(A'x)'``, see
-``core.cw._factor_update``); the unused one is empty.  With an intercept both carry one extra
-last entry for the constant feature 1.  The step sizes are the numba functions of
-:mod:`olearn.core._cw_closed_forms` that the rule calls too, so kernel and rule agree to
-rounding.
+``core.cw._factor_update``); the unused one is empty.  An intercept is a column of the CSR
+arrays like any feature (``kernels.sparse.csr_arrays``), with its own entry in both.  The
+step sizes are the numba functions of :mod:`olearn.core._cw_closed_forms` that the rule calls
+too, so kernel and rule agree to rounding.
 
 Codes (one table, read by the estimators): rules ``CW``, ``CW_VARIANCE``, ``AROW``, ``SCW1``,
 ``SCW2``; diagonal forms ``DIAG_PRECISION`` (``1/S_j += c_x x_j^2``) and ``DIAG_TRUNCATED``
@@ -15,12 +15,13 @@ Codes (one table, read by the estimators): rules ``CW``, ``CW_VARIANCE``, ``AROW
 Two classes, diagonal covariance: every step moves the two means by ``+-alpha Sigma x`` (the
 rival of class 0 is class 1 and vice versa), so from zero means ``W[:, 1] == -W[:, 0]`` holds
 exactly at every step (IEEE negation and rounding are symmetric), as for the additive kernels
-(:mod:`olearn.kernels.additive`).  :func:`binary_diagonal_epoch` then keeps one mean vector,
+(:mod:`olearn.kernels.additive`).  :func:`_mirrored_diagonal_pass` then keeps one mean vector,
 interleaved with the variances (``Z[j] = (mu_0j, S_j)``: one cache line per feature, where
 ``W`` and ``S_diag`` cost two), with ``s_1 = -s_0`` and ``m = +-(s_0 - (-s_0))``: the same
 numbers as the general loop, half the mean arithmetic.  It is used when ``W`` is mirrored and
-the pass reads at least as many non-zeros as ``W`` has rows (it copies the state in and out);
-on the hashed ``sgd-balanced`` (2^20 features) it makes the epoch ~3x faster.
+the pass reads at least as many non-zeros as ``W`` has rows (the selector all families share,
+``kernels.sparse.use_mirrored_path``); on the hashed ``sgd-balanced`` (2^20 features) it makes
+the epoch ~3x faster.
 """
 
 from __future__ import annotations
@@ -40,9 +41,8 @@ from olearn.core._cw_closed_forms import (
     cw_variance_c_beta,
     scw2_alpha,
 )
-from olearn.kernels.additive import is_mirrored
 from olearn.kernels.pa import best_rival
-from olearn.kernels.sparse import row_scores
+from olearn.kernels.sparse import row_scores, store_mirrored, use_mirrored_path
 
 CW = 0
 CW_VARIANCE = 1
@@ -102,8 +102,23 @@ def cw_coefficients(code, m, v, phi, r, C, lam):
 
 
 @numba.njit(cache=True)
-def row_scores_variance(indptr, indices, data, i, W, S_diag, intercept, scores):
-    """``scores[u] = W[:, u] . x_i`` (+ bias) and, in the same pass, ``x_i' diag(S) x_i``.
+def multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out):
+    """``(alpha, c_x, beta_x)`` of step t against the rival (recorded when asked): the
+    Delta-level closed form with ``v = 2 x'Sigma x``, and the feature-level covariance factors
+    ``c_x = 2c`` (``inv(Sigma) += c_x x x'``) and ``beta_x = 2 beta``
+    (``Sigma -= beta_x Sigma x x' Sigma``); zeros when passive."""
+    code, phi, r, C, lam, _ = rule
+    v = 2.0 * x_Sigma_x  # Delta'(I (x) Sigma)Delta
+    alpha, c, beta = cw_coefficients(code, m, v, phi, r, C, lam)
+    if alpha_out.shape[0] > 0:
+        alpha_out[t] = alpha
+        beta_out[t] = beta
+    return alpha, 2.0 * c, 2.0 * beta
+
+
+@numba.njit(cache=True)
+def row_scores_variance(indptr, indices, data, i, W, S_diag, scores):
+    """``scores[u] = W[:, u] . x_i`` and, in the same pass, ``x_i' diag(S) x_i``.
 
     :func:`olearn.kernels.sparse.row_scores` with the variance fused in: a second pass over
     the row after ``row_scores`` makes the diagonal epoch ~15% slower (K = 8, 2% density).
@@ -118,33 +133,42 @@ def row_scores_variance(indptr, indices, data, i, W, S_diag, intercept, scores):
         x_Sigma_x += S_diag[j] * v * v
         for u in range(K):
             scores[u] += W[j, u] * v
-    if intercept:
-        b = W.shape[0] - 1
-        for u in range(K):
-            scores[u] += W[b, u]
-        x_Sigma_x += S_diag[b]
     return x_Sigma_x
 
 
 @numba.njit(cache=True)
-def binary_diagonal_epoch(
-    indptr,
-    indices,
-    data,
-    y,
-    order,
-    W,
-    S_diag,
-    code,
-    phi,
-    r,
-    C,
-    lam,
-    diag_form,
-    intercept,
-    alpha_out,
-    beta_out,
-    mistake_out,
+def diagonal_after(Sj, xj, c_x, beta_x, diag_form):
+    """The new variance of feature j after a step (``core.cw._diagonal_update``)."""
+    if diag_form == DIAG_PRECISION:
+        return Sj / (1.0 + c_x * Sj * xj * xj)  # 1/S_j += c_x x_j^2
+    gj = Sj * xj
+    return Sj - beta_x * gj * gj  # S_j -= beta_x (Sigma x)_j^2
+
+
+@numba.njit(cache=True)
+def full_direction(indptr, indices, data, i, A_full, w, g):
+    """``w = A'x``, ``g = A w = Sigma x``; returns ``x'Sigma x = |A'x|^2``."""
+    D = A_full.shape[0]
+    for k in range(D):
+        w[k] = 0.0
+    for p in range(indptr[i], indptr[i + 1]):
+        j = indices[p]
+        for k in range(D):
+            w[k] += A_full[j, k] * data[p]
+    x_Sigma_x = 0.0
+    for k in range(D):
+        x_Sigma_x += w[k] * w[k]
+    for q in range(D):
+        acc = 0.0
+        for k in range(D):
+            acc += A_full[q, k] * w[k]
+        g[q] = acc
+    return x_Sigma_x
+
+
+@numba.njit(cache=True)
+def _mirrored_diagonal_pass(
+    indptr, indices, data, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out
 ):
     """:func:`cw_epoch` for two classes, a diagonal covariance and a mirrored ``W``.
 
@@ -152,14 +176,12 @@ def binary_diagonal_epoch(
     ``Z[j, 1] = S_diag[j]``; every operation on ``Z[:, 0]`` is the one :func:`cw_epoch` makes
     on ``W[:, 0]``, in the same order, so the results are bit-identical.
     """
+    diag_form = rule[5]
     D = W.shape[0]
     Z = np.empty((D, 2))
     for j in range(D):
         Z[j, 0] = W[j, 0]
         Z[j, 1] = S_diag[j]
-    record = alpha_out.shape[0] > 0
-    count_mistakes = mistake_out.shape[0] > 0
-    b = D - 1
     n_updates = 0
     for t in range(order.shape[0]):
         i = order[t]
@@ -170,85 +192,43 @@ def binary_diagonal_epoch(
             v = data[p]
             x_Sigma_x += Z[j, 1] * v * v
             s0 += Z[j, 0] * v
-        if intercept:
-            s0 += Z[b, 0]
-            x_Sigma_x += Z[b, 1]
         label = y[i]
-        if count_mistakes:
+        if mistake_out.shape[0] > 0:
             mistake_out[t] = (1 if -s0 > s0 else 0) != label  # argmax, lowest index on ties
         if label == 0:
             m = s0 - (-s0)  # (mu_0 - mu_1).x, rival 1
         else:
             m = -s0 - s0  # (mu_1 - mu_0).x, rival 0
-        v = 2.0 * x_Sigma_x  # Delta'(I (x) Sigma)Delta
-        alpha, c, beta = cw_coefficients(code, m, v, phi, r, C, lam)
-        if record:
-            alpha_out[t] = alpha
-            beta_out[t] = beta
-        if alpha == 0.0 and c == 0.0:
+        alpha, c_x, beta_x = multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out)
+        if alpha == 0.0 and c_x == 0.0:
             continue
         n_updates += 1
-        c_x = 2.0 * c  # inv(Sigma) += 2c x x'
-        beta_x = 2.0 * beta  # Sigma -= 2 beta Sigma x x' Sigma
+        step = alpha if label == 0 else -alpha  # mu_0 moves towards class 0 when y = 0
         for p in range(indptr[i], indptr[i + 1]):
             j = np.uintp(indices[p])
             xj = data[p]
             Sj = Z[j, 1]
-            gj = Sj * xj  # (Sigma x)_j
-            if label == 0:
-                Z[j, 0] += alpha * gj  # mu_0 += alpha Sigma x (mu_1 -= alpha Sigma x)
-            else:
-                Z[j, 0] -= alpha * gj  # mu_0 -= alpha Sigma x (mu_1 += alpha Sigma x)
-            if diag_form == DIAG_PRECISION:
-                Z[j, 1] = Sj / (1.0 + c_x * Sj * xj * xj)
-            else:
-                Z[j, 1] = Sj - beta_x * gj * gj
-        if intercept:
-            gb = Z[b, 1]
-            if label == 0:
-                Z[b, 0] += alpha * gb
-            else:
-                Z[b, 0] -= alpha * gb
-            if diag_form == DIAG_PRECISION:
-                Z[b, 1] = gb / (1.0 + c_x * gb)
-            else:
-                Z[b, 1] = gb - beta_x * gb * gb
+            Z[j, 0] += step * (Sj * xj)  # mu_0 += +-alpha (Sigma x)_j (mu_1 mirrors it)
+            Z[j, 1] = diagonal_after(Sj, xj, c_x, beta_x, diag_form)
     for j in range(D):
-        W[j, 0] = Z[j, 0]
-        W[j, 1] = 0.0 - Z[j, 0]  # -mu_0 without turning +0 into -0
         S_diag[j] = Z[j, 1]
+    store_mirrored(W, Z[:, 0].copy())
     return n_updates
 
 
 @numba.njit(cache=True)
 def cw_epoch(
-    indptr,
-    indices,
-    data,
-    y,
-    order,
-    W,
-    S_diag,
-    A_full,
-    code,
-    phi,
-    r,
-    C,
-    lam,
-    diag_form,
-    intercept,
-    alpha_out,
-    beta_out,
-    mistake_out,
+    indptr, indices, data, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mistake_out
 ):
     """Run one pass over the rows ``order``, updating ``W`` and the covariance in place.
 
     Parameters
     ----------
-    indptr, indices, data : CSR arrays of X.  y : (n,) int64 class indices.  order : (T,) rows.
-    W : (d [+1], K) means.  S_diag : (d [+1],) or (0,).  A_full : (d [+1], d [+1]) or (0, 0).
-    code : rule code.  phi, r, C, lam : hyper-parameters (unused ones ignored).
-    diag_form : DIAG_PRECISION or DIAG_TRUNCATED.  intercept : the last row is a bias.
+    indptr, indices, data : CSR arrays of X (the intercept, if any, already a column).
+    y : (n,) int64 class indices.  order : (T,) rows.
+    W : (D, K) means.  S_diag : (D,) or (0,).  A_full : (D, D) or (0, 0).
+    rule : ``(code, phi, r, C, lam, diag_form)``: the rule code, its hyper-parameters (unused
+        ones ignored) and the diagonal form (DIAG_PRECISION or DIAG_TRUNCATED).
     alpha_out, beta_out : (T,) arrays receiving each step's alpha and beta, or empty.
     mistake_out : (T,) bool, the prediction before each step was wrong, or empty.
 
@@ -256,79 +236,34 @@ def cw_epoch(
     -------
     The number of aggressive steps.
     """
+    full = A_full.shape[0] > 0
+    if not full and use_mirrored_path(indptr, order, W):
+        return _mirrored_diagonal_pass(
+            indptr, indices, data, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out
+        )
+    diag_form = rule[5]
     K = W.shape[1]
     D = W.shape[0]
-    full = A_full.shape[0] > 0
-    if K == 2 and not full:
-        visited = 0
-        for t in range(order.shape[0]):
-            visited += indptr[order[t] + 1] - indptr[order[t]]
-        if visited >= D and is_mirrored(W):
-            return binary_diagonal_epoch(
-                indptr,
-                indices,
-                data,
-                y,
-                order,
-                W,
-                S_diag,
-                code,
-                phi,
-                r,
-                C,
-                lam,
-                diag_form,
-                intercept,
-                alpha_out,
-                beta_out,
-                mistake_out,
-            )
     scores = np.empty(K)
     g = np.zeros(D) if full else np.zeros(0)
     w = np.zeros(D) if full else np.zeros(0)
-    record = alpha_out.shape[0] > 0
-    count_mistakes = mistake_out.shape[0] > 0
-    b = D - 1
     n_updates = 0
     for t in range(order.shape[0]):
         i = order[t]
         if full:
-            row_scores(indptr, indices, data, i, W, intercept, scores)
+            row_scores(indptr, indices, data, i, W, scores)
+            x_Sigma_x = full_direction(indptr, indices, data, i, A_full, w, g)
         else:
-            x_Sigma_x = row_scores_variance(indptr, indices, data, i, W, S_diag, intercept, scores)
+            x_Sigma_x = row_scores_variance(indptr, indices, data, i, W, S_diag, scores)
         label = y[i]
-        if count_mistakes:
+        if mistake_out.shape[0] > 0:
             mistake_out[t] = np.argmax(scores) != label
         s = best_rival(scores, label)
         m = scores[label] - scores[s]  # (mu_y - mu_s).x
-        if full:
-            x_Sigma_x = 0.0
-            for k in range(D):
-                w[k] = 0.0
-            for p in range(indptr[i], indptr[i + 1]):
-                j = indices[p]
-                for k in range(D):
-                    w[k] += A_full[j, k] * data[p]  # w = A'x
-            if intercept:
-                for k in range(D):
-                    w[k] += A_full[b, k]
-            for k in range(D):
-                x_Sigma_x += w[k] * w[k]  # x'Sigma x = |A'x|^2
-            for q in range(D):
-                acc = 0.0
-                for k in range(D):
-                    acc += A_full[q, k] * w[k]
-                g[q] = acc  # g = A w = Sigma x
-        v = 2.0 * x_Sigma_x  # Delta'(I (x) Sigma)Delta
-        alpha, c, beta = cw_coefficients(code, m, v, phi, r, C, lam)
-        if record:
-            alpha_out[t] = alpha
-            beta_out[t] = beta
-        if alpha == 0.0 and c == 0.0:
+        alpha, c_x, beta_x = multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out)
+        if alpha == 0.0 and c_x == 0.0:
             continue
         n_updates += 1
-        c_x = 2.0 * c  # inv(Sigma) += 2c x x'
-        beta_x = 2.0 * beta  # Sigma -= 2 beta Sigma x x' Sigma
         if full:
             for k in range(D):
                 W[k, label] += alpha * g[k]  # mu_y += alpha Sigma x
@@ -342,19 +277,8 @@ def cw_epoch(
             for p in range(indptr[i], indptr[i + 1]):
                 j = np.uintp(indices[p])
                 xj = data[p]
-                gj = S_diag[j] * xj  # (Sigma x)_j
-                W[j, label] += alpha * gj
-                W[j, s] -= alpha * gj
-                if diag_form == DIAG_PRECISION:
-                    S_diag[j] = S_diag[j] / (1.0 + c_x * S_diag[j] * xj * xj)
-                else:
-                    S_diag[j] = S_diag[j] - beta_x * gj * gj
-            if intercept:
-                gb = S_diag[b]
-                W[b, label] += alpha * gb
-                W[b, s] -= alpha * gb
-                if diag_form == DIAG_PRECISION:
-                    S_diag[b] = S_diag[b] / (1.0 + c_x * S_diag[b])
-                else:
-                    S_diag[b] = S_diag[b] - beta_x * gb * gb
+                Sj = S_diag[j]
+                W[j, label] += alpha * (Sj * xj)  # mu_y += alpha (Sigma x)_j
+                W[j, s] -= alpha * (Sj * xj)  # mu_s -= alpha (Sigma x)_j
+                S_diag[j] = diagonal_after(Sj, xj, c_x, beta_x, diag_form)
     return n_updates

@@ -1,7 +1,8 @@
 """numba mirror of :mod:`olearn.core.pa`: the Perceptron and PA / PA-I / PA-II coefficients.
 
 Each function fills ``coef[u]`` (the update is ``w_u += coef_u x``) for the classes it lists in
-``active`` and returns how many it listed (0 for a passive step).
+``active`` and returns how many it listed (0 for a passive step).  The step sizes are the
+compiled functions of :mod:`olearn.core._pa_closed_forms` that the readable rule calls too.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 import numba
 
 from olearn._numerics import TINY_SQNORM
-from olearn.kernels.codes import PA1, PA2
+from olearn.core._pa_closed_forms import tau_pa, tau_pa1, tau_pa2
+from olearn.kernels.codes import PA1, PA2, PA_MISTAKES
 
 
 @numba.njit(cache=True)
@@ -39,17 +41,20 @@ def perceptron_coefficients(scores, y, coef, active):
 
 @numba.njit(cache=True)
 def pa_coefficients(scores, y, sqnorm, code, C, coef, active):
-    """PA (``code`` PA), PA-I (PA1) or PA-II (PA2) against the highest-scoring wrong class."""
+    """PA (``code`` PA), PA-I (PA1), PA-II (PA2) or the mistakes-only PA (PA_MISTAKES)
+    against the highest-scoring wrong class."""
     r = best_rival(scores, y)
     loss = 1.0 - (scores[y] - scores[r])  # hinge loss against the rival
     if loss <= 0.0 or sqnorm < TINY_SQNORM:
         return 0
+    if code == PA_MISTAKES and scores[r] < scores[y]:
+        return 0  # the diagnostic steps only on a mistake
     if code == PA1:
-        tau = min(C, loss / (2.0 * sqnorm))  # tau_pa1
+        tau = tau_pa1(loss, sqnorm, C)
     elif code == PA2:
-        tau = loss / (2.0 * sqnorm + 0.5 / C)  # tau_pa2
+        tau = tau_pa2(loss, sqnorm, C)
     else:
-        tau = loss / (2.0 * sqnorm)  # tau_pa
+        tau = tau_pa(loss, sqnorm)
     coef[y] = tau
     coef[r] = -tau
     active[0] = y

@@ -1,5 +1,8 @@
 """numba mirror of :mod:`olearn.core.spa`: the exact SPA / SPA-I / SPA-II coefficients.
 
+The support tests and steps are the compiled functions of :mod:`olearn.core._pa_closed_forms`
+that the readable rule calls too.
+
 Only the classes with Q > 0 are ordered (by Q descending, ties to the lower class index, as
 the readable rule's stable sort), nothing is ordered when no class has Q > 0, and the order is
 built lazily: the support-class search usually stops after a few classes, so each next class
@@ -13,6 +16,7 @@ import numba
 import numpy as np
 
 from olearn._numerics import TINY_SQNORM
+from olearn.core._pa_closed_forms import cap_test, capped_tau, hard_test, spa2_test, support_tau
 from olearn.kernels.codes import SPA1, SPA2
 
 FULL_SORT_FROM = 32  # candidates above which a full stable sort beats lazy selection
@@ -85,9 +89,9 @@ def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf):
             ordered = k
         q = -qbuf[k - 1]
         if code == SPA2:
-            thr = (sqnorm + h) * S / (k * sqnorm + (k - 1) * h)  # derived SPA-II test
+            thr = spa2_test(k, S, sqnorm, h)  # derived SPA-II test
         else:
-            thr = S / k  # Eq. (8)
+            thr = hard_test(k, S)  # Eq. (8)
         if not q > thr:
             break
         S += q
@@ -102,18 +106,17 @@ def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf):
                 select_next(qbuf, active, k - 1, p)
                 ordered = k
             q = -qbuf[k - 1]
-            if k > 1 and not q > (S - C) / (k - 1):
+            if not q > cap_test(k, S, C):
                 break
             S += q
             J = k
     T = 0.0
     for k in range(J):
         u = active[k]
-        excess = J * (-qbuf[k]) - S  # support_step, without cancellation
         if capped:
-            tau = (excess + C) / J
+            tau = capped_tau(-qbuf[k], J, S, C)
         else:
-            tau = (-qbuf[k] + a * excess) / (1.0 + a * J)
+            tau = support_tau(-qbuf[k], J, S, a)  # without cancellation
         coef[u] = -tau
         T += tau
     coef[y] = T  # w_y += (sum tau) x

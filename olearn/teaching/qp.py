@@ -46,20 +46,35 @@ def _constraint_map(K: int, d: int, x: np.ndarray, y: int, wrong: list[int]) -> 
     return A
 
 
-def objective(W: np.ndarray, delta: np.ndarray, x: np.ndarray, y: int, variant, C: float):
+def objective(
+    W: np.ndarray, delta: np.ndarray, x: np.ndarray, y: int, variant, C: float, constrained=None
+):
     """``1/2 sum ||delta_v||^2 + C xi`` (or ``C xi^2``, or nothing) with the smallest xi that
     makes ``W + delta`` feasible, and that xi (0 for the hard problem: its infeasibility is
-    reported as the xi it would need)."""
+    reported as the xi it would need).  ``constrained``: the wrong classes whose margin
+    counts (default all of them: SPA; ``[rival]``: PA)."""
     W1 = W + delta
     s = W1 @ x
-    margins = np.delete(s[y] - s, y)
+    wrong = [u for u in range(W.shape[0]) if u != y] if constrained is None else constrained
+    margins = s[y] - s[list(wrong)]
     xi = max(0.0, float(np.max(1.0 - margins)))
     penalty = {None: 0.0, "I": C * xi, "II": C * xi * xi}[variant]
     return 0.5 * float(np.sum(delta**2)) + penalty, xi
 
 
-def qp_step(W, x, y: int, variant: str | None = None, C: float = 1.0) -> QPAnswer:
-    """Solve one SPA / SPA-I / SPA-II step with quadprog.
+def dual_objective(W: np.ndarray, tau: np.ndarray, x: np.ndarray, y: int) -> float:
+    """The dual objective of the ``+ C xi`` problems at ``tau`` ((K,), 0 at y): a lower bound
+    on the primal, equal to it at the optimum (the certificate the tests check)."""
+    coef = -np.asarray(tau, dtype=float)
+    coef[y] = -coef.sum()  # w_y += sum tau x, w_u -= tau_u x
+    delta = np.outer(coef, x)
+    margins = W[y] @ x - W @ x
+    return float(tau @ (1.0 - margins)) - 0.5 * float(np.sum(delta**2))
+
+
+def qp_step(W, x, y: int, variant: str | None = None, C: float = 1.0, constrained=None) -> QPAnswer:
+    """Solve one SPA / SPA-I / SPA-II step with quadprog; with ``constrained = [rival]``, the
+    single-constraint PA / PA-I / PA-II step (default: every wrong class, SPA).
 
     >>> W = np.array([[0.0, 0.0], [2.0, 0.0], [2.0, 0.0]])
     >>> ans = qp_step(W, np.array([1.0, 0.0]), 0)
@@ -71,11 +86,11 @@ def qp_step(W, x, y: int, variant: str | None = None, C: float = 1.0) -> QPAnswe
     C = check_C(C)
     K, d = W.shape
     n = float(x @ x)
-    wrong = [u for u in range(K) if u != y]
+    wrong = [u for u in range(K) if u != y] if constrained is None else list(constrained)
     m = W[y] @ x - W[wrong] @ x  # old margins
     tau = np.zeros(K)
     if n == 0.0 or np.all(m >= 1.0):
-        obj, xi = objective(W, np.zeros_like(W), x, y, variant, C)
+        obj, xi = objective(W, np.zeros_like(W), x, y, variant, C, wrong)
         return QPAnswer(tau, np.zeros_like(W), xi, obj, ())
     A = _constraint_map(K, d, x, y, wrong)
     if variant == "I":  # the dual, in t = sqrt(n) tau so that it is O(1)-scaled
@@ -97,6 +112,6 @@ def qp_step(W, x, y: int, variant: str | None = None, C: float = 1.0) -> QPAnswe
         delta = z[: K * d].reshape(K, d)
         tau_w = np.maximum(lagrangian, 0.0)
     tau[wrong] = tau_w
-    obj, xi = objective(W, delta, x, y, variant, C)
+    obj, xi = objective(W, delta, x, y, variant, C, wrong)
     scale = 1e-9 * (1.0 + float(tau_w.max()))
     return QPAnswer(tau, delta, xi, obj, tuple(u for u in wrong if tau[u] > scale))

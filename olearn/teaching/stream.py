@@ -107,30 +107,9 @@ def stream_data(
 def _learner(key: str, C: float):
     """(init(d, K) -> state, step(state, x, y) -> (state, trace), weights(state), cov(state))."""
     spec = registry.get(key)
-    kwargs = dict(spec.step_kwargs)
-    kwargs.update({k: v for k, v in spec.defaults.items() if k != "C"})
-    if "C" in spec.defaults:
-        kwargs["C"] = float(C)
-    if spec.family == "cw":
-        from olearn.core.cw import cw_init
-
-        def init(d, K):
-            return cw_init(d, K, covariance="full")
-
-        return (
-            init,
-            (lambda s, x, y: spec.step(s, x, y, **kwargs)),
-            (lambda s: s.mu),
-            (lambda s: s.Sigma),
-        )
-    if spec.family != "pa" or not spec.online:
+    if spec.family not in ("pa", "cw") or not spec.online:
         raise ValueError(f"{spec.name} is not an online learner for the playground")
-    return (
-        (lambda d, K: np.zeros((K, d))),
-        (lambda s, x, y: spec.step(s, x, y, **kwargs)),
-        (lambda s: s),
-        (lambda s: None),
-    )
+    return spec.readable(covariance="full", **({"C": float(C)} if "C" in spec.defaults else {}))
 
 
 def run_stream(

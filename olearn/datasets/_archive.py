@@ -1,0 +1,233 @@
+"""Read and verify compressed archives by streaming full decompression, in bounded chunks.
+
+One mechanism for every archive the data layer touches (loading a corpus, verifying a
+download, keying the cache):
+
+- ``.tar.gz``: :func:`iter_tar` walks the members and, after the last one, reads the rest
+  of the stream: it must be the end-of-archive marker (zero blocks), and reaching the end of
+  the gzip stream checks its CRC-32 and length.  A damaged header anywhere is an error:
+  Python's ``tarfile`` alone stops silently at an invalid header after the first one, which
+  loaded a corrupted Reuters archive as a smaller corpus.
+- ``.bz2`` / ``.gz``: decompressed to the end (block and stream CRCs); an archive that
+  decompresses to nothing is an error.
+- SHA-256: of the whole file (:func:`file_sha256`, memoised per path, size and mtime) and of
+  each tar member (:func:`tar_member_sha256`), both in ``CHUNK_BYTES`` chunks: memory stays
+  bounded whatever the member sizes.
+
+Every integrity failure raises :class:`ArchiveCorrupt` naming the file and how to replace it.
+"""
+
+from __future__ import annotations
+
+import bz2
+import functools
+import gzip
+import hashlib
+import os
+import tarfile
+import zlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import IO
+
+from olearn.datasets._base import ArchiveCorrupt
+
+CHUNK_BYTES = 1 << 20
+_NOT_CORRUPTION = (FileNotFoundError, PermissionError, IsADirectoryError, NotADirectoryError)
+_DAMAGE = (OSError, EOFError, zlib.error, tarfile.TarError, ValueError)
+
+
+def corrupt(path: Path, reason: str, dataset: str | None = None) -> ArchiveCorrupt:
+    """The error for a damaged ``path``: what is wrong and how to replace the file.
+
+    ``dataset`` (a registry name using the file) makes the fetch command exact.
+    """
+    from olearn.datasets._download import URLS
+
+    path = Path(path)
+    url = URLS.get(path.name)
+    if url:
+        command = f"python -m olearn datasets fetch {dataset or '<dataset>'}"
+        fix = f"Delete it and run `{command}` (it downloads {url} again)"
+    else:
+        fix = "Delete it"
+    exc = ArchiveCorrupt(
+        f"{path} is damaged ({reason}). {fix}, or put an intact copy in {path.parent}."
+    )
+    exc.path, exc.reason = path, reason
+    return exc
+
+
+class _CheckedTarInfo(tarfile.TarInfo):
+    """A TarInfo whose damaged header ends the walk with an error, wherever it is.
+
+    ``tarfile`` turns an invalid, empty or truncated header after the first member into a
+    silent end of the archive; re-raising it as ``SubsequentHeaderError`` makes
+    ``TarFile.next`` raise ``ReadError`` instead.  A zero block (the end marker) still ends
+    the walk normally; :func:`iter_tar` then checks what follows it.
+    """
+
+    @classmethod
+    def fromtarfile(cls, tarfile_):
+        try:
+            return super().fromtarfile(tarfile_)
+        except (tarfile.EOFHeaderError, tarfile.SubsequentHeaderError):
+            raise
+        except tarfile.HeaderError as exc:
+            what = "stream ends without the end-of-archive marker" if not str(exc) else exc
+            raise tarfile.SubsequentHeaderError(
+                f"invalid tar header at byte {tarfile_.offset}: {what}"
+            ) from None
+
+
+def _check_tail(stream: IO[bytes]) -> None:
+    """After the first zero block: only zeros (>= one more block) up to the end of the
+    stream, whose end checks the gzip CRC-32 and length."""
+    zeros = 0
+    while chunk := stream.read(CHUNK_BYTES):
+        if chunk.count(0) != len(chunk):
+            raise tarfile.ReadError("data after the end-of-archive marker")
+        zeros += len(chunk)
+    if zeros < tarfile.BLOCKSIZE:
+        raise tarfile.ReadError("stream ends inside the end-of-archive marker")
+
+
+class _Member:
+    """A member's reader whose decompression errors become :class:`ArchiveCorrupt` (they
+    surface in the caller's ``read``, outside :func:`iter_tar`'s frame)."""
+
+    def __init__(self, path: Path, stream: IO[bytes]) -> None:
+        self._path, self._stream = path, stream
+
+    def read(self, size: int = -1) -> bytes:
+        try:
+            return self._stream.read(size)
+        except _NOT_CORRUPTION:
+            raise
+        except _DAMAGE as exc:
+            raise corrupt(self._path, f"{type(exc).__name__}: {exc}") from exc
+
+
+def iter_tar(path: Path) -> Iterator[tuple[tarfile.TarInfo, IO[bytes]]]:
+    """``(member, reader)`` for each regular file of the ``.tar.gz`` at ``path``, in order.
+
+    Read each ``reader`` (or not) before asking for the next member.  The walk ends only
+    after the whole stream was decompressed and checked, so an archive consumed to the end
+    without an error is intact.
+
+    Raises
+    ------
+    ArchiveCorrupt
+        Bad gzip header/CRC/length, truncation, an invalid tar header anywhere, data after
+        the end marker, an archive without members.
+    FileNotFoundError, PermissionError
+        As ``open`` (not corruption).
+    """
+    path = Path(path)
+    try:
+        with tarfile.open(path, "r:gz", tarinfo=_CheckedTarInfo) as archive:
+            n_files = 0
+            while (member := archive.next()) is not None:
+                if member.isfile():
+                    n_files += 1
+                    yield member, _Member(path, archive.extractfile(member))
+            _check_tail(archive.fileobj)
+        if n_files == 0:
+            raise tarfile.ReadError("the archive holds no files")
+    except _NOT_CORRUPTION:
+        raise
+    except ArchiveCorrupt:
+        raise
+    except _DAMAGE as exc:
+        raise corrupt(path, f"{type(exc).__name__}: {exc}") from exc
+
+
+def read_tar_texts(
+    path: Path, wanted: Callable[[str], bool], encoding: str
+) -> list[tuple[str, str]]:
+    """``(member name, text)`` of each regular file whose name passes ``wanted``, decoded
+    with ``encoding``, in archive order; returned only once the whole archive is verified
+    (so a damaged archive never yields a partial corpus or garbage text)."""
+    out = []
+    for member, reader in iter_tar(path):
+        if wanted(member.name):
+            out.append((member.name, reader.read().decode(encoding)))
+    return out
+
+
+def tar_member_sha256(path: Path) -> dict[str, str]:
+    """``{member name: sha256}`` of every regular file, each read in ``CHUNK_BYTES`` chunks."""
+    digests = {}
+    for member, reader in iter_tar(path):
+        digests[member.name] = _sha256_of(reader)
+    return digests
+
+
+def _opener(name: str) -> Callable[[Path], IO[bytes]]:
+    return bz2.open if name.endswith(".bz2") else gzip.open
+
+
+def read_compressed(path: Path) -> bytes:
+    """The whole decompressed content of a ``.bz2``/``.gz`` file, CRC-checked.
+
+    Raises
+    ------
+    ArchiveCorrupt
+        Damaged, truncated, or decompressing to nothing.
+    """
+    path = Path(path)
+    try:
+        with _opener(path.name)(path, "rb") as f:
+            data = f.read()
+    except _NOT_CORRUPTION:
+        raise
+    except _DAMAGE as exc:
+        raise corrupt(path, f"{type(exc).__name__}: {exc}") from exc
+    if not data:
+        raise corrupt(path, "it decompresses to nothing")
+    return data
+
+
+def drain_compressed(path: Path, name: str | None = None) -> int:
+    """Decompress a ``.bz2``/``.gz`` file to the end in chunks (CRC-checked); its length.
+    ``name`` (default: the file's) picks the format by its suffix.
+
+    Raises
+    ------
+    ArchiveCorrupt
+        Damaged, truncated, or decompressing to nothing.
+    """
+    path = Path(path)
+    total = 0
+    try:
+        with _opener(name or path.name)(path, "rb") as f:
+            while chunk := f.read(CHUNK_BYTES):
+                total += len(chunk)
+    except _NOT_CORRUPTION:
+        raise
+    except _DAMAGE as exc:
+        raise corrupt(path, f"{type(exc).__name__}: {exc}") from exc
+    if total == 0:
+        raise corrupt(path, "it decompresses to nothing")
+    return total
+
+
+def _sha256_of(stream: IO[bytes]) -> str:
+    digest = hashlib.sha256()
+    while chunk := stream.read(CHUNK_BYTES):
+        digest.update(chunk)
+    return digest.hexdigest()
+
+
+@functools.lru_cache(maxsize=64)
+def _file_sha256(path: str, size: int, mtime_ns: int, inode: int, ctime_ns: int) -> str:
+    with open(path, "rb") as f:
+        return _sha256_of(f)
+
+
+def file_sha256(path: str | os.PathLike) -> str:
+    """SHA-256 (hex) of the file's bytes, read in chunks; memoised while the file's size,
+    mtime, inode and ctime stay the same (a replaced or repaired file is hashed again)."""
+    path = Path(path).resolve()
+    st = path.stat()
+    return _file_sha256(str(path), st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
