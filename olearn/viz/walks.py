@@ -145,7 +145,7 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
 
     Built from plain dicts (:class:`~olearn.viz.common.FastFigure`): a Next must not wait for
     plotly's validation (~0.4 s for this figure, ~20 ms like this)."""
-    from olearn.core.cw import covariance_ellipse, ellipse_points
+    from olearn.core.cw_geometry import covariance_ellipse, ellipse_points
 
     tr, x, y = walk.trace, walk.x, walk.y
     after = algorithm_color(walk.rule)
