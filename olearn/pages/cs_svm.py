@@ -7,9 +7,18 @@ from olearn.app.cached import cs_figures, cs_page
 from olearn.app.ui import Controls, guard, lang, plot, tr
 from olearn.teaching.strings import num
 
+try:
+    from olearn.app.ui import presenting  # the app's presentation switch (?present=1)
+except ImportError:  # (older app layer: presentation is hide=all alone)
+
+    def presenting() -> bool:
+        return False
+
+
 L = lang()
 ui = Controls("cs")
-present = "all" in ui.hidden  # presentation: no controls, the figure and the step side by side
+hide_all = "all" in ui.hidden
+present = hide_all or presenting()  # the figure, the step's text and its buttons side by side
 
 with guard():
     if present:
@@ -17,7 +26,8 @@ with guard():
     else:
         st.title(tr("cs.title"))
         st.caption(tr("cs.intro"))
-    row = st.columns([2, 2, 1, 2, 1]) if not present else [None] * 5  # no empty row
+    box = st.expander(tr("walks.settings"), icon=":material/tune:") if present else st
+    row = box.columns([2, 2, 1, 2, 1]) if not hide_all else [None] * 5  # no empty box
     c1, c2, c3, c4, c5 = row
     kind = ui.select(
         "kind",

@@ -7,10 +7,19 @@ from olearn.app.cached import cw_details, cw_noise, cw_page
 from olearn.app.ui import Controls, guard, lang, plot, tr
 from olearn.teaching.strings import num
 
+try:
+    from olearn.app.ui import presenting  # the app's presentation switch (?present=1)
+except ImportError:  # (older app layer: presentation is hide=all alone)
+
+    def presenting() -> bool:
+        return False
+
+
 L = lang()
 ui = Controls("cw")
 RULES = ("cw", "arow", "scw1", "scw2")
-present = "all" in ui.hidden  # presentation: no controls, the figure and the step side by side
+hide_all = "all" in ui.hidden
+present = hide_all or presenting()  # the figure, the step's text and its buttons side by side
 
 with guard():
     if present:
@@ -18,7 +27,8 @@ with guard():
     else:
         st.title(tr("cw.title"))
         st.caption(tr("cw.intro"))
-    row = st.columns([4, 2, 2, 2, 2, 1.2]) if not present else [None] * 6  # no empty row
+    box = st.expander(tr("walks.settings"), icon=":material/tune:") if present else st
+    row = box.columns([4, 2, 2, 2, 2, 1.2]) if not hide_all else [None] * 6  # no empty box
     c1, c2, c3, c4, c5, c6 = row
     rule = ui.select(
         "rule",

@@ -5,9 +5,18 @@ import streamlit as st
 from olearn.app.cached import sgd_page
 from olearn.app.ui import Controls, guard, lang, plot, tr
 
+try:
+    from olearn.app.ui import presenting  # the app's presentation switch (?present=1)
+except ImportError:  # (older app layer: presentation is hide=all alone)
+
+    def presenting() -> bool:
+        return False
+
+
 L = lang()
 ui = Controls("sgd")
-present = "all" in ui.hidden
+hide_all = "all" in ui.hidden
+present = hide_all or presenting()  # the figure, the step's text and its buttons side by side
 
 with guard():
     if present:
@@ -15,7 +24,8 @@ with guard():
     else:
         st.title(tr("sgd.title"))
         st.caption(tr("sgd.intro"))
-    row = st.columns([3, 2, 1]) if not present else [None] * 3  # no empty row
+    box = st.expander(tr("walks.settings"), icon=":material/tune:") if present else st
+    row = box.columns([3, 2, 1]) if not hide_all else [None] * 3  # no empty box
     c1, c2, c3 = row
     lam = ui.select_slider("lam", tr("sgd.lam"), [1e-4, 3e-4, 1e-3, 3e-3, 1e-2], 1e-3, where=c1)
     epochs = ui.slider("epochs", tr("sgd.epochs"), 1, 5, 3, where=c2)

@@ -13,6 +13,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "seed 001 が四つすべてを解説しています。",
     ),
     "cw.rule": ("Rule", "更新則"),
+    "walks.settings": ("Settings", "設定"),
     "cw.eta": ("η (confidence)", "η (信頼度)"),
     "cw.r": ("r (AROW)", "r (AROW)"),
     "cw.C": ("C (SCW)", "C (SCW)"),
