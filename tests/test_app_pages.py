@@ -295,6 +295,7 @@ def test_cw_next_update_steps_through_the_stream():
 def test_cw_presentation_mode_keeps_figure_text_and_buttons():
     at = open_page("olearn/pages/cw.py", {"hide": "all", "rule": "scw2", "t": "12"})
     assert not at.radio and not at.select_slider and not at.slider  # no controls
+    assert not at.expander  # and no empty box where they were
     assert at.button(key="cw.next") and len(charts(at)) == 3
     assert "SCW-II" not in _cw_heading(at) and "example" in _cw_heading(at)
     at.button(key="cw.next").click().run()
@@ -330,7 +331,7 @@ def test_cs_svm_page_steps_and_gap():
 
 def test_cs_svm_presentation_and_japanese():
     at = open_page("olearn/pages/cs_svm.py", {"hide": "all", "lang": "ja", "s": "3"})
-    assert not at.slider and not at.selectbox
+    assert not at.slider and not at.selectbox and not at.expander
     assert any("部分問題 3 /" in m for m in texts(at))
     fig = charts(at)[0]
     assert "特徴 1" in json.dumps(fig["layout"], ensure_ascii=False)

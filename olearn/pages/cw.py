@@ -27,7 +27,11 @@ with guard():
     else:
         st.title(tr("cw.title"))
         st.caption(tr("cw.intro"))
-    box = st.expander(tr("walks.settings"), icon=":material/tune:") if present else st
+    box = (
+        st.expander(tr("walks.settings"), icon=":material/tune:")
+        if present and not hide_all
+        else st
+    )
     row = box.columns([4, 2, 2, 2, 2, 1.2]) if not hide_all else [None] * 6  # no empty box
     c1, c2, c3, c4, c5, c6 = row
     rule = ui.select(

@@ -27,7 +27,11 @@ with guard():
     else:
         st.title(tr("pcvm.title"))
         st.caption(tr("pcvm.intro"))
-    box = st.expander(tr("walks.settings"), icon=":material/tune:") if present else st
+    box = (
+        st.expander(tr("walks.settings"), icon=":material/tune:")
+        if present and not hide_all
+        else st
+    )
     row = box.columns([2, 2, 2, 2, 1]) if not hide_all else [None] * 5  # no empty box
     c1, c2, c3, c4, c5 = row
     kind = ui.select(

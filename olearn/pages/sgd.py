@@ -24,7 +24,11 @@ with guard():
     else:
         st.title(tr("sgd.title"))
         st.caption(tr("sgd.intro"))
-    box = st.expander(tr("walks.settings"), icon=":material/tune:") if present else st
+    box = (
+        st.expander(tr("walks.settings"), icon=":material/tune:")
+        if present and not hide_all
+        else st
+    )
     row = box.columns([3, 2, 1]) if not hide_all else [None] * 3  # no empty box
     c1, c2, c3 = row
     lam = ui.select_slider("lam", tr("sgd.lam"), [1e-4, 3e-4, 1e-3, 3e-3, 1e-2], 1e-3, where=c1)
