@@ -317,46 +317,108 @@ def test_cw_page_rule_and_parameters_change_the_update():
         return at.dataframe[0].value["value"].astype(str).tolist()
 
     first = numbers()
-    assert len(charts(at)) == 2
+    assert len(charts(at)) == 3  # weight space + margin, input space, the noise claim
     at.radio(key="cw.rule").set_value("scw1").run()
     at.select_slider(key="cw.C").set_value(0.01).run()
     assert_clean(at)
     capped = at.dataframe[0].value.set_index("quantity")["value"]
     assert float(capped["α (mean step)"]) <= 0.01 + 1e-12
-    assert capped["α capped at C"] == "True"
+    assert capped["α capped at C"] == "yes"
     assert numbers() != first
     at.radio(key="cw.rule").set_value("cw").run()
     at.select_slider(key="cw.eta").set_value(0.9).run()
     assert_clean(at)
     row = at.dataframe[0].value.set_index("quantity")["value"]
     assert abs(float(row["Pr[y w·x ≥ 0] after"]) - 0.9) < 1e-6  # CW meets eta exactly
-    noise0 = charts(at)[1]
+    assert row["α capped at C"] == ""  # CW has no cap: a blank cell, not "None"
+    noise0 = charts(at)[2]
     at.select_slider(key="cw.noise").set_value(0.0).run()
     assert_clean(at)
-    assert charts(at)[1] != noise0
+    assert charts(at)[2] != noise0
+
+
+def _cw_heading(at) -> str:
+    return next(m.value for m in at.markdown if m.value.startswith("#### Update"))
+
+
+def test_cw_next_update_steps_through_the_stream():
+    at = open_page("olearn/pages/cw.py", {"t": "1"})
+    assert "example 1 of 80" in _cw_heading(at)
+    means = []
+    for _ in range(3):
+        means.append(json.dumps(charts(at)[0]["data"]))
+        before = at.session_state["cw.t"]
+        at.button(key="cw.next").click().run()
+        assert_clean(at)
+        assert at.session_state["cw.t"] > before  # Next asks for a later example
+    means.append(json.dumps(charts(at)[0]["data"]))
+    assert len(set(means)) == 4  # every update moved the ellipses and the mean
+    shown = int(_cw_heading(at).split("example ")[1].split(" ")[0])
+    assert shown >= 4 and at.session_state["cw.t"] == shown  # the slider counts as the heading
+    at.button(key="cw.restart").click().run()
+    assert "example 1 of 80" in _cw_heading(at)
+
+
+def test_cw_presentation_mode_keeps_figure_text_and_buttons():
+    at = open_page("olearn/pages/cw.py", {"hide": "all", "rule": "scw2", "t": "12"})
+    assert not at.radio and not at.select_slider and not at.slider  # no controls
+    assert not at.expander  # and no empty box where they were
+    assert at.button(key="cw.next") and len(charts(at)) == 3
+    assert "SCW-II" not in _cw_heading(at) and "example" in _cw_heading(at)
+    at.button(key="cw.next").click().run()
+    assert_clean(at)
+    assert at.session_state["cw.t"] > 12
+
+
+def test_cw_page_in_japanese():
+    at = open_page("olearn/pages/cw.py", {"lang": "ja"})
+    assert list(at.dataframe[0].value.columns) == ["量", "値"]
+    assert any(m.value.startswith("#### 更新") for m in at.markdown)
+    fig = json.dumps(charts(at)[0]["layout"], ensure_ascii=False)
+    assert "重み空間" in fig and "密度" in fig
 
 
 def test_cs_svm_page_steps_and_gap():
     at = open_page("olearn/pages/cs_svm.py")
     assert "LIBLINEAR" in at.info[0].value
-    text0, plane0 = texts(at)[-1], charts(at)[0]
+    text0, fig0 = texts(at), charts(at)[0]
+    assert len(fig0["frames"]) > 10  # Play runs these in the browser, no rerun per frame
     at.slider(key="cs.s").set_value(7).run()
     assert_clean(at)
-    assert texts(at)[-1] != text0 and charts(at)[0] != plane0
+    assert texts(at) != text0 and charts(at)[0]["data"] != fig0["data"]
+    assert "Sub-problem 7 of" in " ".join(texts(at))
+    at.button(key="cs.next").click().run()
+    assert at.slider(key="cs.s").value == 8
+    at.button(key="cs.prev").click().run()
+    at.button(key="cs.prev").click().run()
+    assert at.slider(key="cs.s").value == 6
     at.select_slider(key="cs.C").set_value(0.1).run()
     assert_clean(at)
+
+
+def test_cs_svm_presentation_and_japanese():
+    at = open_page("olearn/pages/cs_svm.py", {"hide": "all", "lang": "ja", "s": "3"})
+    assert not at.slider and not at.selectbox and not at.expander
+    assert any("部分問題 3 /" in m for m in texts(at))
+    fig = charts(at)[0]
+    assert "特徴 1" in json.dumps(fig["layout"], ensure_ascii=False)
+    assert "クラス" in at.dataframe[0].value.columns[0]
+    at.button(key="cs.next").click().run()
+    assert_clean(at)
+    assert any("部分問題 4 /" in m for m in texts(at))
 
 
 def test_pcvm_page_iterations_and_lambda():
     at = open_page("olearn/pages/pcvm.py")
     last = charts(at)[0]
+    assert charts(at)[1]["layout"]["xaxis"]["type"] == "log"  # the first iterations get room
     at.slider(key="pcvm.i").set_value(1).run()
     assert_clean(at)
     assert charts(at)[0] != last
     at.select_slider(key="pcvm.lam").set_value(0.0).run()  # gamma fixed at 1
     assert_clean(at)
     sweep = at.dataframe[0].value
-    assert "gamma = 1" in sweep["lambda"].tolist()
+    assert "γ = 1 (Chen)" in sweep["λ"].tolist()
 
 
 def test_sgd_page_lambda_changes_the_curves():
@@ -365,7 +427,11 @@ def test_sgd_page_lambda_changes_the_curves():
     at.select_slider(key="sgd.lam").set_value(0.01).run()
     assert_clean(at)
     assert charts(at)[0] != first
-    assert set(at.dataframe[0].value["schedule"]) == {"global", "per-feature"}
+    assert set(at.dataframe[0].value["schedule"]) == {"global rate", "per-feature rates"}
+    at.slider(key="sgd.epochs").set_value(1).run()
+    assert_clean(at)
+    ja = open_page("olearn/pages/sgd.py", {"lang": "ja"})
+    assert "学習率の方式" in ja.dataframe[0].value.columns
 
 
 def test_playground_points_placed_by_the_user():
@@ -385,6 +451,11 @@ def test_pcvm_animation_toggle_runs():
     at.toggle(key="pcvm.playing").set_value(True).run()
     assert_clean(at)
     assert at.slider(key="pcvm.i").value == 4  # one animation tick ran with the page
+    n_iter = at.slider(key="pcvm.i").max
+    at.slider(key="pcvm.i").set_value(13).run()  # past the first ten: log strides
+    assert 14 < at.slider(key="pcvm.i").value < n_iter
+    at.slider(key="pcvm.i").set_value(n_iter).run()  # the last one: back to the first
+    assert at.slider(key="pcvm.i").value == 1
 
 
 # --- Lesson -----------------------------------------------------------------------------------

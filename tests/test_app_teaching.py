@@ -135,3 +135,136 @@ def test_bad_inputs_get_clear_errors():
         scenario("nope")
     with pytest.raises(ValueError):
         spa_walkthrough(Instance(np.zeros((3, 2)), np.array([np.nan, 1.0]), 0))
+
+
+# --- the CW / Crammer-Singer / PCVM / SGD walks and their figures ----------------------------
+
+
+@pytest.mark.parametrize("rule", ["cw", "arow", "scw1", "scw2"])
+def test_cw_next_update_replays_the_same_stream(rule):
+    """Each Next shows the next example with a loss, and its state before is exactly the state
+    the rule reaches by learning the stream up to there (replayed here independently)."""
+    from olearn.teaching.cw_walk import _step, cw_update
+
+    first = cw_update(rule, warmup=0, seed=2)
+    second = cw_update(rule, warmup=first.next_t, seed=2)
+    assert second.index == first.next_index > first.index  # Next lands on it exactly
+    assert second.trace.reason == "aggressive"
+    np.testing.assert_allclose(second.path[-2], second.trace.mu_before)
+    state = first.before
+    for i in range(first.index, second.index):  # replay the examples in between
+        state, _ = _step(rule, state, first.X[i], int(first.Y[i]), 0.75, 1.0, 1.0)
+    np.testing.assert_allclose(state[0], second.trace.mu_before, atol=1e-12)
+    np.testing.assert_allclose(state[1], second.trace.Sigma_before, atol=1e-12)
+
+
+def test_cw_stream_runs_out_of_updates_cleanly():
+    from olearn.teaching.cw_walk import cw_update
+
+    last = cw_update("cw", warmup=79, seed=0)
+    assert last.index == 79
+    if last.exhausted:
+        assert last.trace.reason != "aggressive"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_region_polygons_are_the_argmax_regions(seed):
+    """Every sampled point inside class u's polygon has u as its argmax, and the polygons
+    tile the box (their areas sum to the box's)."""
+    from olearn.viz.walks import region_polygons
+
+    rng = np.random.default_rng(seed)
+    K = int(rng.integers(2, 6))
+    W, b = rng.normal(size=(K, 2)), rng.normal(size=K)
+    box = (-3.0, 3.0, -2.0, 2.0)
+    polys = region_polygons(W, b, box)
+
+    def area(p):
+        if len(p) < 3:
+            return 0.0
+        x, y = p[:, 0], p[:, 1]
+        return 0.5 * abs(np.dot(x, np.roll(y, -1)) - np.dot(y, np.roll(x, -1)))
+
+    assert sum(map(area, polys)) == pytest.approx(24.0, rel=1e-9)
+    Z = np.column_stack([rng.uniform(-3, 3, 4000), rng.uniform(-2, 2, 4000)])
+    best = np.argmax(Z @ W.T + b, axis=1)
+
+    def strictly_inside(p, Z):  # a convex polygon: every edge's cross product, one sign
+        edges = np.roll(p, -1, axis=0) - p
+        cross = edges[:, 0] * (Z[:, None, 1] - p[:, 1]) - edges[:, 1] * (Z[:, None, 0] - p[:, 0])
+        return np.all(cross > 1e-9, axis=1) | np.all(cross < -1e-9, axis=1)
+
+    covered = np.zeros(len(Z), bool)
+    for u, p in enumerate(polys):
+        if len(p) >= 3:
+            inside = strictly_inside(p, Z)
+            assert np.all(best[inside] == u)
+            covered |= inside
+    assert covered.mean() > 0.99  # (points on an edge excepted)
+    cores = region_polygons(W, b, box, offset=1.0)
+    assert all(area(c) <= area(p) + 1e-12 for c, p in zip(cores, polys))
+
+
+def test_cs_figure_moves_without_rebuilding():
+    from olearn.teaching.cs_walk import cs_walk
+    from olearn.viz.walks import cs_figure, cs_figure_at
+
+    walk = cs_walk(n_samples=30, C=0.5)
+    s = int(walk.changed[4])
+    full = cs_figure(walk, s)
+    moved = cs_figure_at(cs_figure(walk, int(walk.changed[0])).to_dict(), walk, s)
+    assert full.layout.title.text == moved.layout.title.text
+    K = walk.W.shape[1]
+    for a, b in zip(full.data[: 2 * K + 2], moved.data):  # the traces a step moves
+        np.testing.assert_allclose(np.asarray(a.x, float), np.asarray(b.x, float))
+        np.testing.assert_allclose(np.asarray(a.y, float), np.asarray(b.y, float))
+    assert len(full.frames) == len(walk.changed) and full.frames[4].name == str(s)
+
+
+def test_direct_labels_never_overlap():
+    import plotly.graph_objects as go
+
+    from olearn.viz.walks import LABEL_GAP, end_labels
+
+    fig = go.Figure()
+    fig.update_yaxes(range=[0, 10])
+    end_labels(fig, [("a", 5.0, "#000"), ("b", 5.01, "#000"), ("c", 4.99, "#000")], 300)
+    px = sorted(a.y / 10 * 300 + a.yshift for a in fig.layout.annotations)
+    assert min(np.diff(px)) >= LABEL_GAP - 1e-9
+
+
+def test_learners_get_distinct_colour_and_dash():
+    from olearn.teaching.cw_walk import noise_experiment
+    from olearn.viz.walks import noise_figure
+
+    tab = noise_experiment(0.2, passes=1, max_samples=150)
+    fig = noise_figure(tab)
+    styles = [(tr.line.color, tr.line.dash) for tr in fig.data]
+    assert len(set(c for c, _ in styles)) == len(styles)  # colour alone tells them apart
+    family = [
+        d for (_, d), k in zip(styles, tab["key"].unique()) if k in ("cw", "arow", "scw1", "scw2")
+    ]
+    assert len(set(family)) == 4  # CW / AROW / SCW: the dash alone tells them apart too
+    assert {a.text.strip("</b>") for a in fig.layout.annotations} >= set(tab["algorithm"])
+
+
+def test_pcvm_play_order_starts_dense_then_strides():
+    from olearn.teaching.pcvm_walk import pcvm_walk
+
+    walk = pcvm_walk(n_samples=40)
+    order = walk.play_order()
+    n = len(walk.history)
+    assert order[: min(10, n)] == list(range(min(10, n)))
+    assert order[-1] == n - 1 and order == sorted(set(order))
+
+
+def test_cs_steps_know_their_sweep():
+    """The steps of sweep k are the examples visited in that sweep: each example once."""
+    from olearn.teaching.cs_walk import cs_walk
+
+    walk = cs_walk(n_samples=30, C=0.5)
+    n = len(walk.y)
+    for k in np.unique(walk.step_sweep):
+        ps = sorted(st.p for st, sw in zip(walk.steps, walk.step_sweep) if sw == k)
+        assert ps == list(range(n))
+    assert walk.step_sweep[-1] == len(walk.sweeps)

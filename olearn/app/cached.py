@@ -209,11 +209,22 @@ def repro_run(id_: str, quick: bool, lang: str, progress=None):
 
 @st.cache_resource(show_spinner=False, max_entries=128)
 def cw_page(rule: str, eta: float, r: float, C: float, warmup: int, seed: int, lang: str):
+    """(walk, main figure) of the CW-family update at or after example ``warmup``."""
     from olearn.teaching.cw_walk import cw_update
     from olearn.viz.walks import cw_figure
 
     walk = cw_update(rule, eta, r, C, warmup, seed)
     return walk, cw_figure(walk, lang)
+
+
+@st.cache_resource(show_spinner=False, max_entries=128)
+def cw_details(rule: str, eta: float, r: float, C: float, warmup: int, seed: int, lang: str):
+    """(input-space figure, numbers table) of the same update."""
+    from olearn.teaching.cw_walk import cw_table
+    from olearn.viz.walks import cw_input_figure
+
+    walk, _ = cw_page(rule, eta, r, C, warmup, seed, lang)
+    return cw_input_figure(walk, lang), cw_table(walk, lang)
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -232,12 +243,23 @@ def cs_page(kind: str, n: int, K: int, C: float, seed: int):
     return cs_walk(kind, n, K, C, seed)
 
 
-@st.cache_resource(show_spinner=False, max_entries=256)
-def cs_figures(kind: str, n: int, K: int, C: float, seed: int, s: int, lang: str):
-    from olearn.viz.walks import cs_gap_figure, cs_plane_figure
+@st.cache_resource(show_spinner=False, max_entries=16)
+def _cs_base(kind: str, n: int, K: int, C: float, seed: int, lang: str) -> dict:
+    """The Crammer-Singer figure with all its frames, built once per setting (as a dict)."""
+    from olearn.viz.walks import cs_figure
 
     walk = cs_page(kind, n, K, C, seed)
-    return cs_gap_figure(walk, lang), cs_plane_figure(walk, s, lang)
+    return cs_figure(walk, int(walk.changed[0]) if len(walk.changed) else 0, lang).to_dict()
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def cs_figures(kind: str, n: int, K: int, C: float, seed: int, s: int, lang: str):
+    """The playable figure moved to step ``s`` and the step's table."""
+    from olearn.viz.walks import cs_figure_at
+
+    walk = cs_page(kind, n, K, C, seed)
+    base = _cs_base(kind, n, K, C, seed, lang)
+    return cs_figure_at(base, walk, s, lang), walk.step_table(s, lang)
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)
@@ -260,8 +282,8 @@ def pcvm_figures(kind: str, n: int, lam: float, theta: float, seed: int, i: int,
 
 @st.cache_resource(show_spinner=False, max_entries=32)
 def sgd_page(lam: float, epochs: int, seed: int, lang: str):
-    from olearn.teaching.sgd_walk import sgd_compare
+    from olearn.teaching.sgd_walk import sgd_compare, sgd_table
     from olearn.viz.walks import sgd_figures
 
     walk = sgd_compare(lam, epochs, 600, seed)
-    return (walk, *sgd_figures(walk, lang))
+    return (walk, *sgd_figures(walk, lang), sgd_table(walk, lang))

@@ -1,17 +1,39 @@
-"""PCVM: EM iterations animated (gamma, weights left, boundary) and the lambda sweep."""
+"""PCVM: EM iterations (gamma, weights left, boundary), the first ones where things move
+taken one by one, and the lambda sweep."""
 
 import streamlit as st
 
 from olearn.app.cached import pcvm_figures, pcvm_page
 from olearn.app.ui import Controls, guard, lang, plot, tr
+from olearn.teaching.pcvm_walk import sweep_table
+from olearn.teaching.strings import num
+
+try:
+    from olearn.app.ui import presenting  # the app's presentation switch (?present=1)
+except ImportError:  # (older app layer: presentation is hide=all alone)
+
+    def presenting() -> bool:
+        return False
+
 
 L = lang()
 ui = Controls("pcvm")
+hide_all = "all" in ui.hidden
+present = hide_all or presenting()  # the figure, the step's text and its buttons side by side
 
 with guard():
-    st.title(tr("pcvm.title"))
-    st.caption(tr("pcvm.intro"))
-    c1, c2, c3, c4, c5 = st.columns([2, 2, 2, 2, 1])
+    if present:
+        st.markdown(f"### {tr('pcvm.title')}")
+    else:
+        st.title(tr("pcvm.title"))
+        st.caption(tr("pcvm.intro"))
+    box = (
+        st.expander(tr("walks.settings"), icon=":material/tune:")
+        if present and not hide_all
+        else st
+    )
+    row = box.columns([2, 2, 2, 2, 1]) if not hide_all else [None] * 5  # no empty box
+    c1, c2, c3, c4, c5 = row
     kind = ui.select(
         "kind",
         tr("pcvm.data"),
@@ -29,16 +51,31 @@ with guard():
     with st.spinner():
         walk, sweep = pcvm_page(kind, int(n), float(lam), float(theta), int(seed))
     n_iter = len(walk.history)
+    order = walk.play_order()  # the first iterations one by one, then log strides
     playing = st.toggle(tr("pcvm.animate"), key="pcvm.playing")
 
-    @st.fragment(run_every=0.5 if playing else None)
+    @st.fragment(run_every=0.7 if playing else None)
     def frame():
         with guard():  # a fragment's errors do not reach the page's guard
-            if st.session_state.get("pcvm.playing"):  # animate: next iteration, then loop
-                ui.set("i", ui.get("i", n_iter) % n_iter + 1)
+            if st.session_state.get("pcvm.playing"):  # animate: the next iteration in order
+                now = ui.get("i", n_iter) - 1
+                later = [j for j in order if j > now]
+                ui.set("i", (later[0] if later else order[0]) + 1)
             i = ui.slider("i", tr("pcvm.iteration"), 1, n_iter, n_iter) - 1
             fig_plane, fig_hist = pcvm_figures(
                 kind, int(n), float(lam), float(theta), int(seed), int(i), L
+            )
+            h = walk.history.iloc[i]
+            st.markdown(
+                tr(
+                    "pcvm.step_text",
+                    i=i + 1,
+                    n=n_iter,
+                    gamma=num(h["gamma"], 3),
+                    nz=int(h["non-zero weights"]),
+                    N=len(walk.t),
+                    err=num(h["train error %"], 3),
+                )
             )
             left, right = st.columns(2)
             with left:
@@ -48,5 +85,5 @@ with guard():
 
     frame()
     st.markdown(f"#### {tr('pcvm.sweep')}")
-    st.dataframe(sweep, hide_index=True)
+    st.dataframe(sweep_table(sweep, L), hide_index=True)
     ui.sync()

@@ -5,25 +5,46 @@ import streamlit as st
 from olearn.app.cached import sgd_page
 from olearn.app.ui import Controls, guard, lang, plot, tr
 
+try:
+    from olearn.app.ui import presenting  # the app's presentation switch (?present=1)
+except ImportError:  # (older app layer: presentation is hide=all alone)
+
+    def presenting() -> bool:
+        return False
+
+
 L = lang()
 ui = Controls("sgd")
+hide_all = "all" in ui.hidden
+present = hide_all or presenting()  # the figure, the step's text and its buttons side by side
 
 with guard():
-    st.title(tr("sgd.title"))
-    st.caption(tr("sgd.intro"))
-    c1, c2, c3 = st.columns([3, 2, 1])
+    if present:
+        st.markdown(f"### {tr('sgd.title')}")
+    else:
+        st.title(tr("sgd.title"))
+        st.caption(tr("sgd.intro"))
+    box = (
+        st.expander(tr("walks.settings"), icon=":material/tune:")
+        if present and not hide_all
+        else st
+    )
+    row = box.columns([3, 2, 1]) if not hide_all else [None] * 3  # no empty box
+    c1, c2, c3 = row
     lam = ui.select_slider("lam", tr("sgd.lam"), [1e-4, 3e-4, 1e-3, 3e-3, 1e-2], 1e-3, where=c1)
     epochs = ui.slider("epochs", tr("sgd.epochs"), 1, 5, 3, where=c2)
     seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c3, step=1)
     with st.spinner():
-        walk, fig_obj, fig_f1, fig_rates = sgd_page(float(lam), int(epochs), int(seed), L)
-    left, mid, right = st.columns(3)
+        walk, fig_obj, fig_f1, fig_rates, table = sgd_page(float(lam), int(epochs), int(seed), L)
+    left, right = st.columns(2)
     with left:
         plot(fig_obj, key="sgd.obj")
-    with mid:
-        plot(fig_f1, key="sgd.f1")
     with right:
+        plot(fig_f1, key="sgd.f1")
+    left, right = st.columns([1, 1])
+    with left:
         plot(fig_rates, key="sgd.rates")
         st.caption(tr("sgd.rates_caption"))
-    st.dataframe(walk.final, hide_index=True)
+    with right:
+        st.dataframe(table, hide_index=True)
     ui.sync()

@@ -25,18 +25,23 @@ class CSWalk:
     liblinear_primal: float
     steps: tuple[CSStepTrace, ...]
     W: np.ndarray  # (n_steps + 1, K, 3)
+    changed: np.ndarray  # indices into steps of the sub-problems that moved W (not skipped)
+    step_sweep: np.ndarray  # (n_steps,) the sweep (1-based) each step belongs to
 
-    def step_table(self, s: int) -> pd.DataFrame:
-        """The sub-problem of step ``s``: per class G, alpha before/after, the seed's tau."""
+    def step_table(self, s: int, lang: str = "en") -> pd.DataFrame:
+        """The sub-problem of step ``s``: per class G, alpha before/after, the seed's tau,
+        headed in ``lang``."""
+        from olearn.teaching.strings import num, t
+
         st = self.steps[s]
         K = st.G.shape[0]
         return pd.DataFrame(
             {
-                "class": [f"{m} (y)" if m == st.y else str(m) for m in range(K)],
-                "G_m = w_m·x_p + e_m": st.G,
-                "α before": st.alpha_before,
-                "α after": st.alpha_after,
-                "τ after (seed)": st.tau_after,
+                t("cs.col.class", lang): [f"{m} (y)" if m == st.y else str(m) for m in range(K)],
+                t("cs.col.G", lang): [num(v, 5) for v in st.G],
+                t("cs.col.alpha_before", lang): [num(v, 5) for v in st.alpha_before],
+                t("cs.col.alpha_after", lang): [num(v, 5) for v in st.alpha_after],
+                t("cs.col.tau", lang): [num(v, 5) for v in st.tau_after],
             }
         )
 
@@ -93,4 +98,7 @@ def cs_walk(
     W = np.zeros((len(sol.steps) + 1, K, 3))
     for s, st in enumerate(sol.steps):  # W = sum_i alpha_i (x) x_i, one example at a time
         W[s + 1] = W[s] + np.outer(st.alpha_after - st.alpha_before, Xb[st.p])
-    return CSWalk(X, y, float(C), sweeps, float(p_ref), tuple(sol.steps), W)
+    changed = np.array([s for s, st in enumerate(sol.steps) if not st.skipped], dtype=int)
+    # each sweep visits every example once, in the traces' order (capped at MAX_STEPS)
+    step_sweep = np.minimum(np.arange(len(sol.steps)) // len(y) + 1, max(len(sol.sweeps), 1))
+    return CSWalk(X, y, float(C), sweeps, float(p_ref), tuple(sol.steps), W, changed, step_sweep)

@@ -1,9 +1,9 @@
-"""One confidence-weighted update (CW, AROW, SCW-I, SCW-II) on a 2-D binary state, and the
-label-noise experiment of seed 001's claims on embedded data.
+"""Confidence-weighted updates (CW, AROW, SCW-I, SCW-II) on a 2-D binary stream, one at a
+time, and the label-noise experiment of seed 001's claims on embedded data.
 
-The state is a Gaussian ``N(mu, Sigma)`` over the weights; it is built by a few updates of the
-same rule on a toy stream (so Sigma is already anisotropic), then the next example that
-suffers a loss is the one shown.
+The state is a Gaussian ``N(mu, Sigma)`` over the weights.  :func:`cw_update` replays the rule
+on a toy stream and stops at the first example from index ``t`` on that suffers a loss (an
+update that moves something); a lecturer's "Next update" asks for ``t = index + 1``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,10 @@ import numpy as np
 import pandas as pd
 
 from olearn.core.cw import CWState, CWTrace, arow_step, cw_init, cw_step, scw_step
+from olearn.teaching.strings import num, t
 
 RULES = ("cw", "arow", "scw1", "scw2")
+STREAM_LENGTH = 80
 
 
 def _step(rule: str, state, x, y, eta: float, r: float, C: float):
@@ -30,15 +32,34 @@ def _step(rule: str, state, x, y, eta: float, r: float, C: float):
 
 @dataclass(frozen=True)
 class CWWalk:
-    """rule, the example (x, y = +-1), the state before, the trace of the step, a table of the
-    numbers a lecturer points at."""
+    """One update of a stream.
+
+    rule; x, y (= +-1) the example shown, ``index`` its position in the stream (0-based) and
+    ``n`` the stream's length; before: the state before it; trace: the step; X, Y: the whole
+    stream; path: (index + 2, 2) the mean before every example up to this one, then after it
+    (the mean's trajectory); updates: how many earlier examples moved the state;
+    exhausted: no example from the asked ``t`` on had a loss (trace is then the last,
+    passive, step).
+    """
 
     rule: str
     x: np.ndarray
     y: int
+    index: int
+    n: int
     before: CWState
     trace: CWTrace
-    table: pd.DataFrame
+    X: np.ndarray
+    Y: np.ndarray
+    path: np.ndarray
+    updates: int
+    exhausted: bool
+    next_index: int | None  # the next example with a loss after this one (None: no more)
+
+    @property
+    def next_t(self) -> int:
+        """The ``t`` of the next update (what the Next button asks for)."""
+        return self.next_index if self.next_index is not None else self.n - 1
 
 
 def cw_update(
@@ -49,44 +70,86 @@ def cw_update(
     warmup: int = 6,
     seed: int = 0,
 ) -> CWWalk:
-    """The step of ``rule`` on the first example after ``warmup`` updates that has a loss.
+    """The step of ``rule`` on the first example at index ``>= warmup`` that has a loss (the
+    examples before it are learned as usual, passive or not).
 
     >>> w = cw_update("scw1", C=0.05, seed=1)
-    >>> w.trace.alpha <= 0.05 + 1e-12, w.trace.reason
-    (True, 'aggressive')
+    >>> w.trace.alpha <= 0.05 + 1e-12, w.trace.reason, w.index >= 6
+    (True, 'aggressive', True)
+    >>> cw_update("arow", warmup=w.next_t, seed=1).index > cw_update("arow", seed=1).index
+    True
     """
     from olearn.datasets.toy import make_toy
 
     if not 0.5 < eta < 1.0:
         raise ValueError(f"eta must be in (0.5, 1), got {eta}")
-    ds = make_toy("separable", n_samples=80, n_classes=2, margin=0.2, noise=0.05, random_state=seed)
+    ds = make_toy(
+        "separable",
+        n_samples=STREAM_LENGTH,
+        n_classes=2,
+        margin=0.2,
+        noise=0.05,
+        random_state=seed,
+    )
     X, Y = np.asarray(ds.X, float) / 4.0, np.where(np.asarray(ds.y) == 1, 1, -1)
+    start = int(np.clip(warmup, 0, len(Y) - 1))
     state = cw_init(2, covariance="full")
-    for i in range(int(warmup)):
-        state, _ = _step(rule, state, X[i], int(Y[i]), eta, r, C)
-    for i in range(int(warmup), len(Y)):
+    path, updates = [np.asarray(state[0], float).copy()], 0
+    for i in range(len(Y)):
         new, tr = _step(rule, state, X[i], int(Y[i]), eta, r, C)
-        if tr.reason == "aggressive":
+        moved = tr.reason == "aggressive"
+        if i >= start and (moved or i == len(Y) - 1):
+            path.append(np.asarray(new[0], float).copy())
             break
+        updates += moved
+        state = new
+        path.append(np.asarray(state[0], float).copy())
+    next_index, state_after = None, new
+    for j in range(i + 1, len(Y)):  # look ahead: Next lands exactly on the next update
+        state_after, later = _step(rule, state_after, X[j], int(Y[j]), eta, r, C)
+        if later.reason == "aggressive":
+            next_index = j
+            break
+    return CWWalk(
+        rule=rule,
+        x=X[i].copy(),
+        y=int(Y[i]),
+        index=i,
+        n=len(Y),
+        before=state,
+        trace=tr,
+        X=X,
+        Y=Y,
+        path=np.array(path),
+        updates=updates,
+        exhausted=not moved,
+        next_index=next_index,
+    )
+
+
+def cw_table(walk: CWWalk, lang: str = "en") -> pd.DataFrame:
+    """The numbers a lecturer points at, labelled in ``lang`` (blank where a rule has no
+    such number)."""
+    tr = walk.trace
     rows = [
-        ("margin m = y μ·x", tr.m),
-        ("variance v = xᵀΣx", tr.v),
-        ("loss", tr.loss),
-        ("φ = Φ⁻¹(η)", tr.phi),
-        ("α (mean step)", tr.alpha),
-        ("β (covariance step)", tr.beta),
-        ("m after", tr.m_after),
-        ("v after", tr.v_after),
-        ("Pr[y w·x ≥ 0] after", tr.prob_after),
-        ("η", tr.eta),
+        ("cw.q.m", tr.m),
+        ("cw.q.v", tr.v),
+        ("cw.q.loss", tr.loss),
+        ("cw.q.phi", tr.phi),
+        ("cw.q.alpha", tr.alpha),
+        ("cw.q.beta", tr.beta),
+        ("cw.q.m_after", tr.m_after),
+        ("cw.q.v_after", tr.v_after),
+        ("cw.q.prob", tr.prob_after),
+        ("cw.q.eta", tr.eta),
     ]
-    rows = [(q, "—" if not np.isfinite(v) else f"{v:.6g}") for q, v in rows]
-    rows += [
-        ("constraint holds", "—" if tr.constraint_holds is None else str(tr.constraint_holds)),
-        ("α capped at C", str(tr.cap_binds)),
+    yes_no = {True: t("cw.yes", lang), False: t("cw.no", lang), None: ""}
+    out = [(t(k, lang), num(v, 6) if np.isfinite(v) else "") for k, v in rows]
+    out += [
+        (t("cw.q.holds", lang), yes_no[tr.constraint_holds]),
+        (t("cw.q.capped", lang), yes_no[bool(tr.cap_binds)] if walk.rule == "scw1" else ""),
     ]
-    table = pd.DataFrame(rows, columns=["quantity", "value"])
-    return CWWalk(rule, X[i].copy(), int(Y[i]), state, tr, table)
+    return pd.DataFrame(out, columns=[t("cw.col.quantity", lang), t("cw.col.value", lang)])
 
 
 def noise_experiment(
@@ -101,7 +164,7 @@ def noise_experiment(
 
     >>> tab = noise_experiment(0.1, passes=1, algorithms=("arow",), max_samples=200)
     >>> tab.columns.tolist()
-    ['algorithm', 'pass', 'error %']
+    ['key', 'algorithm', 'pass', 'error %']
     """
     from olearn import registry
     from olearn.experiments.cw_claims import run_one
@@ -112,7 +175,7 @@ def noise_experiment(
     for key in algorithms:
         out = run_one("digits", key, {}, float(noise), int(seed), int(passes), max_samples)
         rows += [
-            {"algorithm": registry.get(key).name, "pass": k + 1, "error %": e}
+            {"key": key, "algorithm": registry.get(key).name, "pass": k + 1, "error %": e}
             for k, e in enumerate(out["errors"])
         ]
     return pd.DataFrame(rows)

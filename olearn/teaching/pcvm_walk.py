@@ -23,6 +23,17 @@ class PCVMWalk:
     w: np.ndarray  # (iterations, N)
     b: np.ndarray  # (iterations,)
 
+    def play_order(self, dense: int = 10, strides: int = 12) -> list[int]:
+        """The iterations (0-based) an animation shows: the first ``dense`` one by one (where
+        gamma and the weights move), then ``strides`` steps evenly spaced on a log scale.
+
+        >>> PCVMWalk(None, None, 1.0, None, np.zeros((100, 1)), np.zeros(100)).play_order()[-4:]
+        [52, 65, 80, 99]
+        """
+        n = len(self.w)
+        late = np.geomspace(dense, n, strides).round().astype(int) - 1 if n > dense else []
+        return sorted({*range(min(dense, n)), *(int(i) for i in late)})
+
     def decision(self, i: int, Z: np.ndarray) -> np.ndarray:
         """``y(z) = sum_j w_j k(z, x_j) + b`` after iteration ``i`` (0-based)."""
         return basis(Z, self.X, "rbf", self.theta) @ self.w[i] + self.b[i]
@@ -109,3 +120,20 @@ def lambda_sweep(
             }
         )
     return pd.DataFrame(rows)
+
+
+def sweep_table(sweep: pd.DataFrame, lang: str = "en") -> pd.DataFrame:
+    """:func:`lambda_sweep`'s table headed in ``lang``, numbers as a lecturer writes them."""
+    from olearn.teaching.strings import num, t
+
+    return pd.DataFrame(
+        {
+            t("pcvm.col.lambda", lang): [
+                t("pcvm.gamma_one", lang) if v == "gamma = 1" else v for v in sweep["lambda"]
+            ],
+            t("pcvm.col.gamma", lang): [num(v, 4) for v in sweep["gamma"]],
+            t("pcvm.col.nonzero", lang): sweep["non-zero weights"].tolist(),
+            t("pcvm.col.accuracy", lang): [num(v, 4) for v in sweep["test accuracy %"]],
+            t("pcvm.col.iterations", lang): sweep["iterations"].tolist(),
+        }
+    )

@@ -122,3 +122,18 @@ def sgd_compare(
             }
         )
     return SGDWalk(pd.DataFrame(curves), pd.DataFrame(rates), pd.DataFrame(final))
+
+
+def sgd_table(walk: SGDWalk, lang: str = "en") -> pd.DataFrame:
+    """The final row per schedule, headed and named in ``lang``, numbers as written."""
+    from olearn.teaching.strings import num, t
+
+    f = walk.final
+    return pd.DataFrame(
+        {
+            t("sgd.col.schedule", lang): [t(f"sgd.{s}", lang) for s in f["schedule"]],
+            t("sgd.col.objective", lang): [num(v) for v in f["objective"]],
+            t("sgd.col.f1", lang): [num(v, 3) for v in f["held-out F-measure"]],
+            t("sgd.col.seconds", lang): [num(v, 3) for v in f["train seconds"]],
+        }
+    )

@@ -1,4 +1,10 @@
-"""Figures of the CW, Crammer-Singer, PCVM and SGD pages."""
+"""Figures of the CW, Crammer-Singer, PCVM and SGD pages.
+
+Legibility rules applied here (a projector at 1280x720): every text >= 16 px and dark,
+markers >= 10 px, one encoding per meaning (before = grey dashed, after = the learner's colour
+solid; a learner always has its registry colour AND dash), lines labelled directly at their
+right end (labels pushed apart so they never overlap), axes start at zero or say "log".
+"""
 
 from __future__ import annotations
 
@@ -7,248 +13,120 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from scipy.stats import norm
 
-from olearn.teaching.strings import t
-from olearn.viz.common import argmax_grid, region_colorscale, style
-from olearn.viz.palette import EXAMPLE_COLOR, algorithm_color, class_color, rgba
+from olearn.teaching.strings import num, t
+from olearn.viz.common import FastFigure, style
+from olearn.viz.palette import (
+    EXAMPLE_COLOR,
+    TEXT_FONT,
+    algorithm_color,
+    algorithm_dash,
+    class_color,
+    rgba,
+)
 
-BEFORE, AFTER = "#888888", "#D94801"
+BEFORE = "#666666"  # the state before an update: grey, dashed
+INK = "#111111"
+FONT = 16  # px, every text of these figures
+LABEL_GAP = 22  # px between two direct labels
 
 
-# --- confidence-weighted -------------------------------------------------------------------
-
-
-def cw_figure(walk, lang: str = "en") -> go.Figure:
-    """Weight space (means, 1-sigma ellipses, the line y w.x = 0), input space (x and the
-    boundaries before / after), and the margin's distribution before / after."""
-    from olearn.core.cw import covariance_ellipse, ellipse_points
-
-    tr, x, y = walk.trace, walk.x, walk.y
-    fig = make_subplots(
-        rows=1,
-        cols=3,
-        horizontal_spacing=0.08,
-        subplot_titles=[
-            t("cw.fig.weights", lang),
-            t("cw.fig.input", lang),
-            t("cw.fig.margin", lang),
-        ],
+def projector_style(fig: go.Figure, height: int, title: str | None = None, **kw) -> go.Figure:
+    """The app's style, then projector sizes: 16 px dark text, 18 px title."""
+    style(fig, height=height, title=title, **kw)
+    fig.update_layout(
+        font=dict(size=FONT, color=INK),
+        hoverlabel=dict(font_size=FONT),
+        legend=dict(font=dict(size=FONT, color=INK)),
     )
-    mus = [np.asarray(tr.mu_before), np.asarray(tr.mu_after)]
-    sig = [np.asarray(tr.Sigma_before), np.asarray(tr.Sigma_after)]
-    R = float(max(np.max(np.abs(mus)) + 2.2 * np.sqrt(np.max(np.diag(sig[0]))), 1.0))
-    # the weights classifying x right: y w.x >= 0, a half-plane bounded by a line through 0
-    d = np.array([-x[1], x[0]]) / (np.linalg.norm(x) or 1.0)
-    fig.add_trace(
-        go.Scatter(
-            x=[-2 * R * d[0], 2 * R * d[0]],
-            y=[-2 * R * d[1], 2 * R * d[1]],
-            mode="lines",
-            line=dict(color="#222", dash="dash"),
-            name="y w·x = 0",
-        ),
-        row=1,
-        col=1,
-    )
-    for k, (mu, S, color, name) in enumerate(
-        zip(mus, sig, (BEFORE, AFTER), (t("fig.before", lang), t("fig.after", lang)))
-    ):
-        pts = ellipse_points(covariance_ellipse(S, center=mu), 100)
-        fig.add_trace(
-            go.Scatter(
-                x=pts[:, 0],
-                y=pts[:, 1],
-                mode="lines",
-                fill="toself",
-                fillcolor=rgba(color, 0.12),
-                line=dict(color=color, width=2),
-                name=f"μ ± 1σ ({name})",
-                legendgroup=name,
-            ),
-            row=1,
-            col=1,
+    fig.update_xaxes(tickfont=dict(size=FONT, color=INK), title_font=dict(size=FONT, color=INK))
+    fig.update_yaxes(tickfont=dict(size=FONT, color=INK), title_font=dict(size=FONT, color=INK))
+    fig.update_annotations(font_size=FONT)  # direct labels keep their learner's colour
+    if title:
+        fig.update_layout(title_font=dict(size=18, color=INK))
+    return fig
+
+
+def end_labels(fig: go.Figure, items, height_px: float, xaxis: str = "x", yaxis: str = "y"):
+    """Label lines directly, just right of the plot at each line's last y.
+
+    ``items``: (text, last y, colour); ``height_px``: the plot area's height in pixels; the
+    y axis' range is read from the figure (log axes included).  Labels closer than
+    :data:`LABEL_GAP` pixels are pushed apart, keeping their order.
+    """
+    ax = fig.layout[yaxis.replace("y", "yaxis")]
+    log = ax.type == "log"
+    ys = [np.log10(max(y, 1e-300)) if log else float(y) for _, y, _ in items]
+    if ax.range is not None:
+        lo, hi = ax.range
+    else:
+        lo, hi = min(ys), max(ys)
+    span = (hi - lo) or 1.0
+    px = [(y - lo) / span * height_px for y in ys]
+    order = np.argsort(px)
+    placed = list(px)
+    for a, b in zip(order[:-1], order[1:]):  # bottom to top, keep LABEL_GAP
+        placed[b] = max(placed[b], placed[a] + LABEL_GAP)
+    shift = (max(placed) - max(px)) / 2 if len(px) > 1 else 0.0  # re-centre the stack
+    for (text, _, color), y, p0, p1 in zip(items, ys, px, placed):
+        fig.add_annotation(
+            x=1.0,
+            xshift=24,  # clear of the last tick label
+            xref=f"{xaxis} domain",
+            y=y,  # on a log axis plotly places annotations in log10 units
+            yref=yaxis,
+            text=f"<b>{text}</b>",
+            showarrow=False,
+            xanchor="left",
+            yanchor="middle",
+            yshift=p1 - p0 - shift,
+            font=dict(size=FONT, color=color),
         )
-        fig.add_trace(
-            go.Scatter(
-                x=[mu[0]],
-                y=[mu[1]],
-                mode="markers",
-                showlegend=False,
-                marker=dict(size=11, color=color),
-                legendgroup=name,
-            ),
-            row=1,
-            col=1,
-        )
-        # input space: boundary mu.z = 0 (a line through the origin, normal mu)
-        if np.linalg.norm(mu) > 0:
-            e = np.array([-mu[1], mu[0]]) / np.linalg.norm(mu)
-            fig.add_trace(
-                go.Scatter(
-                    x=[-2 * e[0], 2 * e[0]],
-                    y=[-2 * e[1], 2 * e[1]],
-                    mode="lines",
-                    line=dict(color=color, width=2.5),
-                    showlegend=False,
-                ),
-                row=1,
-                col=2,
-            )
-        m, v = (tr.m, tr.v) if k == 0 else (tr.m_after, tr.v_after)
-        s = np.sqrt(max(v, 1e-12))
-        grid = np.linspace(
-            min(tr.m, tr.m_after) - 4 * np.sqrt(tr.v),
-            max(tr.m, tr.m_after) + 4 * np.sqrt(tr.v),
-            300,
-        )
-        fig.add_trace(
-            go.Scatter(
-                x=grid,
-                y=norm.pdf(grid, m, s),
-                mode="lines",
-                line=dict(color=color, width=2.5),
-                showlegend=False,
-                fill="tozeroy",
-                fillcolor=rgba(color, 0.08),
-            ),
-            row=1,
-            col=3,
-        )
-    fig.add_trace(
-        go.Scatter(
-            x=[x[0]],
-            y=[x[1]],
-            mode="markers+text",
-            text=[f"x (y={y:+d})"],
-            textposition="top center",
-            marker=dict(
-                symbol="star",
-                size=16,
-                color=class_color(int(y > 0)),
-                line=dict(width=1.5, color=EXAMPLE_COLOR),
-            ),
-            showlegend=False,
-        ),
-        row=1,
-        col=2,
-    )
-    fig.add_vline(x=0.0, line_color="#222", row=1, col=3)
-    fig.update_xaxes(range=[-R, R], row=1, col=1, title_text="w₁")
-    fig.update_yaxes(range=[-R, R], row=1, col=1, title_text="w₂", scaleanchor="x")
-    fig.update_xaxes(range=[-1.1, 1.1], row=1, col=2, title_text="x₁")
-    fig.update_yaxes(range=[-1.1, 1.1], row=1, col=2, title_text="x₂", scaleanchor="x2")
-    fig.update_xaxes(title_text="y w·x", row=1, col=3)
-    return style(fig, height=470, legend_below=True)
 
 
-def noise_figure(table, lang: str = "en") -> go.Figure:
-    from olearn import registry
-
-    keys = {a.name: a.key for a in registry.ALGORITHMS}
-    fig = go.Figure()
-    for name, part in table.groupby("algorithm", sort=False):
-        fig.add_trace(
-            go.Scatter(
-                x=part["pass"],
-                y=part["error %"],
-                mode="lines+markers",
-                name=name,
-                line=dict(color=algorithm_color(keys.get(name, name)), width=2.5),
-            )
-        )
-    fig.update_xaxes(title_text=t("cw.fig.pass", lang), dtick=1)
-    fig.update_yaxes(title_text=t("cmp.error_axis", lang), rangemode="tozero")
-    return style(fig, height=360, title=t("cw.fig.noise", lang))
+# --- geometry: exact argmax regions of a linear model in 2-D --------------------------------
 
 
-# --- Crammer-Singer ----------------------------------------------------------------------------
+def _clip(poly: np.ndarray, a: np.ndarray, c: float) -> np.ndarray:
+    """The convex polygon ``poly`` (m, 2) cut to the half-plane ``a.z + c >= 0``."""
+    out = []
+    m = len(poly)
+    for i in range(m):
+        P, Q = poly[i], poly[(i + 1) % m]
+        fp, fq = float(a @ P + c), float(a @ Q + c)
+        if fp >= 0:
+            out.append(P)
+        if (fp >= 0) != (fq >= 0):  # the edge crosses the line: add the crossing
+            out.append(P + fp / (fp - fq) * (Q - P))
+    return np.array(out, float).reshape(-1, 2)
 
 
-def cs_gap_figure(walk, lang: str = "en") -> go.Figure:
-    sw = walk.sweeps
-    fig = go.Figure()
-    fig.add_trace(
-        go.Scatter(
-            x=sw["sweep"],
-            y=sw["primal"],
-            mode="lines+markers",
-            name=t("cs.primal", lang),
-            line=dict(color="#6A51A3", width=2.5),
-        )
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=sw["sweep"],
-            y=sw["dual"],
-            mode="lines+markers",
-            name=t("cs.dual", lang),
-            line=dict(color="#41AB5D", width=2.5),
-        )
-    )
-    fig.add_hline(
-        y=walk.liblinear_primal,
-        line_dash="dash",
-        line_color="#C00000",
-        annotation_text=t("cs.liblinear", lang),
-        annotation_position="bottom right",
-    )
-    fig.update_xaxes(title_text=t("cs.sweep", lang))
-    fig.update_yaxes(title_text=t("cs.objective", lang))
-    return style(fig, height=360, title=t("cs.gap_title", lang))
+def region_polygons(W: np.ndarray, b: np.ndarray, box, offset: float = 0.0) -> list[np.ndarray]:
+    """For each class u the convex polygon ``{z in box: s_u(z) - s_v(z) >= offset, v != u}``
+    with ``s_u(z) = w_u.z + b_u``: offset 0 gives the argmax region (straight edges), offset
+    1 the part outside the margin band.
+
+    >>> W, b = np.array([[1.0, 0.0], [-1.0, 0.0]]), np.zeros(2)
+    >>> [p[:, 0].min().round(3) for p in region_polygons(W, b, (-1, 1, -1, 1))]
+    [np.float64(0.0), np.float64(-1.0)]
+    """
+    x0, x1, y0, y1 = box
+    square = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
+    out = []
+    for u in range(W.shape[0]):
+        poly = square
+        for v in range(W.shape[0]):
+            if v != u and len(poly):
+                poly = _clip(poly, W[u] - W[v], float(b[u] - b[v]) - offset)
+        out.append(poly)
+    return out
 
 
-def _plane_traces(fig, X, y, W, b, box, K, highlight=None, row=1, col=1):
-    xs, ys, Z, gap = argmax_grid(W, b, box, steps=90)
-    fig.add_trace(
-        go.Heatmap(
-            x=xs,
-            y=ys,
-            z=Z,
-            zmin=-0.5,
-            zmax=K - 0.5,
-            showscale=False,
-            colorscale=region_colorscale(K),
-            hoverinfo="skip",
-        ),
-        row=row,
-        col=col,
-    )
-    fig.add_trace(
-        go.Heatmap(
-            x=xs,
-            y=ys,
-            z=np.where(gap < 1.0, 1.0, np.nan),
-            showscale=False,
-            colorscale=[[0, "rgba(40,40,40,0.15)"], [1, "rgba(40,40,40,0.15)"]],
-            hoverinfo="skip",
-        ),
-        row=row,
-        col=col,
-    )
-    fig.add_trace(
-        go.Scatter(
-            x=X[:, 0],
-            y=X[:, 1],
-            mode="markers",
-            showlegend=False,
-            marker=dict(
-                size=8, color=[class_color(k) for k in y], line=dict(width=0.7, color="#333")
-            ),
-        ),
-        row=row,
-        col=col,
-    )
-    if highlight is not None:
-        fig.add_trace(
-            go.Scatter(
-                x=[X[highlight, 0]],
-                y=[X[highlight, 1]],
-                mode="markers",
-                showlegend=False,
-                marker=dict(size=20, symbol="circle-open", line=dict(width=3, color=EXAMPLE_COLOR)),
-            ),
-            row=row,
-            col=col,
-        )
+def _closed(poly: np.ndarray, decimals: int = 4) -> tuple[list, list]:
+    """The polygon's x and y lists, closed, rounded (a smaller figure to send and redraw)."""
+    if len(poly) == 0:
+        return [], []
+    p = np.round(poly, decimals)
+    return [*p[:, 0].tolist(), float(p[0, 0])], [*p[:, 1].tolist(), float(p[0, 1])]
 
 
 def _box(X):
@@ -257,24 +135,594 @@ def _box(X):
     return lo[0] - pad, hi[0] + pad, lo[1] - pad, hi[1] + pad
 
 
-def cs_plane_figure(walk, s: int, lang: str = "en") -> go.Figure:
-    """The weights after sub-problem ``s`` (regions, margin band), its example circled."""
-    W = walk.W[s + 1]
-    K = W.shape[0]
-    fig = make_subplots(rows=1, cols=1)
-    _plane_traces(
-        fig, walk.X, walk.y, W[:, :2], W[:, 2], _box(walk.X), K, highlight=walk.steps[s].p
+# --- confidence-weighted -------------------------------------------------------------------
+
+
+def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
+    """The page's main figure: weight space (the mean's path, the 1-sigma ellipses before /
+    after, the half-plane of weights that classify x right) and the margin's distribution
+    before / after (the shaded area is Pr[y w.x >= 0] after the update).
+
+    Built from plain dicts (:class:`~olearn.viz.common.FastFigure`): a Next must not wait for
+    plotly's validation (~0.4 s for this figure, ~20 ms like this)."""
+    from olearn.core.cw_geometry import covariance_ellipse, ellipse_points
+
+    tr, x, y = walk.trace, walk.x, walk.y
+    after = algorithm_color(walk.rule)
+    fig = FastFigure(
+        cols=2,
+        widths=[0.55, 0.45],
+        spacing=0.12,
+        titles=[t("cw.fig.weights", lang), t("cw.fig.margin", lang)],
     )
-    fig.update_yaxes(scaleanchor="x")
-    return style(fig, height=440, title=t("cs.plane_title", lang, s=s + 1, p=walk.steps[s].p))
+    mus = [np.asarray(tr.mu_before), np.asarray(tr.mu_after)]
+    sig = [np.asarray(tr.Sigma_before), np.asarray(tr.Sigma_after)]
+    reach = np.vstack([walk.path, *mus])
+    R = float(max(np.max(np.abs(reach)) + 1.6 * np.sqrt(np.max(np.diag(sig[0]))), 1.0))
+    # the weights classifying x right: y w.x >= 0, a half-plane bounded by a line through 0
+    square = np.array([[-R, -R], [R, -R], [R, R], [-R, R]], float)
+    hx, hy = _closed(_clip(square, y * x, 0.0))
+    fig.add_trace(
+        dict(
+            type="scatter",
+            x=hx,
+            y=hy,
+            fill="toself",
+            mode="lines",
+            fillcolor=rgba(class_color(int(y > 0)), 0.12),
+            line=dict(color=INK, width=1.5, dash="dot"),
+            name=t("cw.fig.right", lang),
+            hoverinfo="skip",
+        ),
+        col=1,
+    )
+    fig.add_trace(
+        dict(
+            type="scatter",
+            x=walk.path[:-1, 0].tolist(),
+            y=walk.path[:-1, 1].tolist(),
+            mode="lines+markers",
+            line=dict(color="#999999", width=1.5),
+            marker=dict(size=6, color="#999999"),
+            name=t("cw.fig.path", lang),
+        ),
+        col=1,
+    )
+    styles = [
+        (BEFORE, "dash", t("fig.before", lang), t("cw.fig.mu_before", lang)),
+        (after, "solid", t("fig.after", lang), t("cw.fig.mu_after", lang)),
+    ]
+    m_v = [(tr.m, tr.v), (tr.m_after, tr.v_after)]
+    sd0 = np.sqrt(max(tr.v, 1e-12))
+    lo = min(tr.m, tr.m_after, 0.0) - 3.5 * sd0
+    hi = max(tr.m, tr.m_after, 0.0) + 3.5 * sd0
+    grid = np.linspace(lo, hi, 300)
+    for (mu, S), (color, dash, name, mu_name), (m, v) in zip(zip(mus, sig), styles, m_v):
+        pts = ellipse_points(covariance_ellipse(S, center=mu), 100)
+        fig.add_trace(
+            dict(
+                type="scatter",
+                x=pts[:, 0].tolist(),
+                y=pts[:, 1].tolist(),
+                mode="lines",
+                line=dict(color=color, width=3, dash=dash),
+                name=f"μ ± 1σ ({name})",
+                legendgroup=name,
+            ),
+            col=1,
+        )
+        fig.add_trace(
+            dict(
+                type="scatter",
+                x=[float(mu[0])],
+                y=[float(mu[1])],
+                mode="markers",
+                name=mu_name,
+                showlegend=False,
+                marker=dict(size=14, color=color, line=dict(width=1.5, color="white")),
+                legendgroup=name,
+            ),
+            col=1,
+        )
+        density = norm.pdf(grid, m, np.sqrt(max(v, 1e-12)))
+        fig.add_trace(
+            dict(
+                type="scatter",
+                x=grid.tolist(),
+                y=density.tolist(),
+                mode="lines",
+                line=dict(color=color, width=3, dash=dash),
+                name=name,
+                showlegend=False,
+                legendgroup=name,
+            ),
+            col=2,
+        )
+    # Pr[y w.x >= 0] after: the area right of 0 under the new density
+    s1 = np.sqrt(max(tr.v_after, 1e-12))
+    pos = grid[grid >= 0]
+    fig.add_trace(
+        dict(
+            type="scatter",
+            x=[0.0, *pos.tolist(), float(pos[-1]) if len(pos) else 0.0],
+            y=[0.0, *norm.pdf(pos, tr.m_after, s1).tolist(), 0.0],
+            mode="lines",
+            line=dict(width=0),
+            fill="toself",
+            fillcolor=rgba(after, 0.2),
+            hoverinfo="skip",
+            showlegend=False,
+        ),
+        col=2,
+    )
+    peak = float(norm.pdf(0.0, 0.0, min(s1, sd0)))
+    fig.layout["annotations"].append(  # top right: >= 3.5 sd from both peaks, covers no curve
+        dict(
+            x=0.99,
+            y=0.99,
+            xref="x2 domain",
+            yref="y2 domain",
+            xanchor="right",
+            yanchor="top",
+            text=f"Pr = {num(tr.prob_after, 3)}",
+            showarrow=False,
+            font=dict(size=FONT, color=after),
+        )
+    )
+    fig.layout["shapes"].append(
+        dict(
+            type="line",
+            x0=0,
+            x1=0,
+            y0=0,
+            y1=1,
+            xref="x2",
+            yref="y2 domain",
+            line=dict(color=INK, width=1.5),
+        )
+    )
+    fig.update_xaxes(col=1, range=[-R, R], title_text="w₁", constrain="domain")
+    fig.update_yaxes(col=1, range=[-R, R], title_text="w₂", scaleanchor="x", constrain="domain")
+    fig.update_xaxes(col=2, title_text="y w·x")
+    fig.update_yaxes(col=2, title_text=t("cw.fig.density", lang), range=[0, 1.08 * peak])
+    top, bottom = 40, 120
+    fig.update_layout(  # the legend 62 px under the plot area: below the axis titles
+        margin=dict(l=60, r=20, t=top, b=bottom),
+        legend=dict(
+            orientation="h",
+            y=-62 / (height - top - bottom),
+            x=0,
+            yanchor="top",
+            font=dict(size=FONT, color=INK),
+        ),
+    )
+    return _fast_style(fig, height)
+
+
+def _fast_style(fig: FastFigure, height: int, title: str | None = None) -> go.Figure:
+    """:func:`projector_style` for a dict-built figure (white background, 16 px dark text),
+    without plotly's per-call validation."""
+    axis = dict(
+        tickfont=dict(size=FONT, color=INK),
+        title_font=dict(size=FONT, color=INK),
+        gridcolor="#E5E5E5",
+        zerolinecolor="#BBBBBB",
+        linecolor="#444444",
+    )
+    for name, props in fig.layout.items():
+        if name.startswith(("xaxis", "yaxis")):
+            title_obj = props.pop("title", None)
+            props.update({k: v for k, v in axis.items() if k not in props})
+            if title_obj is not None:
+                props["title"] = {**title_obj, "font": dict(size=FONT, color=INK)}
+    for a in fig.layout["annotations"]:
+        a.setdefault("font", {})
+        a["font"] = {"color": INK, **a["font"], "size": FONT}
+    fig.update_layout(
+        height=height,
+        font=dict(family=TEXT_FONT["family"], size=FONT, color=INK),
+        paper_bgcolor="white",
+        plot_bgcolor="white",
+        hoverlabel=dict(font_size=FONT),
+    )
+    if title:
+        fig.update_layout(
+            title=dict(
+                text=title,
+                x=0.01,
+                y=0.985,
+                yanchor="top",
+                yref="container",
+                font=dict(size=18, color=INK),
+            )
+        )
+    return fig.figure()
+
+
+def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
+    """Input space: the stream seen so far, the example x, the boundary mu.z = 0 before
+    (grey dashed) and after (the rule's colour).  Dict-built, like :func:`cw_figure`."""
+    tr, x, y, i = walk.trace, walk.x, walk.y, walk.index
+    after = algorithm_color(walk.rule)
+    box = _box(walk.X)
+    fig = FastFigure()
+    seen = walk.X[:i]
+    fig.add_trace(
+        dict(
+            type="scatter",
+            x=seen[:, 0].tolist(),
+            y=seen[:, 1].tolist(),
+            mode="markers",
+            name=t("cw.fig.seen", lang),
+            marker=dict(
+                size=10,
+                color=[class_color(int(v > 0)) for v in walk.Y[:i]],
+                line=dict(width=1, color="#333"),
+                opacity=0.7,
+            ),
+        )
+    )
+    L = 2 * max(map(abs, box))
+    for mu, color, dash, name in (
+        (np.asarray(tr.mu_before), BEFORE, "dash", t("fig.before", lang)),
+        (np.asarray(tr.mu_after), after, "solid", t("fig.after", lang)),
+    ):
+        if np.linalg.norm(mu) > 0:
+            e = np.array([-mu[1], mu[0]]) / np.linalg.norm(mu)
+            fig.add_trace(
+                dict(
+                    type="scatter",
+                    x=[-L * e[0], L * e[0]],
+                    y=[-L * e[1], L * e[1]],
+                    mode="lines",
+                    line=dict(color=color, width=3, dash=dash),
+                    name=f"μ·z = 0 ({name})",
+                )
+            )
+    fig.add_trace(
+        dict(
+            type="scatter",
+            x=[float(x[0])],
+            y=[float(x[1])],
+            mode="markers",
+            name=t("cw.fig.x", lang, y=f"{y:+d}"),
+            marker=dict(
+                symbol="star",
+                size=22,
+                color=class_color(int(y > 0)),
+                line=dict(width=2, color=EXAMPLE_COLOR),
+            ),
+        )
+    )
+    fig.update_xaxes(range=[box[0], box[1]], title_text="x₁", constrain="domain")
+    fig.update_yaxes(range=[box[2], box[3]], title_text="x₂", scaleanchor="x", constrain="domain")
+    top, bottom = 60, 130
+    fig.update_layout(
+        legend=dict(
+            orientation="h",
+            y=-62 / (height - top - bottom),
+            x=0,
+            yanchor="top",
+            font=dict(size=FONT, color=INK),
+        ),
+        margin=dict(l=60, r=20, t=top, b=bottom),
+    )
+    return _fast_style(fig, height, title=t("cw.fig.input", lang))
+
+
+def noise_figure(table, lang: str = "en", height: int = 380) -> go.Figure:
+    """Test error per pass, one line per learner in its registry colour and dash, labelled
+    at its right end."""
+    fig = go.Figure()
+    last = []
+    for key, part in table.groupby("key", sort=False):
+        name, color = str(part["algorithm"].iloc[0]), algorithm_color(key)
+        fig.add_trace(
+            go.Scatter(
+                x=part["pass"],
+                y=part["error %"],
+                mode="lines+markers",
+                name=name,
+                line=dict(color=color, width=3, dash=algorithm_dash(key)),
+                marker=dict(size=10, color=color),
+                showlegend=False,
+            )
+        )
+        last.append((name, float(part["error %"].iloc[-1]), color))
+    top = float(table["error %"].max()) * 1.1 or 1.0
+    fig.update_xaxes(title_text=t("cw.fig.pass", lang), dtick=1)
+    fig.update_yaxes(title_text=t("cmp.error_axis", lang), range=[0, top])
+    projector_style(fig, height=height, title=t("cw.fig.noise", lang))
+    fig.update_layout(margin=dict(r=110, t=60))
+    end_labels(fig, last, height_px=height - 60 - 50)
+    return fig
+
+
+# --- Crammer-Singer ----------------------------------------------------------------------------
+
+
+def _cs_frames(walk) -> list[int]:
+    """The steps a Play shows: every sub-problem that changed W (at most 240, spread)."""
+    changed = walk.changed if len(walk.changed) else np.arange(len(walk.steps))
+    if len(changed) > 240:
+        changed = changed[np.linspace(0, len(changed) - 1, 240).round().astype(int)]
+    return [int(s) for s in changed]
+
+
+def _cs_dynamic(walk, s: int, box, K: int, sw) -> list[dict]:
+    """The traces that move from one sub-problem to the next: K regions, K confident cores,
+    the circled example, the marker on the objective curves."""
+    W = walk.W[s + 1]
+    out = []
+    for offset in (0.0, 1.0):
+        for poly in region_polygons(W[:, :2], W[:, 2], box, offset):
+            px, py = _closed(poly)
+            out.append(dict(x=px, y=py))
+    p = walk.steps[s].p
+    out.append(dict(x=[walk.X[p, 0]], y=[walk.X[p, 1]]))
+    sweep = int(walk.step_sweep[s])
+    row = sw[sw["sweep"] == sweep]
+    out.append(dict(x=[sweep, sweep], y=[float(row["dual"].iloc[0]), float(row["primal"].iloc[0])]))
+    return out
+
+
+def cs_figure(walk, s: int, lang: str = "en", height: int = 470) -> go.Figure:
+    """The decomposition in one figure that plays in the browser: left the argmax regions
+    (exact polygons; the lighter strip is the margin band) after sub-problem ``s`` with its
+    example circled, right the primal and dual objectives per sweep against LIBLINEAR's
+    optimum, the current sweep marked.  Plotly frames hold every sub-problem that changed W:
+    ▶ Play and the figure's own slider run without a server round trip."""
+    X, y = walk.X, walk.y
+    K = walk.W.shape[1]
+    box = _box(X)
+    sw = walk.sweeps
+    frames_at = _cs_frames(walk)
+    fig = make_subplots(rows=1, cols=2, column_widths=[0.56, 0.44], horizontal_spacing=0.16)
+    top, bottom = 50, 140
+    plot_px = height - top - bottom
+    below = -(70 / plot_px)  # the Play buttons and the slider: 70 px under the plot area
+    # dynamic traces first (indices 0 .. 2K+1), in the order of _cs_dynamic
+    dyn = _cs_dynamic(walk, s, box, K, sw)
+    for k in range(K):
+        fig.add_trace(
+            go.Scatter(
+                **dyn[k],
+                mode="lines",
+                fill="toself",
+                fillcolor=rgba(class_color(k), 0.14),
+                line=dict(color="#444444", width=1.5),
+                hoverinfo="skip",
+                showlegend=False,
+            ),
+            row=1,
+            col=1,
+        )
+    for k in range(K):
+        fig.add_trace(
+            go.Scatter(
+                **dyn[K + k],
+                mode="lines",
+                fill="toself",
+                fillcolor=rgba(class_color(k), 0.32),
+                line=dict(width=0),
+                hoverinfo="skip",
+                showlegend=False,
+            ),
+            row=1,
+            col=1,
+        )
+    fig.add_trace(
+        go.Scatter(
+            **dyn[2 * K],
+            mode="markers",
+            showlegend=False,
+            marker=dict(size=28, symbol="circle-open", color=INK, line=dict(width=4, color=INK)),
+        ),
+        row=1,
+        col=1,
+    )
+    fig.add_trace(
+        go.Scatter(
+            **dyn[2 * K + 1],
+            mode="lines+markers",
+            showlegend=False,
+            line=dict(color=INK, width=2),
+            marker=dict(size=12, color=INK, symbol="diamond"),
+            name=t("cs.now", lang),
+        ),
+        row=1,
+        col=2,
+    )
+    n_dynamic = 2 * K + 2
+    fig.add_trace(
+        go.Scatter(
+            x=X[:, 0],
+            y=X[:, 1],
+            mode="markers",
+            showlegend=False,
+            marker=dict(
+                size=11, color=[class_color(k) for k in y], line=dict(width=1, color="#222")
+            ),
+        ),
+        row=1,
+        col=1,
+    )
+    curves = [
+        (t("cs.primal", lang), sw["primal"], algorithm_color("cs-svm"), "solid"),
+        (t("cs.dual", lang), sw["dual"], "#117733", "dash"),
+    ]
+    for name, values, color, dash in curves:
+        fig.add_trace(
+            go.Scatter(
+                x=sw["sweep"],
+                y=values,
+                mode="lines+markers",
+                name=name,
+                showlegend=False,
+                line=dict(color=color, width=3, dash=dash),
+                marker=dict(size=7, color=color),
+            ),
+            row=1,
+            col=2,
+        )
+    ref = walk.liblinear_primal
+    fig.add_trace(
+        go.Scatter(
+            x=[sw["sweep"].min(), sw["sweep"].max()],
+            y=[ref, ref],
+            mode="lines",
+            showlegend=False,
+            name=t("cs.liblinear", lang),
+            line=dict(color="#CC3311", width=2, dash="dot"),
+        ),
+        row=1,
+        col=2,
+    )
+    top = float(max(sw["primal"].max(), ref))
+    fig.update_xaxes(
+        range=[box[0], box[1]], title_text=t("cs.x1", lang), constrain="domain", row=1, col=1
+    )
+    fig.update_yaxes(
+        range=[box[2], box[3]],
+        title_text=t("cs.x2", lang),
+        scaleanchor="x",
+        constrain="domain",
+        row=1,
+        col=1,
+    )
+    fig.update_xaxes(title_text=t("cs.sweep", lang), row=1, col=2)
+    fig.update_yaxes(title_text=t("cs.objective", lang), range=[0, 1.08 * top], row=1, col=2)
+    end_labels(
+        fig,
+        [
+            (t("cs.primal", lang), float(sw["primal"].iloc[-1]), curves[0][2]),
+            (t("cs.liblinear_end", lang), ref, "#CC3311"),
+            (t("cs.dual", lang), float(sw["dual"].iloc[-1]), curves[1][2]),
+        ],
+        height_px=plot_px,
+        xaxis="x2",
+        yaxis="y2",
+    )
+
+    def title(step: int) -> str:
+        st = walk.steps[step]
+        k = int(np.searchsorted(walk.changed, step)) + 1  # as the page counts (all changes)
+        return t("cs.frame_title", lang, k=k, p=st.p, y=st.y, sweep=int(walk.step_sweep[step]))
+
+    frames = []
+    for step in frames_at:
+        frames.append(
+            go.Frame(
+                name=str(step),
+                data=[go.Scatter(**d) for d in _cs_dynamic(walk, step, box, K, sw)],
+                traces=list(range(n_dynamic)),
+                layout=dict(title_text=title(step)),
+            )
+        )
+    fig.frames = frames
+    play = dict(
+        frame=dict(duration=180, redraw=True), transition=dict(duration=0), fromcurrent=True
+    )
+    fig.update_layout(
+        updatemenus=[
+            dict(
+                type="buttons",
+                direction="left",
+                x=0.0,
+                y=below,
+                xanchor="left",
+                yanchor="top",
+                pad=dict(t=0, r=10),
+                showactive=False,
+                font=dict(size=FONT, color=INK),
+                buttons=[
+                    dict(label=t("cs.play", lang), method="animate", args=[None, play]),
+                    dict(
+                        label=t("cs.pause", lang),
+                        method="animate",
+                        args=[[None], dict(frame=dict(duration=0), mode="immediate")],
+                    ),
+                ],
+            )
+        ],
+        sliders=[
+            dict(
+                active=int(np.searchsorted(frames_at, s)) if s in frames_at else 0,
+                x=0.3,
+                y=below + 8 / plot_px,
+                len=0.7,
+                xanchor="left",
+                yanchor="top",
+                pad=dict(t=0, b=0),
+                currentvalue=dict(visible=False),
+                font=dict(size=12, color="rgba(0,0,0,0)"),  # no tick labels: too many
+                ticklen=0,
+                minorticklen=0,
+                steps=[
+                    dict(
+                        label=str(k + 1),
+                        method="animate",
+                        args=[[str(step)], dict(mode="immediate", frame=dict(redraw=True))],
+                    )
+                    for k, step in enumerate(frames_at)
+                ],
+            )
+        ],
+    )
+    projector_style(fig, height=height, title=title(s))
+    fig.update_layout(margin=dict(l=60, r=120, t=top, b=bottom), showlegend=False)
+    return fig
+
+
+class FramesAsDicts(go.Figure):
+    """A figure whose animation frames stay plain dicts until it is serialised.
+
+    plotly validates every frame whenever a figure is constructed (even with
+    ``_validate=False``): ~0.5-1 s for the 134 frames of the Crammer-Singer page, on every
+    Next.  The frames here were validated once, when the base figure was built; ``to_dict``
+    (what ``st.plotly_chart`` and ``to_json`` call) adds them back.
+    """
+
+    def __init__(self, data: list, layout: dict, frames: list[dict]):
+        super().__init__(data=data, layout=layout, _validate=False)
+        self._plain_frames = frames
+
+    def to_dict(self) -> dict:
+        out = super().to_dict()
+        out["frames"] = self._plain_frames
+        return out
+
+    def to_plotly_json(self) -> dict:
+        return self.to_dict()
+
+
+def cs_figure_at(base: dict, walk, s: int, lang: str = "en") -> go.Figure:
+    """:func:`cs_figure` moved to sub-problem ``s`` without rebuilding it: ``base`` is
+    ``cs_figure(walk, any, lang).to_dict()`` (kept by the app per setting); only the moving
+    traces, the title and the slider's position change (a few ms instead of ~0.5 s)."""
+    K = walk.W.shape[1]
+    box = _box(walk.X)
+    dyn = _cs_dynamic(walk, s, box, K, walk.sweeps)
+    data = [{**tr, **dyn[i]} if i < len(dyn) else tr for i, tr in enumerate(base["data"])]
+    frames_at = _cs_frames(walk)
+    layout = dict(base["layout"])
+    st = walk.steps[s]
+    k = int(np.searchsorted(walk.changed, s)) + 1  # as the page counts (all changes)
+    title = t("cs.frame_title", lang, k=k, p=st.p, y=st.y, sweep=int(walk.step_sweep[s]))
+    layout["title"] = {**layout["title"], "text": title}
+    nearest = min(int(np.searchsorted(frames_at, s)), len(frames_at) - 1)  # frames may be thinned
+    layout["sliders"] = [{**layout["sliders"][0], "active": nearest}]
+    return FramesAsDicts(data, layout, base["frames"])
 
 
 # --- PCVM ------------------------------------------------------------------------------------
 
 
-def pcvm_figure(walk, i: int, lang: str = "en") -> go.Figure:
+def pcvm_figure(walk, i: int, lang: str = "en", height: int = 440) -> go.Figure:
+    """The decision function after EM iteration ``i``: its sign as two shades, the boundary
+    y(z) = 0 thick, the training points, the weights left circled."""
     box = _box(walk.X)
-    xs, ys = np.linspace(box[0], box[1], 70), np.linspace(box[2], box[3], 70)
+    xs, ys = np.linspace(box[0], box[1], 90), np.linspace(box[2], box[3], 90)
     gx, gy = np.meshgrid(xs, ys)
     Z = walk.decision(i, np.column_stack([gx.ravel(), gy.ravel()])).reshape(gx.shape)
     fig = go.Figure()
@@ -298,8 +746,8 @@ def pcvm_figure(walk, i: int, lang: str = "en") -> go.Figure:
             z=Z,
             showscale=False,
             contours=dict(start=0, end=0, size=1, coloring="lines"),
-            colorscale=[[0, "#111"], [1, "#111"]],
-            line=dict(width=3),
+            colorscale=[[0, INK], [1, INK]],
+            line=dict(width=4),
             hoverinfo="skip",
         )
     )
@@ -311,7 +759,7 @@ def pcvm_figure(walk, i: int, lang: str = "en") -> go.Figure:
             mode="markers",
             showlegend=False,
             marker=dict(
-                size=7, color=[class_color(k) for k in cls], line=dict(width=0.5, color="#333")
+                size=10, color=[class_color(k) for k in cls], line=dict(width=1, color="#333")
             ),
         )
     )
@@ -322,34 +770,45 @@ def pcvm_figure(walk, i: int, lang: str = "en") -> go.Figure:
             y=walk.X[nz, 1],
             mode="markers",
             name=t("pcvm.vectors", lang),
-            marker=dict(size=17, symbol="circle-open", line=dict(width=2.5, color="#111")),
+            marker=dict(size=22, symbol="circle-open", color=INK, line=dict(width=3, color=INK)),
         )
     )
     h = walk.history.iloc[i]
-    fig.update_yaxes(scaleanchor="x")
-    return style(
+    fig.update_xaxes(range=[box[0], box[1]], title_text=t("cs.x1", lang), constrain="domain")
+    fig.update_yaxes(
+        range=[box[2], box[3]], title_text=t("cs.x2", lang), scaleanchor="x", constrain="domain"
+    )
+    projector_style(
         fig,
-        height=440,
+        height=height,
         title=t(
             "pcvm.iter_title",
             lang,
             i=int(h["iteration"]),
-            gamma=f"{h['gamma']:.3g}",
+            gamma=num(h["gamma"], 3),
             nz=int(h["non-zero weights"]),
         ),
     )
+    fig.update_layout(
+        legend=dict(y=-62 / (height - 60 - 110), yanchor="top"), margin=dict(t=60, b=110)
+    )
+    return fig
 
 
-def pcvm_history_figure(walk, i: int, lang: str = "en") -> go.Figure:
+def pcvm_history_figure(walk, i: int, lang: str = "en", height: int = 440) -> go.Figure:
+    """gamma (left, log) and the weights left (right axis) against the EM iteration on a log
+    axis: the first iterations, where both move, get most of the width."""
     h = walk.history
     fig = make_subplots(specs=[[{"secondary_y": True}]])
+    g_color, nz_color = algorithm_color("pcvm"), "#332288"
     fig.add_trace(
         go.Scatter(
             x=h["iteration"],
             y=h["gamma"],
             name="γ",
-            mode="lines",
-            line=dict(color="#9E9AC8", width=3),
+            mode="lines+markers",
+            line=dict(color=g_color, width=3),
+            marker=dict(size=7),
         ),
         secondary_y=False,
     )
@@ -358,36 +817,61 @@ def pcvm_history_figure(walk, i: int, lang: str = "en") -> go.Figure:
             x=h["iteration"],
             y=h["non-zero weights"],
             name=t("pcvm.nonzero", lang),
-            mode="lines",
-            line=dict(color="#54278F", width=2, dash="dot"),
+            mode="lines+markers",
+            line=dict(color=nz_color, width=3, dash="dash"),
+            marker=dict(size=7, symbol="square"),
         ),
         secondary_y=True,
     )
-    fig.add_vline(x=int(h["iteration"].iloc[i]), line_color="#C00000", line_dash="dash")
-    fig.update_xaxes(title_text=t("pcvm.iteration", lang))
-    fig.update_yaxes(title_text="γ", type="log", secondary_y=False)
-    fig.update_yaxes(title_text=t("pcvm.nonzero", lang), secondary_y=True)
-    return style(fig, height=440, title=t("pcvm.history", lang))
+    now = int(h["iteration"].iloc[i])
+    fig.add_vline(x=now, line_color=INK, line_width=2, line_dash="dot")
+    fig.update_xaxes(title_text=t("pcvm.iteration_log", lang), type="log", dtick=1)
+    fig.update_yaxes(
+        title_text=t("pcvm.gamma_log", lang),
+        type="log",
+        secondary_y=False,
+        title_font=dict(color=g_color),
+    )
+    fig.update_yaxes(
+        title_text=t("pcvm.nonzero", lang),
+        secondary_y=True,
+        rangemode="tozero",
+        tickmode="auto",
+        nticks=6,
+        title_font=dict(color=nz_color),
+        showgrid=False,
+    )
+    projector_style(fig, height=height, title=t("pcvm.history", lang))
+    fig.update_yaxes(title_font=dict(color=g_color), secondary_y=False)
+    fig.update_yaxes(title_font=dict(color=nz_color), secondary_y=True)
+    fig.update_layout(
+        legend=dict(y=-62 / (height - 60 - 110), yanchor="top"), margin=dict(t=60, b=110)
+    )
+    return fig
 
 
 # --- SGD ---------------------------------------------------------------------------------------
 
+SCHEDULE_KEYS = {"global": "sgd-svm", "per-feature": "sgd-svm-pf"}  # registry entries
 
-def sgd_figures(walk, lang: str = "en") -> tuple[go.Figure, go.Figure, go.Figure]:
+
+def _schedule_style(schedule: str) -> tuple[str, str, str]:
+    key = SCHEDULE_KEYS[schedule]
+    return algorithm_color(key), algorithm_dash(key), key
+
+
+def sgd_figures(walk, lang: str = "en", height: int = 380) -> tuple[go.Figure, ...]:
     """(objective vs examples, held-out F-measure vs training time, the rates of a frequent
-    and a rare feature)."""
-    colors = {"global": "#6A51A3", "per-feature": "#D94801"}
+    and a rare feature): each schedule in its registry colour and dash, labelled at its
+    right end."""
     obj, f1 = go.Figure(), go.Figure()
-    for schedule, part in walk.curves.groupby("schedule"):
-        name, color = t(f"sgd.{schedule}", lang), colors[schedule]
+    ends_obj, ends_f1 = [], []
+    for schedule, part in walk.curves.groupby("schedule", sort=False):
+        name = t(f"sgd.{schedule}", lang)
+        color, dash, _ = _schedule_style(schedule)
+        line = dict(color=color, width=3, dash=dash)
         obj.add_trace(
-            go.Scatter(
-                x=part["t"],
-                y=part["objective"],
-                mode="lines",
-                name=name,
-                line=dict(color=color, width=2.5),
-            )
+            go.Scatter(x=part["t"], y=part["objective"], mode="lines", name=name, line=line)
         )
         f1.add_trace(
             go.Scatter(
@@ -395,30 +879,75 @@ def sgd_figures(walk, lang: str = "en") -> tuple[go.Figure, go.Figure, go.Figure
                 y=part["F-measure"],
                 mode="lines+markers",
                 name=name,
-                line=dict(color=color, width=2.5),
-                marker=dict(size=5),
+                line=line,
+                marker=dict(size=8, color=color),
             )
         )
-    obj.update_xaxes(title_text=t("cmp.t_axis", lang))
-    obj.update_yaxes(title_text="E(w, b)", type="log")
-    f1.update_xaxes(title_text=t("sgd.seconds", lang))
+        ends_obj.append((name, float(part["objective"].iloc[-1]), color))
+        ends_f1.append((name, float(part["F-measure"].iloc[-1]), color))
+    obj.update_xaxes(title_text=t("cmp.t_axis", lang), rangemode="tozero")
+    obj.update_yaxes(title_text=t("sgd.objective_log", lang), type="log")
+    f1.update_xaxes(title_text=t("sgd.seconds", lang), rangemode="tozero")
     f1.update_yaxes(title_text=t("sgd.f1", lang), range=[0, 1.02])
-    rates = go.Figure()
-    for (schedule, feature), part in walk.rates.groupby(["schedule", "feature"]):
-        rates.add_trace(
-            go.Scatter(
-                x=part["t"],
-                y=part["rate"],
-                mode="lines+markers",
-                marker=dict(size=4),
-                name=f"{t(f'sgd.{schedule}', lang)}: {feature}",
-                line=dict(color=colors[schedule], dash="solid" if feature == "x0" else "dot"),
-            )
-        )
-    rates.update_xaxes(title_text=t("cmp.t_axis", lang))
-    rates.update_yaxes(title_text=t("sgd.rate", lang), type="log")
-    return (
-        style(obj, height=380, title=t("sgd.objective", lang)),
-        style(f1, height=380, title=t("sgd.f1_title", lang)),
-        style(rates, height=380, title=t("sgd.rates", lang)),
+    top = 60
+    for fig, title in ((obj, "sgd.objective"), (f1, "sgd.f1_title")):
+        projector_style(fig, height=height, title=t(title, lang))
+        fig.update_layout(showlegend=False, margin=dict(l=80, t=top, r=170, b=60))
+    values = np.log10(walk.curves["objective"].clip(lower=1e-300))
+    obj.update_yaxes(range=[float(values.min()) - 0.05, float(values.max()) + 0.05])
+    end_labels(obj, ends_obj, height_px=height - top - 60)
+    end_labels(f1, ends_f1, height_px=height - top - 60)
+    return obj, f1, sgd_rates_figure(walk, lang, height)
+
+
+def sgd_rates_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
+    """The learning rate each schedule used on a frequent feature (left) and a rare one
+    (right), log axes stated in the titles."""
+    features = list(dict.fromkeys(walk.rates["feature"]))
+    fig = make_subplots(
+        rows=1,
+        cols=len(features),
+        shared_yaxes=True,
+        horizontal_spacing=0.06,
+        subplot_titles=[
+            t("sgd.feature_title", lang, feature=f, kind=t(f"sgd.kind{i}", lang))
+            for i, f in enumerate(features)
+        ],
     )
+    ends = []
+    for col, feature in enumerate(features, start=1):
+        for schedule, part in walk.rates[walk.rates["feature"] == feature].groupby(
+            "schedule", sort=False
+        ):
+            color, dash, _ = _schedule_style(schedule)
+            fig.add_trace(
+                go.Scatter(
+                    x=part["t"],
+                    y=part["rate"],
+                    mode="lines+markers",
+                    marker=dict(size=6, color=color),
+                    name=t(f"sgd.{schedule}", lang),
+                    line=dict(color=color, width=3, dash=dash),
+                    showlegend=False,
+                ),
+                row=1,
+                col=col,
+            )
+            if col == len(features):
+                ends.append((t(f"sgd.{schedule}", lang), float(part["rate"].iloc[-1]), color))
+        fig.update_xaxes(title_text=t("cmp.t_axis", lang), row=1, col=col)
+    fig.update_yaxes(title_text=t("sgd.rate_log", lang), type="log", row=1, col=1)
+    fig.update_yaxes(type="log")
+    projector_style(fig, height=height, title=t("sgd.rates", lang))
+    rates = np.log10(walk.rates["rate"])
+    fig.update_yaxes(range=[float(rates.min()) - 0.1, float(rates.max()) + 0.1])
+    fig.update_layout(showlegend=False, margin=dict(l=80, t=90, r=170, b=60))
+    last = f"x{len(features)}" if len(features) > 1 else "x"
+    end_labels(
+        fig,
+        ends,
+        height_px=height - 90 - 60,
+        xaxis=last,
+        yaxis=last.replace("x", "y"),
+    )
+    return fig

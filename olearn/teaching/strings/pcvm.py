@@ -22,6 +22,22 @@ STRINGS: dict[str, tuple[str, str]] = {
     "pcvm.theta": ("RBF width θ", "RBF の幅 θ"),
     "pcvm.animate": ("Animate the iterations", "反復をアニメーション表示"),
     "pcvm.iteration": ("EM iteration", "EM 反復"),
+    "pcvm.iteration_log": ("EM iteration (log scale)", "EM 反復 (対数目盛)"),
+    "pcvm.gamma_log": ("γ (log scale)", "γ (対数目盛)"),
+    "pcvm.step_text": (
+        "Iteration {i} of {n}: γ = {gamma}, {nz} of {N} weights left, training error "
+        "{err} %. Most of the change happens in the first iterations: the slider and the "
+        "animation take them one by one, then larger strides.",
+        "反復 {i} / {n}: γ = {gamma}、{N} 個中 {nz} 個の重みが残り、訓練誤り率 {err} %。"
+        "変化の大部分は最初の数回の反復で起こります: スライダーとアニメーションは"
+        "最初は一回ずつ、その後は大きな刻みで進みます。",
+    ),
+    "pcvm.col.lambda": ("λ", "λ"),
+    "pcvm.col.gamma": ("γ", "γ"),
+    "pcvm.col.nonzero": ("non-zero weights", "非ゼロの重み"),
+    "pcvm.col.accuracy": ("test accuracy %", "テスト正解率 %"),
+    "pcvm.col.iterations": ("iterations", "反復回数"),
+    "pcvm.gamma_one": ("γ = 1 (Chen)", "γ = 1 (Chen)"),
     "pcvm.iter_title": (
         "Iteration {i}: γ = {gamma}, {nz} weights left",
         "反復 {i}: γ = {gamma}, 残った重み {nz} 個",

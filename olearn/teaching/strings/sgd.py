@@ -19,15 +19,24 @@ STRINGS: dict[str, tuple[str, str]] = {
     "sgd.global": ("global rate", "全体の学習率"),
     "sgd.per-feature": ("per-feature rates", "素性ごとの学習率"),
     "sgd.rate": ("learning rate used", "使われた学習率"),
+    "sgd.rate_log": ("learning rate (log scale)", "学習率 (対数目盛)"),
+    "sgd.objective_log": ("E(w, b) (log scale)", "E(w, b) (対数目盛)"),
+    "sgd.feature_title": ("{feature}: {kind}", "{feature}: {kind}"),
+    "sgd.kind0": ("frequent feature", "頻出する素性"),
+    "sgd.kind1": ("rare feature", "稀な素性"),
+    "sgd.col.schedule": ("schedule", "学習率の方式"),
+    "sgd.col.objective": ("objective E(w, b)", "目的関数 E(w, b)"),
+    "sgd.col.f1": ("held-out F-measure", "評価データの F 値"),
+    "sgd.col.seconds": ("training time (s)", "学習時間 (秒)"),
     "sgd.seconds": ("training time (s)", "学習時間 (秒)"),
     "sgd.f1": ("F-measure (held out)", "F 値 (評価データ)"),
     "sgd.f1_title": ("F-measure vs training time", "学習時間に対する F 値"),
     "sgd.objective": ("The objective E(w, b) during training", "学習中の目的関数 E(w, b)"),
     "sgd.rates": ("Learning rates used", "使われた学習率"),
     "sgd.rates_caption": (
-        "x0 is in half of the examples (solid), x150 in 2 % (dotted): with "
-        "per-feature clocks the rare feature keeps a large rate.",
-        "x0 は例の半分に現れ (実線)、x150 は 2 % (点線): 素性ごとの時計では"
+        "x0 is in half of the examples, x150 in 2 %: with per-feature clocks the rare "
+        "feature keeps a large rate.",
+        "x0 は例の半分に、x150 は 2 % に現れます: 素性ごとの時計では"
         "稀な素性が大きな学習率を保ちます。",
     ),
 }

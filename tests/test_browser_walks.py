@@ -1,0 +1,133 @@
+"""The CW, Crammer-Singer, PCVM and SGD pages on a 1280x720 projector, in presentation mode
+(``?hide=all``), in Debian's chromium driven by Playwright.
+
+- CW and CS-SVM: the main figure, the current step's text and the step buttons lie inside the
+  viewport with no scrolling (bounding boxes);
+- CW: Next update advances the example, the figure and the URL;
+- CS-SVM: ▶ Play animates the figure (its title changes from frame to frame) while the browser
+  sends the server nothing (no rerun per frame);
+- screenshots ``results/screenshots/present-{cw,cs_svm,pcvm,sgd}.png``.
+
+No timed asserts: every wait is for a condition.  Marked ``browser``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser_support import SHOTS, assert_no_error, settle
+
+pytestmark = pytest.mark.browser
+
+W, H = 1280, 720
+
+
+@pytest.fixture(scope="module")
+def projector(page):
+    page.set_viewport_size({"width": W, "height": H})
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    return page
+
+
+def present(pg, server: str, path: str) -> None:
+    """Open ``path`` in presentation mode; close the sidebar if the frame still shows it."""
+    pg.goto(f"{server}/{path}")
+    pg.locator(".js-plotly-plot").first.wait_for()
+    settle(pg)
+    sidebar = pg.locator("[data-testid='stSidebar']")
+    box = sidebar.bounding_box() if sidebar.count() else None
+    if box and box["width"] > 50 and box["x"] >= 0:
+        sidebar.hover()
+        pg.locator("[data-testid='stSidebarCollapseButton'] button").click()
+        pg.wait_for_function(
+            "() => { const s = document.querySelector('[data-testid=stSidebar]');"
+            " return !s || s.getBoundingClientRect().right <= 1; }"
+        )
+        settle(pg, min_wait=0.5)
+    assert_no_error(pg)
+    assert pg.evaluate("window.scrollY") == 0
+
+
+def inside(locator, what: str) -> None:
+    box = locator.bounding_box()
+    assert box is not None, f"{what} is not rendered"
+    assert box["x"] >= 0 and box["y"] >= 0, (what, box)
+    assert box["x"] + box["width"] <= W + 0.5, (what, box)
+    assert box["y"] + box["height"] <= H + 0.5, (what, box)
+
+
+def heading(pg, start: str):
+    return pg.locator("[data-testid='stMain'] h4").filter(has_text=re.compile(f"^{start}")).first
+
+
+def test_cw_presentation_fits_and_next_advances(server, projector):
+    pg = projector
+    present(pg, server, "cw?hide=all&rule=arow&t=6&lang=en")
+    title = heading(pg, "Update")
+    inside(pg.locator(".js-plotly-plot").first, "the CW figure")
+    inside(title, "the step's title")
+    step_text = pg.locator("[data-testid='stMarkdown']").filter(has_text="Margin m").first
+    inside(step_text, "the step's explanation")
+    next_button = pg.get_by_role("button", name=re.compile("Next update"))
+    inside(next_button, "the Next update button")
+    pg.screenshot(path=str(SHOTS / "present-cw.png"))
+
+    def example() -> int:
+        return int(re.search(r"example (\d+) of", title.inner_text()).group(1))
+
+    first, figure = example(), pg.locator(".js-plotly-plot").first.inner_html()
+    next_button.click()
+    pg.wait_for_function(
+        "n => [...document.querySelectorAll('[data-testid=stMain] h4')].some(e => {"
+        " const m = e.innerText.match(/example (\\d+) of/); return m && +m[1] > n; })",
+        arg=first,
+    )
+    settle(pg, min_wait=0.3)
+    assert example() > first
+    assert pg.locator(".js-plotly-plot").first.inner_html() != figure  # the ellipses moved
+    t = int(re.search(r"[?&]t=(\d+)", pg.url).group(1))
+    assert t == example()  # the state is in the URL
+
+
+def test_cs_svm_presentation_fits_and_plays_in_the_browser(server, projector):
+    pg = projector
+    sent: list = []
+    pg.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    present(pg, server, "cs_svm?hide=all&lang=en")
+    inside(pg.locator(".js-plotly-plot").first, "the Crammer-Singer figure")
+    inside(heading(pg, "Sub-problem"), "the step's title")
+    step_text = pg.locator("[data-testid='stMarkdown']").filter(has_text="Example p =").first
+    inside(step_text, "the step's explanation")
+    inside(pg.get_by_role("button", name="Next"), "the Next button")
+    play = pg.locator(".js-plotly-plot .updatemenu-button").filter(has_text="Play")
+    inside(play, "the Play button")
+    pg.screenshot(path=str(SHOTS / "present-cs_svm.png"))
+
+    title = pg.locator(".js-plotly-plot .gtitle").first
+    first = title.text_content()
+    before = len(sent)
+    play.click()
+    seen = {first}
+    for _ in range(3):  # three new frames, each waited for (no clock in the assert)
+        pg.wait_for_function(
+            "seen => { const t = document.querySelector('.js-plotly-plot .gtitle');"
+            " return t && !seen.includes(t.textContent); }",
+            arg=sorted(seen),
+        )
+        seen.add(title.text_content())
+    assert len(seen) >= 4
+    assert len(sent) == before, "Play must not ask the server for a rerun"
+    pg.locator(".js-plotly-plot .updatemenu-button").filter(has_text="Pause").click()
+    pg.get_by_role("button", name="Next").click()  # the listener does see a rerun
+    pg.wait_for_function("() => /[?&]s=2/.test(location.search)")
+    assert len(sent) > before
+
+
+@pytest.mark.parametrize("name", ["pcvm", "sgd"])
+def test_pcvm_and_sgd_presentation_screens(server, projector, name):
+    pg = projector
+    present(pg, server, f"{name}?hide=all&lang=en")
+    inside(pg.locator(".js-plotly-plot").first, f"the {name} figure")
+    pg.screenshot(path=str(SHOTS / f"present-{name}.png"))
