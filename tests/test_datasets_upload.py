@@ -79,7 +79,7 @@ def test_svmlight_good():
         (_csv(ROWS[:-1] + [["inf", 1, 1]]), "inf.csv", {}, "NaN or infinite"),
         (b"1 1:nan 2:1\n-1 1:1\n" * 6, "nan.svm", {}, "NaN or infinite"),
         (_csv([[i, 1.0, 0] for i in range(12)]), "one.csv", {}, "single class"),
-        (_csv([[i, 1.0, i] for i in range(12)]), "many.csv", {"max_classes": 10}, "more than 10 classes"),
+        (_csv([[i, 1.0, i] for i in range(12)]), "many.csv", {"max_classes": 10}, "more than 10"),
         (_csv(ROWS[:5]), "few.csv", {}, "5 rows; at least 10"),
         (_csv([[1], [2]]), "onecol.csv", {}, "at least one feature"),
         (b"1 1:2 x:3\n" * 12, "bad.svm", {}, "could not be parsed as LIBSVM"),
