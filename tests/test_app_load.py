@@ -126,6 +126,10 @@ def _session(page: str, seed: int) -> dict:
         "widget": _seed_widget(at).value,
         "url": query[0] if isinstance(query, list) else query,
         "charts": [json.dumps(json.loads(c.proto.spec)["data"]) for c in at.get("plotly_chart")],
+        "tables": tuple(
+            t.value.drop(columns=[c for c in t.value.columns if "time" in str(c)]).to_json()
+            for t in at.dataframe
+        ),
         "exceptions": [e.value for e in at.exception],
         "errors": [e.value for e in at.error],
         "seconds": seconds,
@@ -153,11 +157,11 @@ def test_concurrent_sessions_stay_separate(page, monkeypatch, shared_runtime):
         assert s["widget"] == s["seed"]  # its own seed, not another session's
         assert s["url"] in (None, str(s["seed"]))
     by_seed: dict[int, set] = {}
-    for s in sessions:
-        by_seed.setdefault(s["seed"], set()).add(tuple(s["charts"]))
-    assert all(len(figs) == 1 for figs in by_seed.values())  # same seed, same figures
+    for s in sessions:  # the first figure and the tables, minus timings (never equal)
+        by_seed.setdefault(s["seed"], set()).add((tuple(s["charts"][:1]), s["tables"]))
+    assert all(len(views) == 1 for views in by_seed.values())  # same seed, same results
     if page == "playground":  # the seed draws the stream: every seed its own picture
-        firsts = [next(iter(figs))[0] for figs in by_seed.values()]
+        firsts = [next(iter(views))[0][0] for views in by_seed.values()]
         assert len(set(firsts)) == len(firsts)
     latency = sorted(s["seconds"] for s in sessions)
     entries = _cache_entries(monkeypatch)
@@ -167,7 +171,8 @@ def test_concurrent_sessions_stay_separate(page, monkeypatch, shared_runtime):
         f"{latency[int(0.9 * (len(latency) - 1))]:.1f} s, max {latency[-1]:.1f} s; RSS "
         f"{rss_before:.0f} -> {_rss_mib():.0f} MiB, peak "
         f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB; figures per "
-        f"session {sorted({len(s['charts']) for s in sessions})}; cache_data entries "
+        f"session {sorted({len(s['charts']) for s in sessions})}, distinct results over "
+        f"{len(by_seed)} seeds {len(set().union(*by_seed.values()))}; cache_data entries "
         f"{dict(entries)}"
     )
 
