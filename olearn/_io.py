@@ -25,9 +25,30 @@ from pathlib import Path
 from typing import IO
 
 
-def _temp_beside(path: Path) -> tuple[int, Path]:
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+def _temp_beside(path: Path, suffix: str = ".tmp") -> tuple[int, Path]:
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
     return fd, Path(name)
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | os.PathLike, suffix: str = ".tmp") -> Iterator[Path]:
+    """The path of an empty temp file beside ``path``; on a clean exit it replaces ``path``
+    (for writers that need a path, or a check of the file before it takes the name).
+
+    Raises
+    ------
+    OSError
+        If the folder cannot be written (read-only, missing, full disk...); ``path`` is then
+        unchanged and no temp file is left behind (also when the body raises).
+    """
+    path = Path(path)
+    fd, tmp = _temp_beside(path, suffix)
+    os.close(fd)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 @contextlib.contextmanager
@@ -37,19 +58,12 @@ def atomic_open(path: str | os.PathLike) -> Iterator[IO[bytes]]:
     Raises
     ------
     OSError
-        If the folder cannot be written (read-only, missing, full disk...); ``path`` is then
-        unchanged and no temp file is left behind.
+        As :func:`atomic_path`.
     """
-    path = Path(path)
-    fd, tmp = _temp_beside(path)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            yield f
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    finally:
-        tmp.unlink(missing_ok=True)
+    with atomic_path(path) as tmp, open(tmp, "wb") as f:
+        yield f
+        f.flush()
+        os.fsync(f.fileno())
 
 
 def atomic_write(path: str | os.PathLike, write_to: Callable[[IO[bytes]], object]) -> None:

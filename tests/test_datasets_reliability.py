@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bz2
 import gzip
+import hashlib
 import io
 import os
 import tarfile
@@ -135,6 +136,18 @@ def test_cache_is_keyed_by_archive_content(home):
     second = datasets.load("reuters-20", home)
     assert "alpha" in first.meta["feature_names"]
     assert "alpha" not in second.meta["feature_names"] and word in second.meta["feature_names"]
+
+
+def test_known_sha256_is_checked_in_chunks(tmp_path):
+    # "where known": a sha256sum line beside the archive pins the whole file's bytes.
+    path = make_reuters(tmp_path / reuters.ARCHIVE, _docs(8))
+    digest = hashlib.sha256(path.read_bytes()).hexdigest()
+    listing = tmp_path / f"{reuters.ARCHIVE}.sha256"
+    listing.write_text(f"{digest}  {reuters.ARCHIVE}\n")
+    _download.verify_archive(path, reuters.ARCHIVE)
+    listing.write_text(f"{'0' * 64}  {reuters.ARCHIVE}\n")
+    with pytest.raises(DatasetUnavailable, match="sha256 .* differs"):
+        _download.verify_archive(path, reuters.ARCHIVE)
 
 
 def test_download_urls_are_https():

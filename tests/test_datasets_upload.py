@@ -83,7 +83,7 @@ def test_svmlight_good():
             _csv([[i, 1.0, i] for i in range(12)]),
             "many.csv",
             {"max_classes": 10},
-            "more than 10 classes",
+            "more than 10",
         ),
         (_csv(ROWS[:5]), "few.csv", {}, "5 rows; at least 10"),
         (_csv([[1], [2]]), "onecol.csv", {}, "at least one feature"),

@@ -97,7 +97,7 @@ def stream_figures(
     )
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=8)  # one per (title, language)
 def home_data(title: str, lang: str = "en"):
     """(family map figure, dataset cards table), in ``lang``."""
     from olearn.teaching.home import dataset_cards, family_map
@@ -107,7 +107,7 @@ def home_data(title: str, lang: str = "en"):
     return family_map_figure(nodes, edges, title), dataset_cards(lang=lang)
 
 
-@st.cache_resource(show_spinner=False)
+@st.cache_resource(show_spinner=False, max_entries=1)  # one dict, itself capped by _memo
 def _long_results() -> dict:
     """Results of long runs that report progress.  ``st.cache_data`` cannot hold them: it
     would replay the progress bar's updates into a block created outside the function."""
@@ -180,14 +180,14 @@ def comparison(
     )
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=64, ttl=600)  # a card changes once built
 def dataset_card(name: str) -> dict:
     from olearn import datasets
 
     return datasets.card(name, build=False)
 
 
-@st.cache_data(show_spinner=False)
+@st.cache_data(show_spinner=False, max_entries=4)
 def repro_catalogue():
     from olearn.teaching.reproduce import catalogue
 

@@ -125,6 +125,8 @@ def load(
     try:
         ds = s.function()(paths, **s.fixed, **opts)
     except ArchiveCorrupt as exc:
+        if not hasattr(exc, "path"):
+            raise
         raise corrupt(exc.path, exc.reason, dataset=name) from exc
     except (EOFError, OSError, tarfile.TarError, zlib.error, UnicodeDecodeError) as exc:
         raise DatasetUnavailable(

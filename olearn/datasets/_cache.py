@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import struct
 import warnings
 import zipfile
 import zlib
@@ -71,7 +72,9 @@ def write_card(path: Path, ds: Dataset, sources: dict[str, str]) -> None:
 
 
 # Everything reading a damaged or crafted .npz was seen to raise (0-byte file: EOFError;
-# wrong member types: AttributeError/TypeError; bad shapes: ValueError/IndexError).
+# wrong member types: AttributeError/TypeError; bad shapes: ValueError/IndexError; flipped
+# zip flag bits: NotImplementedError, "encrypted" RuntimeError), found by
+# tests/test_fuzz_archives.py.
 _UNREADABLE = (
     OSError,
     EOFError,
@@ -80,6 +83,10 @@ _UNREADABLE = (
     IndexError,
     TypeError,
     AttributeError,
+    NotImplementedError,
+    RuntimeError,
+    ArithmeticError,
+    struct.error,
     zipfile.BadZipFile,
     zlib.error,
     MemoryError,

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import http.client
 import os
-import tempfile
 import urllib.error
 import urllib.request
 from pathlib import Path
 
 from tqdm.auto import tqdm
 
+from olearn._io import atomic_path
 from olearn.datasets import _archive
 from olearn.datasets._base import DatasetUnavailable
 from olearn.datasets._paths import _data_home, is_writable_dir
@@ -91,10 +91,8 @@ def download_file(url: str, dest: Path, *, progress: bool = True) -> Path:
     """
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
-    tmp = Path(tmp_name)
-    try:
-        with os.fdopen(fd, "wb") as out:
+    with atomic_path(dest, suffix=".part") as tmp:
+        with open(tmp, "wb") as out:
             try:
                 _stream(url, out, dest.name, progress)
             except (OSError, urllib.error.URLError, http.client.HTTPException) as exc:
@@ -114,9 +112,6 @@ def download_file(url: str, dest: Path, *, progress: bool = True) -> Path:
                 f"nothing was written to {dest.parent}."
             ) from exc
         os.chmod(tmp, 0o644)
-        os.replace(tmp, dest)
-    finally:
-        tmp.unlink(missing_ok=True)
     return dest
 
 

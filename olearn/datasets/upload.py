@@ -32,11 +32,11 @@ peak memory of :func:`read_upload` is at most ``MEMORY_FACTOR`` (32) times the (
 file size plus 2 MiB.  The terms: 8 bytes per number, where each number takes at least 2
 bytes of the file (<= 4x); 4 bytes per row code and 8 per int64 label (<= 3x, a row takes
 at least 4 bytes); string labels only while ``rows x longest label`` stays within the file
-size + 256 Ki characters (else a ValueError; <= 4x + 1 MiB); one copy of the text (line endings); and the rows being
-parsed (the first two, for the header test, then one at a time) as Python strings, at most
-~23 bytes per byte of those rows (2-character cells).  Long cells are refused by the CSV
-reader beyond 128 KiB.  ``tests/test_datasets_upload.py`` measures the peak with
-``tracemalloc`` on adversarial files (typical files: 5-12x).
+size + 256 Ki characters (else a ValueError; <= 4x + 1 MiB); one copy of the text (line
+endings); and the rows being parsed (the first two, for the header test, then one at a
+time) as Python strings, at most ~23 bytes per byte of those rows (2-character cells).
+Cells beyond 128 KiB are refused by the CSV reader.  ``tests/test_datasets_reliability.py``
+measures the peak with ``tracemalloc`` on adversarial files (5-25x).
 """
 
 from __future__ import annotations
