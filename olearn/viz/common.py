@@ -1,8 +1,14 @@
-"""Shared figure styling: one template, readable fonts, PNG download from the modebar.
+"""Shared figure styling: one template, fonts a projector can carry, PNG download from the
+modebar.
+
+Every figure that passes through :func:`style` gets dark text of at least
+:data:`MIN_FONT` px: the global font, axis ticks and titles, the legend, and every annotation
+(smaller annotation fonts are raised, grey ones darkened).  Markers of the figure builders
+should be at least :data:`MARKER` px.
 
 >>> fig = style(__import__("plotly.graph_objects").graph_objects.Figure(), height=300)
->>> fig.layout.height
-300
+>>> fig.layout.height, fig.layout.font.size, fig.layout.font.color
+(300, 16, '#111111')
 """
 
 from __future__ import annotations
@@ -11,6 +17,17 @@ import numpy as np
 import plotly.graph_objects as go
 
 from olearn.viz.palette import CLASS_COLORS, TEXT_FONT
+
+MIN_FONT = 16  # px: the smallest text in any figure (a projector at the back of a room)
+TITLE_FONT = 19  # px
+MARKER = 10  # px: the default marker size of data points
+TEXT_COLOR = "#111111"  # dark text, never Plotly's default grey
+FONT = dict(family=TEXT_FONT["family"], size=MIN_FONT, color=TEXT_COLOR)
+AXIS_TEXT = dict(
+    tickfont=dict(size=MIN_FONT, color=TEXT_COLOR),
+    title=dict(font=dict(size=MIN_FONT + 1, color=TEXT_COLOR)),
+    color=TEXT_COLOR,
+)
 
 # st.plotly_chart(config=PLOTLY_CONFIG): the camera button saves a 2x PNG client-side.
 PLOTLY_CONFIG = {
@@ -23,26 +40,71 @@ PLOTLY_CONFIG = {
 def style(
     fig: go.Figure, height: int = 460, title: str | None = None, legend_below: bool = False
 ) -> go.Figure:
-    """Apply the app's look: white template, 14 px font, compact margins, legend on top (or
-    below the plot when subplot titles take the top)."""
+    """Apply the app's look: white template, dark 16 px text everywhere (axes, legend,
+    annotations), compact margins, legend on top (or below the plot when subplot titles take
+    the top)."""
     if fig._validate:  # unvalidated figures keep no template: Streamlit's theme styles them
         fig.update_layout(template="plotly_white")
     fig.update_layout(
-        font=TEXT_FONT,
+        font=FONT,
         height=height,
-        margin=dict(l=50, r=20, t=105 if title else 60, b=50),
-        legend=dict(orientation="h", yanchor="bottom", y=1.01, xanchor="left", x=0),
-        hoverlabel=dict(font_size=13),
+        margin=dict(l=60, r=20, t=105 if title else 60, b=55),
+        legend=dict(
+            orientation="h",
+            yanchor="bottom",
+            y=1.01,
+            xanchor="left",
+            x=0,
+            font=dict(size=MIN_FONT, color=TEXT_COLOR),
+        ),
+        hoverlabel=dict(font_size=MIN_FONT),
     )
+    fig.update_xaxes(**AXIS_TEXT)
+    fig.update_yaxes(**AXIS_TEXT)
+    _legible_annotations(fig)
     if legend_below:
         fig.update_layout(legend=dict(yanchor="top", y=-0.18), margin=dict(b=90))
     if title:
         fig.update_layout(
             title=dict(
-                text=title, x=0.01, y=0.985, yanchor="top", yref="container", font=dict(size=17)
+                text=title,
+                x=0.01,
+                y=0.985,
+                yanchor="top",
+                yref="container",
+                font=dict(size=TITLE_FONT, color=TEXT_COLOR),
             )
         )
     return fig
+
+
+def _legible_annotations(fig: go.Figure) -> None:
+    """Raise every annotation's font to :data:`MIN_FONT` and darken grey text."""
+    for a in fig.layout.annotations or ():
+        size = a.font.size if a.font is not None else None
+        if size is None or size < MIN_FONT:
+            a.font.size = MIN_FONT
+        color = a.font.color
+        if color is None or _is_grey(str(color)):
+            a.font.color = TEXT_COLOR
+
+
+def _is_grey(color: str) -> bool:
+    """``#777``-like light or mid greys (not a hue, not near-black).
+
+    >>> _is_grey("#888888"), _is_grey("#222"), _is_grey("#0072B2"), _is_grey("grey")
+    (True, False, False, True)
+    """
+    c = color.strip().lower()
+    if c in ("grey", "gray", "darkgrey", "darkgray", "lightgrey", "lightgray", "silver"):
+        return True
+    if not c.startswith("#") or len(c) not in (4, 7):
+        return False
+    h = c[1:]
+    if len(h) == 3:
+        h = "".join(ch * 2 for ch in h)
+    r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
+    return max(r, g, b) - min(r, g, b) < 16 and min(r, g, b) > 0x55
 
 
 def region_colorscale(K: int, alpha: float = 0.22) -> list:
@@ -107,7 +169,7 @@ class FastFigure:
                         xanchor="center",
                         yanchor="bottom",
                         showarrow=False,
-                        font=dict(size=15),
+                        font=dict(size=MIN_FONT + 1, color=TEXT_COLOR),
                     )
                 )
             start = end + spacing
