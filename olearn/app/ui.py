@@ -332,6 +332,12 @@ class Controls:
             return self._done(name, st.session_state[key])
         return self._done(name, (where or st).toggle(label, key=key, **kw))
 
+    def state(self, name: str, default: Any, valid: Callable[[Any], bool]) -> Any:
+        """A value kept in the session and the URL without a Streamlit widget (e.g. a value
+        set in the browser by a component): the URL's on arrival, :meth:`set` after that."""
+        key = self._start(name, default, valid)
+        return self._done(name, st.session_state[key])
+
     def set(self, name: str, value: Any) -> None:
         """Change a control's value from a callback (before its widget is drawn)."""
         st.session_state[self.key(name)] = value

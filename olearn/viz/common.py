@@ -135,6 +135,115 @@ def argmax_grid(W: np.ndarray, bias: np.ndarray | None, box: tuple, steps: int =
     return xs, ys, np.argmax(S, axis=-1), gap
 
 
+def _ring(poly: np.ndarray, digits: int = 4) -> tuple[list, list]:
+    """A polygon's vertices closed back to the first (plotly's fill="toself" path)."""
+    if len(poly) == 0:
+        return [], []
+    closed = np.vstack([poly, poly[:1]]).round(digits)
+    return closed[:, 0].tolist(), closed[:, 1].tolist()
+
+
+def _joined(parts: list[tuple[list, list]]) -> tuple[list, list]:
+    """Several paths in one trace, separated by None gaps."""
+    xs: list = []
+    ys: list = []
+    for x, y in parts:
+        if x:
+            if xs:
+                xs.append(None)
+                ys.append(None)
+            xs += x
+            ys += y
+    return xs, ys
+
+
+def region_shapes(
+    W: np.ndarray, bias: np.ndarray | None, box: tuple, band: bool = True
+) -> dict[str, list]:
+    """The exact decision regions of ``argmax_u w_u . x + b_u`` in ``box``, as trace data
+    (see :mod:`olearn.teaching.regions`): ``{"regions": [(x, y) per class], "band": (x, y),
+    "edges": (x, y)}``: straight-edged polygons and segments, never a pixel grid."""
+    from olearn.teaching.regions import argmax_regions, boundaries, margin_bands
+
+    regions = [_ring(p) for p in argmax_regions(W, bias, box)]
+    bands = _joined([_ring(p) for p in margin_bands(W, bias, box).values()]) if band else ([], [])
+    edges = _joined(
+        [
+            (seg[:, 0].round(4).tolist(), seg[:, 1].round(4).tolist())
+            for seg in boundaries(W, bias, box).values()
+        ]
+    )
+    return {"regions": regions, "band": bands, "edges": edges}
+
+
+BAND_FILL = "rgba(40,40,40,0.17)"
+EDGE_COLOR = "#222222"
+
+
+def region_traces(
+    W: np.ndarray,
+    bias: np.ndarray | None,
+    box: tuple,
+    band: bool = True,
+    alpha: float = 0.22,
+    xaxis: str = "x",
+    yaxis: str = "y",
+) -> list[dict]:
+    """Plotly traces (plain dicts, scatter only) of :func:`region_shapes`: one filled
+    polygon per class in its class colour, the grey margin band, and the boundaries as
+    dark straight lines.  A drop-in for a heatmap of :func:`argmax_grid`, with exact edges:
+
+    >>> tr = region_traces(np.array([[1.0, 0], [-1, 0]]), None, (-1, 1, -1, 1))
+    >>> [t.get("name") for t in tr], [abs(v) for v in tr[-1]["x"]]
+    (['class 0', 'class 1', 'band', 'boundary'], [0.0, 0.0])
+    """
+    from olearn.viz.palette import rgba
+
+    shapes = region_shapes(W, bias, box, band)
+    common = dict(type="scatter", mode="lines", hoverinfo="skip", showlegend=False)
+    traces = [
+        dict(
+            common,
+            x=x,
+            y=y,
+            fill="toself",
+            fillcolor=rgba(CLASS_COLORS[u % len(CLASS_COLORS)], alpha),
+            line=dict(width=0),
+            name=f"class {u}",
+            xaxis=xaxis,
+            yaxis=yaxis,
+        )
+        for u, (x, y) in enumerate(shapes["regions"])
+    ]
+    bx, by = shapes["band"]
+    traces.append(
+        dict(
+            common,
+            x=bx,
+            y=by,
+            fill="toself",
+            fillcolor=BAND_FILL,
+            line=dict(width=0),
+            name="band",
+            xaxis=xaxis,
+            yaxis=yaxis,
+        )
+    )
+    ex, ey = shapes["edges"]
+    traces.append(
+        dict(
+            common,
+            x=ex,
+            y=ey,
+            line=dict(color=EDGE_COLOR, width=2.5),
+            name="boundary",
+            xaxis=xaxis,
+            yaxis=yaxis,
+        )
+    )
+    return traces
+
+
 class FastFigure:
     """A plotly figure assembled as plain dicts and validated never: ``add_trace(dict, row,
     col)``, ``update_xaxes/yaxes(row, col, **props)``, ``update_layout(**props)``, then
