@@ -18,7 +18,7 @@ from olearn.teaching.strings import LANGS, t
 # presentation mode: less padding above the page, so a 1280x720 screen holds the figure and
 # the step's text; plot text stays >= 16 px (olearn.viz.common)
 PRESENT_CSS = """<style>
-[data-testid="stMainBlockContainer"] { padding-top: 2.6rem; padding-bottom: 0.5rem; }
+[data-testid="stMainBlockContainer"] { padding-top: 3.3rem; padding-bottom: 0.5rem; }
 [data-testid="stMainBlockContainer"] h3 { padding-top: 0; padding-bottom: 0.2rem; }
 </style>"""
 # hide=all (a lesson's embedded view): no sidebar at all

@@ -42,10 +42,10 @@ def _domains(n: int):
     if n == 2:
         return [((0, 0.47), (0, 1)), ((0.53, 1), (0, 1))]
     cells = [
-        ((0, 0.47), (0.54, 1)),
-        ((0.53, 1), (0.54, 1)),
-        ((0, 0.47), (0, 0.46)),
-        ((0.53, 1), (0, 0.46)),
+        ((0, 0.48), (0.535, 0.965)),
+        ((0.52, 1), (0.535, 0.965)),
+        ((0, 0.48), (0, 0.43)),
+        ((0.52, 1), (0, 0.43)),
     ]
     return cells[:n]
 
@@ -133,7 +133,7 @@ def _static_plane_traces(run, xa: str, ya: str, box: tuple) -> list[dict]:
             x=[float(box[1])],
             y=[float(box[3])],
             mode="text",
-            textposition="top left",
+            textposition="bottom left",  # inside the panel's top-right corner
             textfont=dict(size=16, color="#111"),
             cliponaxis=False,
             hoverinfo="skip",
@@ -183,7 +183,7 @@ def planes_animation(
         data += [_merge(st, f) for st, f in zip(static, first)]
         (dx, dy) = cells[i]
         suffix = "" if i == 0 else str(i + 1)
-        bottom = dy[0] < 0.1
+        bottom = dy[0] < 0.1 or len(run.keys) <= 2
         left = dx[0] < 0.1
         layout[f"xaxis{suffix}"] = dict(
             domain=dx,
@@ -191,6 +191,7 @@ def planes_animation(
             anchor=ya,
             showgrid=False,
             zeroline=False,
+            showticklabels=bottom,  # the rows share their range: ticks once, at the bottom
             title=dict(text=tt("play.axis1", lang) if bottom else ""),
         )
         layout[f"yaxis{suffix}"] = dict(
@@ -200,6 +201,7 @@ def planes_animation(
             showgrid=False,
             zeroline=False,
             scaleanchor=xa,
+            showticklabels=left,
             title=dict(text=tt("play.axis2", lang) if left else ""),
         )
         spec_color, spec_dash = algorithm_color(key), algorithm_dash(key)
@@ -261,10 +263,17 @@ def curves_animation(
     data: list[dict] = []
     layout: dict = {"annotations": [], "meta": sig, "showlegend": False}
     moving: list[int] = []
+    split = 0.56 if has_test else 0.0
+    tops: dict[str, float] = {}
+    plot_px = max(height - 60, 100)  # the plot area's height (margins t=10, b=50)
     for ya, what in panels:
         values = series[what]
         top = max(float(np.max(v)) for v in values.values()) or 1.0
-        ends = _spread([float(values[k][-1]) for k in run.keys], 0.09 * top)
+        share = (1.0 - split) if ya == "y" else 0.44
+        # direct labels at the line ends, at least 19 px apart
+        ends = _spread([float(values[k][-1]) for k in run.keys], 19 / (share * plot_px) * top)
+        ends = [e - min(0.0, min(ends)) for e in ends]  # no label below the axis' zero
+        tops[ya] = max(top, max(ends)) * 1.08
         for i, k in enumerate(run.keys):
             data.append(
                 dict(
@@ -337,22 +346,23 @@ def curves_animation(
             )
             fd.append(dict(x=[t, t], y=[0, top * 1.05], meta=t))
         frames.append(dict(name=str(t), data=fd, traces=moving))
-    split = 0.56 if has_test else 0.0
+    # room on the right for the direct labels (~9 px a character on a ~350 px wide plot)
+    label_share = min(0.4, 9 * max(len(name) for name in run.names) / 350)
     layout["xaxis"] = dict(
-        range=[0, run.n * 1.16 + 1],
+        range=[0, (run.n + 1) / (1 - label_share)],
         title=dict(text=tt("play.t", lang)),
         anchor="y2" if has_test else "y",
         zeroline=False,
     )
     layout["yaxis"] = dict(
         domain=[split, 1.0],
-        rangemode="tozero",
+        range=[0, tops["y"]],  # from zero
         title=dict(text=tt("play.count_axis", lang)),
     )
     if has_test:
         layout["yaxis2"] = dict(
             domain=[0.0, 0.44],
-            rangemode="tozero",
+            range=[0, tops["y2"]],
             title=dict(text=tt("play.test_error", lang)),
             tickformat=".0%",
         )
