@@ -161,6 +161,7 @@ export default function (component) {
       rendered: 0, timer: null, report: null, latencies: [], fast: 0, slow: 0 };
   }
   if (P.sig !== cfg.sig) {  // new data: new frames, start from the page's t
+    if (!data.frames) { setTriggerValue('pos', { need: cfg.sig }); return; }  // ask again
     P.sig = cfg.sig; P.frames = JSON.parse(data.frames); P.t = cfg.t; P.fps = cfg.fps;
     P.playing = false;
   }
@@ -271,7 +272,7 @@ export default function (component) {
     else if (e.key === 'ArrowLeft') { e.preventDefault(); jump(P.t - 1); }
   };
   document.addEventListener('keydown', P.keys);
-  P.jump = jump; P.setPlaying = setPlaying;
+  P.jump = jump; P.setPlaying = setPlaying; P.root = root;
   label();
   // wait for the charts of this signature, then (and after any redraw) show P.t
   let alive = true;
@@ -322,8 +323,16 @@ def player(
 
     Returns ``{"t": ..., "fps": ...}`` on the rerun that follows a stop (Pause, Step, a
     slider release...), else None.  ``sig`` must change whenever the frames do.
+
+    The frames (megabytes for n = 400) are sent once per signature and session: later
+    reruns send none, and a browser that lacks them (a reload) asks, which resends them.
     """
-    frames = "{" + ",".join(f"{json.dumps(k)}:{v}" for k, v in charts.items()) + "}"
+    sent_key = f"_player.sent.{key}"
+    if st.session_state.get(sent_key) == sig:
+        frames = ""
+    else:
+        frames = "{" + ",".join(f"{json.dumps(k)}:{v}" for k, v in charts.items()) + "}"
+        st.session_state[sent_key] = sig
     config = dict(
         id=key,
         sig=sig,
@@ -341,6 +350,9 @@ def player(
         on_pos_change=lambda: None,
     )
     pos = getattr(result, "pos", None)
+    if isinstance(pos, dict) and pos.get("need"):  # the browser has no frames: send again
+        st.session_state.pop(sent_key, None)
+        st.rerun()
     if isinstance(pos, dict) and "t" in pos:
         return pos
     return None
