@@ -14,6 +14,7 @@ import sys
 
 import pytest
 
+from olearn.teaching.strings import t
 from tests.browser_support import SHOTS, assert_no_error, free_port, settle, wait_healthy
 
 pytestmark = pytest.mark.browser
@@ -139,20 +140,15 @@ def test_playground_click_places_a_point(server, page):
 
 
 @pytest.fixture
-def projector(server):
-    """A fresh 1280x720 chromium page (a projector), its own session."""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=shutil.which("chromium"),
-            args=["--no-sandbox", "--disable-dev-shm-usage"],
-        )
-        try:
-            pg = browser.new_page(viewport={"width": 1280, "height": 720})
-            pg.set_default_timeout(90_000)
-            yield pg
-        finally:
-            browser.close()
+def projector(page):
+    """A 1280x720 page (a projector) in a new browser context: its own session and storage."""
+    context = page.context.browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(90_000)
+        yield pg
+    finally:
+        context.close()
 
 
 def inside_viewport(pg, selector: str) -> dict:
@@ -209,21 +205,23 @@ def test_playground_hand_over_link_works_in_a_fresh_browser(server, projector):
     pg.get_by_text("Open this state in the SPA step-through").click()
     href = pg.locator("[data-testid='stPageLink'] a").first.get_attribute("href")
     assert "pg=" in href and "scenario=playground" in href
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as p:  # a new browser: no session, no history
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
-        try:
-            fresh = browser.new_page(viewport={"width": 1280, "height": 720})
-            target = href if href.startswith("http") else server + "/" + href.lstrip("/")
-            fresh.goto(target)
-            fresh.locator("h1, h3").first.wait_for(timeout=90_000)
-            settle(fresh)
-            assert_no_error(fresh)
-            text = fresh.locator("[data-testid='stMain']").inner_text()
-            assert "Open the Playground first" not in text
-            assert "bias" in text  # the playground's state: (x1, x2, 1)
-        finally:
-            browser.close()
+    # a new browser context: no cookies, no storage, no Streamlit session of the Playground
+    context = pg.context.browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        fresh = context.new_page()
+        target = href if href.startswith("http") else server + "/" + href.lstrip("/")
+        fresh.goto(target)
+        fresh.locator("h1, h3").first.wait_for(timeout=90_000)
+        settle(fresh)
+        assert_no_error(fresh)
+        text = fresh.locator("[data-testid='stMain']").inner_text()
+        assert t("spa.playground_missing") not in text
+        box = fresh.locator("[data-testid='stMain'] [data-testid='stSelectbox'] input").first
+        scenario = box.input_value()
+        assert t("spa.scenario.playground") in scenario  # the playground's state is shown
+        assert "pg=" in fresh.evaluate("() => location.href")  # and kept in the URL
+    finally:
+        context.close()
 
 
 def test_language_switch_keeps_every_widget(server, projector):
@@ -243,6 +241,8 @@ def test_language_switch_keeps_every_widget(server, projector):
     settle(pg, min_wait=0.5)
     english = main.locator("h4").first.inner_text()
     assert english.startswith("4.")
+    box = main.locator("[data-testid='stSelectbox'] input").first
+    assert box.input_value() == t("spa.scenario.three-rivals", "en")
     pg.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").click()
     pg.get_by_text("日本語").click()
     pg.wait_for_function(
@@ -253,8 +253,8 @@ def test_language_switch_keeps_every_widget(server, projector):
     assert japanese.startswith("4.") and japanese != english
     thumb = main.locator("[data-testid='stSliderThumbValue']").last.inner_text()
     assert thumb == japanese.strip()  # the slider shows the same sub-step, in Japanese
-    scenario = main.locator("[data-testid='stSelectbox']").first.inner_text()
-    assert "Three rivals" not in scenario  # translated, not left in English
+    scenario = main.locator("[data-testid='stSelectbox'] input").first.input_value()
+    assert scenario == t("spa.scenario.three-rivals", "ja")  # translated, not left in English
     pg.locator("button", has_text="▶").first.click()  # 次へ ▶
     pg.wait_for_function(
         "t => document.querySelector('[data-testid=stMain] h4').innerText !== t", arg=japanese
