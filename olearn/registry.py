@@ -101,7 +101,7 @@ ALGORITHMS: list[AlgorithmSpec] = [
         PerceptronClassifier,
         "Rosenblatt. Psychological Review 65(6), 1958",
         "000",
-        colour="#555555",
+        colour="#777777",
         dash="dot",
     ),
     AlgorithmSpec(

@@ -8,7 +8,6 @@ visits every page (no exception, no traceback on screen), and saves screenshots 
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 
@@ -264,12 +263,11 @@ def test_language_switch_keeps_every_widget(server, projector):
     assert_no_error(pg)
 
 
-def test_deep_link_is_right_on_a_fresh_servers_first_request(tmp_path):
+def test_deep_link_is_right_on_a_fresh_servers_first_request(tmp_path, page):
     """``olearn app`` (the installed entry script) on a new port; the very first request is a
     deep link to a sub-page: the frame's navigation and language switch must be there, and
     the page must be the one asked for (Streamlit's legacy ``pages/`` mode would run the page
     file alone)."""
-    sync_api = pytest.importorskip("playwright.sync_api")
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     cmd = [sys.executable, "-m", "olearn", "app", "--server.headless", "true"]
@@ -278,18 +276,19 @@ def test_deep_link_is_right_on_a_fresh_servers_first_request(tmp_path):
         proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT)
         try:
             wait_healthy(url, proc)
-            with sync_api.sync_playwright() as p:
-                browser = p.chromium.launch(
-                    executable_path=shutil.which("chromium"), args=["--no-sandbox"]
-                )
-                pg = browser.new_page(viewport={"width": 1280, "height": 720})
+            # a new context of the module's browser (a second sync Playwright cannot start
+            # while the module's is running)
+            context = page.context.browser.new_context(viewport={"width": 1280, "height": 720})
+            try:
+                pg = context.new_page()
                 pg.goto(f"{url}/cw?lang=ja")
                 pg.locator("h1").first.wait_for(timeout=90_000)
                 settle(pg)
                 assert pg.locator("[data-testid='stSidebarNav']").count() == 1
                 assert "信頼度重み付き" in pg.locator("h1").first.inner_text()
                 assert_no_error(pg)
-                browser.close()
+            finally:
+                context.close()
         finally:
             proc.terminate()
             proc.wait(timeout=30)

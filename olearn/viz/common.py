@@ -90,9 +90,10 @@ def _legible_annotations(fig: go.Figure) -> None:
 
 
 def _is_grey(color: str) -> bool:
-    """``#777``-like light or mid greys (not a hue, not near-black).
+    """Light greys (``#888`` and lighter, not a hue): too faint for text on a projector.
+    ``#777777`` (the Perceptron's colour) and darker stay.
 
-    >>> _is_grey("#888888"), _is_grey("#222"), _is_grey("#0072B2"), _is_grey("grey")
+    >>> _is_grey("#888888"), _is_grey("#777777"), _is_grey("#0072B2"), _is_grey("grey")
     (True, False, False, True)
     """
     c = color.strip().lower()
@@ -104,7 +105,7 @@ def _is_grey(color: str) -> bool:
     if len(h) == 3:
         h = "".join(ch * 2 for ch in h)
     r, g, b = (int(h[i : i + 2], 16) for i in (0, 2, 4))
-    return max(r, g, b) - min(r, g, b) < 16 and min(r, g, b) > 0x55
+    return max(r, g, b) - min(r, g, b) < 16 and min(r, g, b) > 0x80
 
 
 def region_colorscale(K: int, alpha: float = 0.22) -> list:
