@@ -181,6 +181,28 @@ def test_playground_t_learners_kind_and_regenerate():
     assert at.slider(key="play.K").disabled  # moons are binary
 
 
+@pytest.mark.parametrize(
+    ("kind", "key", "value"),
+    [
+        ("select_slider", "play.n", 50),
+        ("slider", "play.K", 4),
+        ("select_slider", "play.noise", 0.2),
+        ("select_slider", "play.C", 0.01),
+        ("toggle", "play.bias", False),
+        ("toggle", "play.band", False),
+        ("number_input", "play.seed", 3),
+    ],
+)
+def test_playground_every_control_changes_the_view(kind, key, value):
+    at = open_page("olearn/pages/playground.py", {"t": "30", "algos": "pa1,spa1"})
+    before = charts(at)[:2]
+    getattr(at, kind)(key=key).set_value(value).run()
+    assert_clean(at)
+    assert charts(at)[:2] != before, key
+    flat = {k: at.query_params[k] for k in at.query_params}
+    assert key.split(".")[1] in flat  # and it is in the URL
+
+
 def test_playground_regions_are_exact_polygons_not_a_grid():
     at = open_page("olearn/pages/playground.py", {"t": "40", "algos": "spa"})
     data = charts(at)[0]["data"]

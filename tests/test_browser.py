@@ -156,11 +156,19 @@ def inside_viewport(pg, selector: str) -> dict:
     return box
 
 
-def test_playground_presentation_fits_1280x720(server, projector):
-    """Presentation mode at 1280x720: the planes, the player with the step's text and the
-    curves are all on screen without scrolling."""
+@pytest.mark.parametrize(
+    ("lang", "mode", "shot"),
+    [
+        ("en", "present=1", "present-playground.png"),
+        ("ja", "present=1", "present-playground-ja.png"),
+        ("en", "hide=all", "lesson-playground-hide-all.png"),
+    ],
+)
+def test_playground_presentation_fits_1280x720(server, projector, lang, mode, shot):
+    """Presentation mode (and a lesson's hide=all view) at 1280x720: the planes, the player
+    with the step's text and the curves are all on screen without scrolling."""
     pg = projector
-    pg.goto(f"{server}/playground?present=1&algos=perceptron,pa,spa,arow&n=400&t=120")
+    pg.goto(f"{server}/playground?{mode}&lang={lang}&algos=perceptron,pa,spa,arow&n=400&t=120")
     player_ready(pg)
     settle(pg, min_wait=1.0)
     assert_no_error(pg)
@@ -171,7 +179,8 @@ def test_playground_presentation_fits_1280x720(server, projector):
         assert box["x"] >= 0 and box["x"] + box["width"] <= 1280, (selector, box)
     assert "t = 120 / 400" in pg.locator(".olp .note").inner_text()
     assert pg.locator("[data-testid='stSidebar'][aria-expanded='true']").count() == 0
-    pg.screenshot(path=str(SHOTS / "present-playground.png"))
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SHOTS / shot))
 
 
 def test_playground_plays_client_side_and_the_url_keeps_the_shown_t(server, projector):

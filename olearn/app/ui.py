@@ -143,8 +143,9 @@ PRESENT_HEIGHT = 540
 
 
 def figure_height(normal: int, present: int = PRESENT_HEIGHT) -> int:
-    """The height to give the page's main figure: ``present`` in presentation mode."""
-    return present if presenting() else normal
+    """The height to give the page's main figure: ``present`` in presentation mode and in a
+    lesson's ``hide=all`` view (both must fit 1280x720)."""
+    return present if presenting() or "all" in hidden_set() else normal
 
 
 def stage(widths: Sequence[float] = (3, 2)):
