@@ -14,7 +14,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "戻れます。星は次に届く例、× はこれまでの誤り (更新前の予測)、灰色の帯は上位二つの"
         "クラスのスコア差が 1 未満の領域 (マージンの帯) です。",
     ),
-    "play.data": ("Data", "データ"),
     "play.kind": ("Toy dataset", "トイデータ"),
     "play.kind.blobs": ("Gaussian blobs", "ガウス分布の塊"),
     "play.kind.separable": ("Separable sectors", "線形分離可能な扇形"),
@@ -35,17 +34,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "play.step": ("Step", "1ステップ"),
     "play.back": ("Back", "戻る"),
     "play.rewind": ("Rewind", "最初へ"),
-    "play.speed": ("Speed", "速さ"),
     "play.mistakes": ("mistakes", "回の誤り"),
-    "play.cum_mistakes": ("Cumulative mistakes", "累積誤り数"),
     "play.weight_space": (
         "Weight space: class means and covariance ellipses (1σ)",
         "重み空間: クラスの平均と共分散の楕円 (1σ)",
-    ),
-    "play.cw_hint": (
-        "Dotted brown contours: the score's standard deviation √(zᵀΣz) at each "
-        "point z, the learner's uncertainty in input space.",
-        "茶色の点線: 各点 z におけるスコアの標準偏差 √(zᵀΣz)、入力空間での学習器の不確かさ。",
     ),
     "play.points": (
         "Your points (edit, add rows; class 0..11)",
@@ -77,16 +69,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "play.regenerate": ("Regenerate data", "データを作り直す"),
     "play.test_error": ("Test error", "テスト誤り率"),
-    "play.mistake_rate": ("Online mistake rate", "逐次の誤り率"),
-    "play.curves_title": (
-        "Mistakes so far (solid) and test error (dotted), per learner",
-        "これまでの誤り (実線) とテスト誤り率 (点線)、学習器ごと",
-    ),
-    "play.curves_title_no_test": (
-        "Mistakes so far, per learner",
-        "これまでの誤り数、学習器ごと",
-    ),
-    "play.rate_axis": ("rate (0 = none wrong)", "割合 (0 = 誤りなし)"),
     "play.count_axis": ("mistakes (count)", "誤りの数"),
     "play.fps": ("frames/s", "コマ/秒"),
     "play.keys_hint": (
