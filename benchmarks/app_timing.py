@@ -1,132 +1,243 @@
-"""Rerun time of the toy pages (Playground, One SPA update): is interaction instant?
+"""How the app feels in a real browser: the Playground's frames per second while playing, the
+latency of Step and of a slider move, the first render, and the SPA page's "Next".
 
-Target: under ~200 ms per rerun on this machine (issue 6).  Two measurements:
+Measured in Debian's chromium driven by Playwright (1280x720), against ``streamlit run
+app.py`` started here on a loopback port.  The Playground plays in the browser
+(:mod:`olearn.app.player`), so its numbers are the page's own: frames drawn per second with
+the speed set to its maximum (60 frames/s asked), and for Step the time from the click
+handler to the next animation frame after the charts changed (``performance.now()`` in the
+page).  The SPA page's Next is a server rerun: timed from the click to the new sub-step
+title on screen.  Also timed: building the Playground's frames in Python (the first render's
+server part).
 
-1. **AppTest reruns**: the whole app (``app.py`` -> page) run headless by
-   ``streamlit.testing.v1.AppTest`` after one widget change, i.e. the script's server-side time
-   (widgets, cached calls, figure building and serialisation; not the browser's drawing).
-   The first rerun after a change of data computes the run (cached afterwards); moving t or
-   stepping through sub-steps hits the cache for the run and builds one figure.
-2. **Teaching calls**: the uncached work behind a rerun, timed directly.
-
-Run: ``python -m benchmarks.app_timing`` (prints a table; ``--repeat N``).
+Run: ``python -m benchmarks.app_timing`` (``--repeat N``, ``--seconds S``); writes
+``results/app_timing.json`` and ``results/app_timing.md``.  Numbers depend on the machine's
+load: the JSON records the load average at the start.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import platform
+import shutil
+import socket
 import statistics
+import subprocess
+import sys
 import time
+import urllib.request
 from pathlib import Path
 
-APP = Path(__file__).resolve().parents[1] / "app.py"
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "results"
+PLAYGROUND = "/playground?algos=perceptron,pa,spa,arow&n=400&t=0&present=1"
+PLAYER = "Object.values(window.__olearnPlayers || {})[0]"
 
 
-def _timed(fn, repeat: int) -> list[float]:
-    out = []
+def _stats(ms: list[float]) -> dict:
+    ms = sorted(ms)
+    return {
+        "median_ms": round(statistics.median(ms), 1),
+        "p90_ms": round(ms[int(0.9 * (len(ms) - 1))], 1),
+        "n": len(ms),
+    }
+
+
+def _server():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
+    cmd += ["--server.port", str(port), "--server.address", "127.0.0.1"]
+    cmd += ["--browser.gatherUsageStats", "false"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    for _ in range(240):
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
+                return proc, url
+        except OSError:
+            time.sleep(0.5)
+    proc.terminate()
+    raise TimeoutError("streamlit did not start")
+
+
+def _wait_player(pg, timeout: float = 180.0) -> float:
+    """Seconds until the player drew its first frame on every chart."""
+    start = time.perf_counter()
+    pg.wait_for_function(
+        "() => { const P = " + PLAYER + "; if (!P) return false;"
+        " const gds = [...document.querySelectorAll('.js-plotly-plot')]"
+        ".filter(g => g.layout && g.layout.meta === P.sig);"
+        " return gds.length >= 2 && gds.every(g => g.__olpShown !== undefined"
+        " || (g.data[0] && g.data[0].meta === P.t)); }",
+        timeout=timeout * 1000,
+    )
+    return time.perf_counter() - start
+
+
+def playground(pg, url: str, repeat: int, seconds: float) -> dict:
+    start = time.perf_counter()
+    pg.goto(url + PLAYGROUND)
+    first = _wait_player(pg) + 0.0
+    first_render = time.perf_counter() - start
+    pg.wait_for_timeout(1500)
+    # Step: real clicks on the player's button; the page records click -> next paint
+    before = pg.evaluate(f"() => {PLAYER}.latencies.length")
     for _ in range(repeat):
+        pg.locator(".olp button.step").click()
+        pg.wait_for_timeout(120)
+    steps = pg.evaluate(f"() => {PLAYER}.latencies.slice({before})")
+    # slider: set a new position and wait two animation frames (the frame is drawn)
+    slider = pg.evaluate(
+        f"""async (n) => {{ const P = {PLAYER}; const s = P.root.querySelector('.slider');
+        const out = [];
+        for (let i = 0; i < n; i++) {{
+          const t0 = performance.now(); s.value = String((37 * (i + 1)) % 400);
+          s.dispatchEvent(new Event('input'));
+          await new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)));
+          out.push(performance.now() - t0);
+        }} return out; }}""",
+        repeat,
+    )
+    # play at the fastest speed offered and count the frames drawn
+    pg.locator(".olp button.rew").click()
+    pg.wait_for_timeout(500)
+    pg.locator(".olp select.speed").select_option("60")
+    pg.locator(".olp button.play").click()
+    pg.wait_for_timeout(1000)
+    r0, t0 = pg.evaluate(f"() => [{PLAYER}.rendered, performance.now()]")
+    pg.wait_for_timeout(int(1000 * seconds))
+    r1, t1, fast, slow = pg.evaluate(
+        f"() => {{ const P = {PLAYER}; return [P.rendered, performance.now(), P.fast, P.slow]; }}"
+    )
+    pg.locator(".olp button.play").click()
+    fps = (r1 - r0) / ((t1 - t0) / 1000)
+    # a parameter change on a warm server: new data (seed 1), every frame built and sent
+    start = time.perf_counter()
+    pg.goto(url + PLAYGROUND + "&seed=1")
+    _wait_player(pg)
+    new_data = time.perf_counter() - start
+    return {
+        "learners": 4,
+        "n": 400,
+        "first_render_s": round(first_render, 2),
+        "player_ready_s": round(first, 2),
+        "new_data_render_s": round(new_data, 2),
+        "play_frames_per_s": round(fps, 1),
+        "play_seconds": seconds,
+        "frames_drawn_fast_path": fast,
+        "frames_drawn_by_plotly_animate": slow,
+        "step": _stats(steps),
+        "slider": _stats(slider),
+    }
+
+
+def spa_next(pg, url: str, repeat: int) -> dict:
+    pg.goto(url + "/spa?scenario=three-rivals")
+    main = pg.locator("[data-testid='stMain']")
+    main.locator("h4").first.wait_for(timeout=120_000)
+    pg.wait_for_timeout(2000)
+    button = pg.get_by_role("button", name="Next ▶")
+    times = []
+    for i in range(repeat):
+        if i % 8 == 7:  # back to the start now and then (not timed)
+            pg.goto(url + "/spa?scenario=three-rivals&step=0")
+            main.locator("h4").first.wait_for(timeout=120_000)
+            pg.wait_for_timeout(1500)
+        title = main.locator("h4").first.inner_text()
         start = time.perf_counter()
-        fn()
-        out.append(1000 * (time.perf_counter() - start))
-    return out
-
-
-def apptest_reruns(repeat: int) -> list[tuple[str, list[float]]]:
-    from streamlit.testing.v1 import AppTest
-
-    os.environ["OLEARN_APP_RAISE"] = "1"
-    rows = []
-    at = AppTest.from_file(str(APP), default_timeout=300).run()
-    at.switch_page("olearn/pages/playground.py").run()
-    at.multiselect(key="play.algos").set_value(["perceptron", "pa", "spa", "arow"]).run()
-    state = {"t": 20}
-
-    def move_t():
-        state["t"] = state["t"] % 140 + 7
-        at.slider(key="play.t").set_value(state["t"]).run()
-
-    rows.append(("Playground: move t (4 learners, n=150)", _timed(move_t, repeat)))
-    rows.append(
-        (
-            "Playground: step button",
-            _timed(lambda: at.button(key="play.step").click().run(), repeat),
+        button.click()
+        pg.wait_for_function(
+            "t => { const h = document.querySelector('[data-testid=stMain] h4');"
+            " return h && h.innerText !== t; }",
+            arg=title,
+            timeout=60_000,
         )
-    )
-    seeds = iter(range(1, 10_000))
-    rows.append(
-        (
-            "Playground: new seed (recomputes the run)",
-            _timed(
-                lambda: at.number_input(key="play.seed").set_value(next(seeds)).run(),
-                max(3, repeat // 3),
-            ),
-        )
-    )
-    at.switch_page("olearn/pages/spa.py").run()
-    at.selectbox(key="spa.scenario").set_value("three-rivals").run()
-
-    def next_or_rewind():
-        if at.select_slider(key="spa.step").value >= 9:
-            at.select_slider(key="spa.step").set_value(0).run()
-        else:
-            at.button(key="spa.next").click().run()
-
-    rows.append(("SPA: next sub-step", _timed(next_or_rewind, repeat)))
-    at.radio(key="spa.rule").set_value("SPA-I").run()
-    Cs = iter([0.01, 0.03, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 3.0, 10.0] * 100)
-    rows.append(
-        (
-            "SPA: change C (new walkthrough)",
-            _timed(lambda: at.select_slider(key="spa.C").set_value(next(Cs)).run(), repeat),
-        )
-    )
-    assert not at.exception, [e.value for e in at.exception]
-    return rows
+        times.append(1000 * (time.perf_counter() - start))
+    return _stats(times)
 
 
-def teaching_calls(repeat: int) -> list[tuple[str, list[float]]]:
-    from olearn.teaching.spa_walk import scenario, spa_walkthrough
+def python_build(repeat: int) -> dict:
+    """Building every frame of the Playground (4 learners, n=400) in Python, uncached."""
     from olearn.teaching.stream import run_stream
-    from olearn.viz.spa import spa_step_figure
-    from olearn.viz.stream import mistakes_figure, stream_figure
+    from olearn.viz.stream import curves_animation, planes_animation
 
-    run = run_stream(("perceptron", "pa", "spa", "arow"), "blobs", 150)
-    inst = scenario("three-rivals")
-    walk = spa_walkthrough(inst, "I", 0.3)
-    return [
-        (
-            "run_stream (4 learners, n=150; once per data)",
-            _timed(
-                lambda: run_stream(("perceptron", "pa", "spa", "arow"), "blobs", 150),
-                max(3, repeat // 3),
-            ),
-        ),
-        (
-            "stream_figure + mistakes_figure at one t",
-            _timed(lambda: (stream_figure(run, 75), mistakes_figure(run, 75)), repeat),
-        ),
-        (
-            "spa_walkthrough (incl. quadprog, C curve)",
-            _timed(lambda: spa_walkthrough(inst, "I", 0.3), repeat),
-        ),
-        ("spa_step_figure for one sub-step", _timed(lambda: spa_step_figure(walk, 6), repeat)),
-    ]
+    keys = ("perceptron", "pa", "spa", "arow")
+    times_run, times_frames = [], []
+    for _ in range(max(1, repeat // 5)):
+        start = time.perf_counter()
+        run = run_stream(keys, "blobs", 400, test_fraction=0.2)
+        times_run.append(1000 * (time.perf_counter() - start))
+        start = time.perf_counter()
+        _, frames = planes_animation(run, "en", True, 520, 0)
+        curves_animation(run, "en", 360, 0)
+        json.dumps(frames)
+        times_frames.append(1000 * (time.perf_counter() - start))
+    return {"run_stream": _stats(times_run), "frames_and_json": _stats(times_frames)}
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=15)
+    parser.add_argument("--repeat", type=int, default=30)
+    parser.add_argument("--seconds", type=float, default=6.0)
     args = parser.parse_args(argv)
-    print(f"{'measurement':55s} {'median ms':>10s} {'p90 ms':>8s} {'n':>4s}")
-    for title, rows in (
-        ("AppTest reruns", apptest_reruns(args.repeat)),
-        ("teaching calls", teaching_calls(args.repeat)),
-    ):
-        print(f"-- {title}")
-        for name, times in rows:
-            p90 = sorted(times)[int(0.9 * (len(times) - 1))]
-            print(f"{name:55s} {statistics.median(times):10.1f} {p90:8.1f} {len(times):4d}")
+    from playwright.sync_api import sync_playwright
+
+    os.environ.setdefault("OLEARN_DATA", str(ROOT / "data"))
+    load = os.getloadavg()[0]
+    proc, url = _server()
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(
+                executable_path=shutil.which("chromium"),
+                args=["--no-sandbox", "--disable-dev-shm-usage"],
+            )
+            pg = browser.new_page(viewport={"width": 1280, "height": 720})
+            pg.set_default_timeout(120_000)
+            play = playground(pg, url, args.repeat, args.seconds)
+            nxt = spa_next(pg, url, args.repeat)
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    out = {
+        "command": "python -m benchmarks.app_timing " + " ".join(argv or sys.argv[1:]),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, load avg {load:.1f}",
+        "browser": "chromium (Debian) via Playwright, 1280x720",
+        "playground": play,
+        "spa_next": nxt,
+        "python": python_build(args.repeat),
+    }
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "app_timing.json").write_text(json.dumps(out, indent=2) + "\n")
+    lines = [
+        "# App timing in the browser",
+        "",
+        f"`{out['command'].strip()}` on {out['machine']}; {out['browser']}.",
+        "",
+        "| measurement | median | p90 | n |",
+        "|---|---|---|---|",
+        f"| Playground Step (click to painted frame) | {play['step']['median_ms']} ms"
+        f" | {play['step']['p90_ms']} ms | {play['step']['n']} |",
+        f"| Playground slider move | {play['slider']['median_ms']} ms"
+        f" | {play['slider']['p90_ms']} ms | {play['slider']['n']} |",
+        f"| SPA Next (server rerun, click to new title) | {nxt['median_ms']} ms"
+        f" | {nxt['p90_ms']} ms | {nxt['n']} |",
+        "",
+        f"- Playing (4 learners, n=400, 60 frames/s asked): **{play['play_frames_per_s']}"
+        f" frames/s** over {play['play_seconds']} s",
+        f"- First render of that Playground on a fresh server (page load to the player's"
+        f" first frame): {play['first_render_s']} s; with new data on a warm server:"
+        f" {play['new_data_render_s']} s",
+        f"- Python, uncached: run_stream {out['python']['run_stream']['median_ms']} ms, frames"
+        f" + JSON {out['python']['frames_and_json']['median_ms']} ms",
+        "",
+    ]
+    (RESULTS / "app_timing.md").write_text("\n".join(lines))
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":

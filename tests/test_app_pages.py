@@ -87,7 +87,7 @@ def test_page_error_becomes_a_message_not_a_traceback(monkeypatch):
     at.run()
     at.switch_page("olearn/pages/playground.py")
     at.query_params["kind"] = "placed"
-    at.query_params["pts"] = "0,0,0;1,1,0"  # one class only: a clear ValueError
+    at.query_params["pts"] = "0,0,0;1,1,99"  # class 99: a clear ValueError
     at.session_state["play.kind"] = "placed"
     at.run()
     assert not at.exception
@@ -203,53 +203,105 @@ def test_spa_lesson_link_hides_the_controls():
     assert texts(at)[0] == "#### 3. Q values"
 
 
-def test_spa_playground_scenario_uses_the_playground_state():
-    at = open_page("olearn/pages/playground.py")
-    at.slider(key="play.t").set_value(40).run()
-    at.button(key="play.open_spa").click().run()
-    assert_clean(at)
-    at.switch_page("olearn/pages/spa.py").run()
-    assert_clean(at)
+def test_spa_playground_hand_over_works_from_the_url_alone():
+    """The Playground's link to the SPA page carries the instance in the URL: a fresh session
+    (no Playground visited) rebuilds it."""
+    from olearn.teaching.stream import instance_to_url
+
+    hand_over = (("pa", "spa"), "blobs", 60, 3, 0.0, 0.5, 4, 1.0, True, None, "spa", 40, 0.2)
+    at = open_page("olearn/pages/spa.py", instance_to_url(hand_over))
     assert at.selectbox(key="spa.scenario").value == "playground"
+    from olearn.teaching.strings import t
+
+    missing = t("spa.playground_missing")
+    assert all(i.value != missing for i in at.info)  # no "open the Playground first"
     state = at.dataframe[-1].value
     assert "bias" in state.columns  # the playground's learners see (x1, x2, 1)
+    pg = instance_to_url(hand_over)["pg"]
+    assert at.query_params["pg"] in (pg, [pg])  # the URL keeps the hand-over
 
 
 # --- Playground -------------------------------------------------------------------------------
 
 
-def test_playground_slider_buttons_and_learners():
+def planes_text(at: AppTest) -> str:
+    return json.dumps(charts(at)[0]["layout"]) + json.dumps(charts(at)[0]["data"])
+
+
+def test_playground_t_learners_kind_and_regenerate():
     at = open_page("olearn/pages/playground.py")
     planes0 = charts(at)[0]
-    at.slider(key="play.t").set_value(60).run()
-    assert_clean(at)
-    planes1 = charts(at)[0]
-    assert planes1 != planes0
-    at.button(key="play.step").click().run()
-    assert at.slider(key="play.t").value == 61
-    at.button(key="play.back").click().run()
-    at.button(key="play.back").click().run()
-    assert at.slider(key="play.t").value == 59
-    at.button(key="play.rewind").click().run()
-    assert at.slider(key="play.t").value == 0
+    at = open_page("olearn/pages/playground.py", {"t": "60"})
+    assert charts(at)[0] != planes0  # the figure is drawn at the URL's t
+    assert "/ 60 mistakes" in json.dumps(charts(at)[0]["data"])
     at.multiselect(key="play.algos").set_value(["spa", "arow"]).run()
     assert_clean(at)
     figs = charts(at)
-    assert len(figs) == 3  # planes, mistakes, the covariance ellipses of AROW
+    assert len(figs) == 3  # planes, curves, the covariance ellipses of AROW
     assert "AROW" in json.dumps(figs[0]["layout"]["annotations"])
+    seed = at.number_input(key="play.seed").value
+    at.button(key="play.regenerate").click().run()
+    assert at.number_input(key="play.seed").value == seed + 1
+    assert charts(at)[0] != figs[0]  # new data
     at.selectbox(key="play.kind").set_value("moons").run()
     assert_clean(at)
-    at.button(key="play.play").click().run()
+    assert at.slider(key="play.K").disabled  # moons are binary
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "value"),
+    [
+        ("select_slider", "play.n", 50),
+        ("slider", "play.K", 4),
+        ("select_slider", "play.noise", 0.2),
+        ("select_slider", "play.C", 0.01),
+        ("toggle", "play.bias", False),
+        ("toggle", "play.band", False),
+        ("number_input", "play.seed", 3),
+    ],
+)
+def test_playground_every_control_changes_the_view(kind, key, value):
+    at = open_page("olearn/pages/playground.py", {"t": "30", "algos": "pa1,spa1"})
+    before = charts(at)[:2]
+    getattr(at, kind)(key=key).set_value(value).run()
     assert_clean(at)
+    assert charts(at)[:2] != before, key
+    flat = {k: at.query_params[k] for k in at.query_params}
+    assert key.split(".")[1] in flat  # and it is in the URL
+
+
+def test_playground_regions_are_exact_polygons_not_a_grid():
+    at = open_page("olearn/pages/playground.py", {"t": "40", "algos": "spa"})
+    data = charts(at)[0]["data"]
+    assert not any(tr["type"] in ("heatmap", "contour") for tr in data)
+    fills = [tr for tr in data if tr.get("fill") == "toself" and tr.get("x")]
+    assert fills and all(len(tr["x"]) <= 12 for tr in fills[:3])  # a few vertices each
+
+
+def test_playground_test_split_adds_the_test_error_panel():
+    at = open_page("olearn/pages/playground.py", {"test": "0.3"})
+    assert "yaxis2" in charts(at)[1]["layout"]
+    at.select_slider(key="play.test").set_value(0.0).run()
+    assert "yaxis2" not in charts(at)[1]["layout"]
 
 
 def test_playground_url_reproduces_the_view():
     at = open_page(
         "olearn/pages/playground.py", {"kind": "drift", "seed": "7", "t": "33", "algos": "pa1,scw1"}
     )
-    assert at.slider(key="play.t").value == 33
+    assert at.session_state["play.t"] == 33
     assert at.number_input(key="play.seed").value == 7
-    assert at.query_params["seed"] == ["7"] or at.query_params["seed"] == "7"
+    flat = {k: at.query_params[k] for k in at.query_params}
+    flat = {k: v[0] if isinstance(v, list) else v for k, v in flat.items()}
+    assert flat["seed"] == "7" and flat["t"] == "33" and flat["kind"] == "drift"
+    assert {"n", "K", "noise", "test", "C", "bias", "band", "fps", "lang"} <= flat.keys()
+
+
+def test_playground_hand_over_link_points_to_the_spa_page():
+    at = open_page("olearn/pages/playground.py", {"t": "40", "algos": "pa,spa"})
+    links = at.get("page_link")
+    assert links, "a page link to the SPA step-through"
+    assert "pg=" in links[0].proto.page or "pg" in str(links[0].proto)
 
 
 # --- Compare ----------------------------------------------------------------------------------
@@ -435,14 +487,16 @@ def test_sgd_page_lambda_changes_the_curves():
 
 
 def test_playground_points_placed_by_the_user():
-    at = open_page("olearn/pages/playground.py", {"kind": "placed"})
+    at = open_page("olearn/pages/playground.py", {"kind": "placed", "t": "5"})
     assert at.dataframe, "the editable table of points is shown"
-    assert at.slider(key="play.t").max == 8  # the eight default points are the stream
-    at.slider(key="play.t").set_value(5).run()
+    assert at.select_slider(key="play.n").disabled  # generated-data sliders are off
+    assert at.button(key="play.regenerate").disabled
+    planes = [c for c in charts(at) if "mistakes" in json.dumps(c["data"])][0]
+    assert "/ 5 mistakes" in json.dumps(planes["data"])
+    assert len(charts(at)) == 3  # the click-to-place grid, the planes, the curves
+    at.button(key="play.clear").click().run()
     assert_clean(at)
-    planes = [c for c in charts(at) if "mistakes" in json.dumps(c["layout"])][0]
-    assert "/ 5 mistakes" in json.dumps(planes["layout"]["annotations"])
-    assert len(charts(at)) == 3  # the click-to-place grid, the planes, the mistakes
+    assert at.info  # "place at least two points of two classes"
 
 
 def test_pcvm_animation_toggle_runs():

@@ -13,6 +13,7 @@ import sys
 
 import pytest
 
+from olearn.teaching.strings import t
 from tests.browser_support import SHOTS, assert_no_error, free_port, settle, wait_healthy
 
 pytestmark = pytest.mark.browser
@@ -95,26 +96,180 @@ def test_language_switch_and_lesson_link(server, page):
     page.screenshot(path=str(SHOTS / "spa-lesson-link.png"), full_page=True)
 
 
+PLAYER = "Object.values(window.__olearnPlayers || {})[0]"
+
+
+def player_ready(pg) -> None:
+    """Wait until the in-browser player drew its frame on every chart."""
+    pg.wait_for_function(
+        "() => { const P = " + PLAYER + "; if (!P) return false;"
+        " const gds = [...document.querySelectorAll('.js-plotly-plot')]"
+        ".filter(g => g.layout && g.layout.meta === P.sig);"
+        " return gds.length >= 2 && gds.every(g => g.__olpShown !== undefined"
+        " || (g.data[0] && g.data[0].meta === P.t)); }",
+        timeout=120_000,
+    )
+
+
+def url_t(pg) -> str | None:
+    """The ``t`` in the address bar (``location.href``: Streamlit uses replaceState)."""
+    return pg.evaluate("() => new URL(location.href).searchParams.get('t')")
+
+
 def test_playground_click_places_a_point(server, page):
     """Click on the placement grid: a point of the chosen class joins the stream."""
     page.goto(f"{server}/playground?kind=placed&algos=spa")
     grid = page.locator(".js-plotly-plot").first
     grid.wait_for()
+    player_ready(page)
     settle(page)
-    slider_value = page.locator("[data-testid='stSliderThumbValue']").last
-    assert slider_value.inner_text().strip() == "8"  # eight default points; t starts at 8
+    tval = page.locator(".olp .tval")
+    assert tval.inner_text().strip() == "t = 8 / 8"  # eight default points, all learnt
     box = grid.locator(".nsewdrag").first.bounding_box()
     fx, fy = (2 + 4.3) / 8.6, 1 - (-3 + 4.3) / 8.6  # data (2, -3) in the [-4.3, 4.3] axes
     page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
     page.wait_for_function(
-        "() => [...document.querySelectorAll('[data-testid=stSliderThumbValue]')]"
-        ".some(e => e.innerText.trim() === '9')",
+        "() => { const P = " + PLAYER + "; return P && P.cfg.n === 9 && P.t === 9; }",
         timeout=60_000,
     )
     settle(page)
     assert_no_error(page)
-    assert "/ 9 mistakes" in page.locator("[data-testid='stMain']").inner_text()
+    assert "t = 9 / 9" in tval.inner_text()
     page.screenshot(path=str(SHOTS / "playground-placed-points.png"), full_page=True)
+
+
+@pytest.fixture
+def projector(page):
+    """A 1280x720 page (a projector) in a new browser context: its own session and storage."""
+    context = page.context.browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(90_000)
+        yield pg
+    finally:
+        context.close()
+
+
+def inside_viewport(pg, selector: str) -> dict:
+    box = pg.locator(selector).first.bounding_box()
+    assert box is not None, selector
+    return box
+
+
+@pytest.mark.parametrize(
+    ("lang", "mode", "shot"),
+    [
+        ("en", "present=1", "present-playground.png"),
+        ("ja", "present=1", "present-playground-ja.png"),
+        ("en", "hide=all", "lesson-playground-hide-all.png"),
+    ],
+)
+def test_playground_presentation_fits_1280x720(server, projector, lang, mode, shot):
+    """Presentation mode (and a lesson's hide=all view) at 1280x720: the planes, the player
+    with the step's text and the curves are all on screen without scrolling."""
+    pg = projector
+    pg.goto(f"{server}/playground?{mode}&lang={lang}&algos=perceptron,pa,spa,arow&n=400&t=120")
+    player_ready(pg)
+    settle(pg, min_wait=1.0)
+    assert_no_error(pg)
+    assert pg.evaluate("() => document.scrollingElement.scrollHeight") <= 720
+    for selector in (".st-key-play-planes", ".st-key-play-curves", ".olp .note", ".olp .bar"):
+        box = inside_viewport(pg, selector)
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 720, (selector, box)
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 1280, (selector, box)
+    assert "t = 120 / 400" in pg.locator(".olp .note").inner_text()
+    assert pg.locator("[data-testid='stSidebar'][aria-expanded='true']").count() == 0
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    pg.screenshot(path=str(SHOTS / shot))
+
+
+def test_playground_plays_client_side_and_the_url_keeps_the_shown_t(server, projector):
+    pg = projector
+    pg.goto(f"{server}/playground?algos=perceptron,pa,spa&n=150&t=0")
+    player_ready(pg)
+    settle(pg, min_wait=1.0)
+    for _ in range(3):
+        pg.locator(".olp button.step").click()
+    pg.wait_for_function("() => new URL(location.href).searchParams.get('t') === '3'")
+    pg.locator(".olp button.play").click()
+    pg.wait_for_function("() => " + PLAYER + ".t >= 20")
+    pg.locator(".olp button.play").click()  # pause
+    shown = pg.evaluate("() => " + PLAYER + ".t")
+    pg.wait_for_function(
+        "t => new URL(location.href).searchParams.get('t') === String(t)", arg=shown
+    )
+    assert pg.evaluate("() => " + PLAYER + ".fast") > 0  # frames drawn in the browser
+    link = pg.evaluate("() => location.href")
+    pg.goto(link)  # the shared link shows the same frame
+    player_ready(pg)
+    assert f"t = {shown} / 150" in pg.locator(".olp .tval").inner_text()
+    assert_no_error(pg)
+
+
+def test_playground_hand_over_link_works_in_a_fresh_browser(server, projector):
+    pg = projector
+    pg.goto(f"{server}/playground?algos=pa,spa&t=40")
+    player_ready(pg)
+    pg.get_by_text("Open this state in the SPA step-through").click()
+    href = pg.locator("[data-testid='stPageLink'] a").first.get_attribute("href")
+    assert "pg=" in href and "scenario=playground" in href
+    # a new browser context: no cookies, no storage, no Streamlit session of the Playground
+    context = pg.context.browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        fresh = context.new_page()
+        target = href if href.startswith("http") else server + "/" + href.lstrip("/")
+        fresh.goto(target)
+        fresh.locator("h1, h3").first.wait_for(timeout=90_000)
+        settle(fresh)
+        assert_no_error(fresh)
+        text = fresh.locator("[data-testid='stMain']").inner_text()
+        assert t("spa.playground_missing") not in text
+        box = fresh.locator("[data-testid='stMain'] [data-testid='stSelectbox'] input").first
+        scenario = box.input_value()
+        assert t("spa.scenario.playground") in scenario  # the playground's state is shown
+        assert "pg=" in fresh.evaluate("() => location.href")  # and kept in the URL
+    finally:
+        context.close()
+
+
+def test_language_switch_keeps_every_widget(server, projector):
+    """SPA page: three Next, then 日本語: the sub-step stays, its label and the scenario box
+    are Japanese, and Next goes on from there."""
+    pg = projector
+    pg.goto(f"{server}/spa?scenario=three-rivals")
+    main = pg.locator("[data-testid='stMain']")
+    main.locator("h4").first.wait_for()
+    settle(pg)
+    for _ in range(3):
+        title = main.locator("h4").first.inner_text()
+        pg.get_by_role("button", name="Next ▶").click()
+        pg.wait_for_function(
+            "t => document.querySelector('[data-testid=stMain] h4').innerText !== t", arg=title
+        )
+    settle(pg, min_wait=0.5)
+    english = main.locator("h4").first.inner_text()
+    assert english.startswith("4.")
+    box = main.locator("[data-testid='stSelectbox'] input").first
+    assert box.input_value() == t("spa.scenario.three-rivals", "en")
+    pg.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").click()
+    pg.get_by_text("日本語").click()
+    pg.wait_for_function(
+        "() => /[\u3040-\u30ff]/.test(document.querySelector('[data-testid=stMain] h4').innerText)"
+    )
+    settle(pg, min_wait=0.5)
+    japanese = main.locator("h4").first.inner_text()
+    assert japanese.startswith("4.") and japanese != english
+    thumb = main.locator("[data-testid='stSliderThumbValue']").last.inner_text()
+    assert thumb == japanese.strip()  # the slider shows the same sub-step, in Japanese
+    scenario = main.locator("[data-testid='stSelectbox'] input").first.input_value()
+    assert scenario == t("spa.scenario.three-rivals", "ja")  # translated, not left in English
+    pg.locator("button", has_text="▶").first.click()  # 次へ ▶
+    pg.wait_for_function(
+        "t => document.querySelector('[data-testid=stMain] h4').innerText !== t", arg=japanese
+    )
+    assert main.locator("h4").first.inner_text().startswith("5.")
+    pg.wait_for_function("() => new URL(location.href).searchParams.get('lang') === 'ja'")
+    assert_no_error(pg)
 
 
 def test_deep_link_is_right_on_a_fresh_servers_first_request(tmp_path, page):
@@ -130,15 +285,19 @@ def test_deep_link_is_right_on_a_fresh_servers_first_request(tmp_path, page):
         proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT)
         try:
             wait_healthy(url, proc)
-            pg = page.context.new_page()  # the module's browser, a tab of its own
-            pg.set_viewport_size({"width": 1280, "height": 720})
-            pg.goto(f"{url}/cw?lang=ja")
-            pg.locator("h1").first.wait_for(timeout=90_000)
-            settle(pg)
-            assert pg.locator("[data-testid='stSidebarNav']").count() == 1
-            assert "信頼度重み付き" in pg.locator("h1").first.inner_text()
-            assert_no_error(pg)
-            pg.close()
+            # a new context of the module's browser (a second sync Playwright cannot start
+            # while the module's is running)
+            context = page.context.browser.new_context(viewport={"width": 1280, "height": 720})
+            try:
+                pg = context.new_page()
+                pg.goto(f"{url}/cw?lang=ja")
+                pg.locator("h1").first.wait_for(timeout=90_000)
+                settle(pg)
+                assert pg.locator("[data-testid='stSidebarNav']").count() == 1
+                assert "信頼度重み付き" in pg.locator("h1").first.inner_text()
+                assert_no_error(pg)
+            finally:
+                context.close()
         finally:
             proc.terminate()
             proc.wait(timeout=30)

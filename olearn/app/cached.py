@@ -61,39 +61,57 @@ def stream_run(
     C: float,
     bias: bool,
     points: tuple | None,
+    test_fraction: float = 0.0,
 ):
     """The playground's whole run, every snapshot (computed once per setting)."""
     from olearn.teaching.stream import run_stream
 
-    return run_stream(keys, kind, n, K, noise, margin, seed, C, bias, points)
+    return run_stream(keys, kind, n, K, noise, margin, seed, C, bias, points, test_fraction)
 
 
-@st.cache_resource(show_spinner=False, max_entries=1024)  # figures are never mutated
-def stream_figures(
-    keys: tuple,
-    kind: str,
-    n: int,
-    K: int,
-    noise: float,
-    margin: float,
-    seed: int,
-    C: float,
-    bias: bool,
-    points: tuple | None,
-    t: int,
+@st.cache_resource(show_spinner=False, max_entries=32)  # figures are never mutated
+def stream_views(
+    run_args: tuple,
     lang: str,
     band: bool,
+    heights: tuple[int, int],
+    t0: int,
 ):
-    """(planes at t, cumulative mistakes, weight-space ellipses or None) and the run."""
-    from olearn.viz.stream import mistakes_figure, stream_figure, weight_space_figure
+    """Everything the playground draws for one setting, built once: the figures at ``t0``,
+    every frame (as JSON strings for the player), the per-t notes and a signature.
 
-    run = stream_run(keys, kind, n, K, noise, margin, seed, C, bias, points)
-    return (
-        stream_figure(run, t, lang, band),
-        mistakes_figure(run, t, lang),
-        weight_space_figure(run, t, lang),
-        run.mistake_counts(t),
-        run.n,
+    Returns a dict with ``planes``, ``curves``, ``weights`` (figure or None), ``frames``
+    (name -> JSON string), ``notes``, ``n``, ``sig``, ``counts`` (mistakes at ``t0``)."""
+    import hashlib
+    import json
+    import re
+
+    from olearn.teaching.stream import step_notes
+    from olearn.viz.stream import curves_animation, planes_animation, weight_space_animation
+
+    run = stream_run(*run_args)
+    sig = hashlib.sha1(repr((run_args, lang, band, heights, t0)).encode()).hexdigest()[:16]
+    planes, planes_frames = planes_animation(run, lang, band, heights[0], t0, sig)
+    curves, curves_frames = curves_animation(run, lang, heights[1], t0, sig)
+    weights = weight_space_animation(run, lang, 420, t0, sig)
+    frames = {
+        "planes": json.dumps(planes_frames, separators=(",", ":")),
+        "curves": json.dumps(curves_frames, separators=(",", ":")),
+    }
+    if weights is not None:
+        weights, weight_frames = weights
+        frames["weights"] = json.dumps(weight_frames, separators=(",", ":"))
+    # markdown bold -> HTML for the player's note line
+    notes = [re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", s) for s in step_notes(run, lang)]
+    return dict(
+        planes=planes,
+        curves=curves,
+        weights=weights,
+        frames=frames,
+        notes=notes,
+        n=run.n,
+        sig=sig,
+        counts=run.mistake_counts(t0),
     )
 
 

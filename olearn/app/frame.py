@@ -12,8 +12,20 @@ from typing import NamedTuple
 import streamlit as st
 
 from olearn.app import page_path
-from olearn.app.ui import guard
+from olearn.app.ui import guard, hidden_set, presenting, query_param
 from olearn.teaching.strings import LANGS, t
+
+# presentation mode: less padding above the page, so a 1280x720 screen holds the figure and
+# the step's text; plot text stays >= 16 px (olearn.viz.common)
+PRESENT_CSS = """<style>
+[data-testid="stMainBlockContainer"] { padding-top: 3.3rem; padding-bottom: 0.5rem; }
+[data-testid="stMainBlockContainer"] h3 { padding-top: 0; padding-bottom: 0.2rem; }
+</style>"""
+# hide=all (a lesson's embedded view): no sidebar at all
+NO_SIDEBAR_CSS = """<style>
+[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
+[data-testid="stExpandSidebarButton"] { display: none; }
+</style>"""
 
 
 class PageDef(NamedTuple):
@@ -38,22 +50,33 @@ PAGES: list[PageDef] = [
 
 def main() -> None:
     """Run the app: one call per Streamlit rerun (the entry scripts call it)."""
+    if "lang" not in st.session_state:
+        st.session_state["lang"] = query_param("lang", "en", lambda v: v in LANGS)
+    if "present" not in st.session_state:
+        st.session_state["present"] = bool(query_param("present", False))
+    hidden = hidden_set()
+    present = presenting() or "all" in hidden
     st.set_page_config(
         page_title="olearn",
         page_icon=":material/timeline:",
         layout="wide",
-        initial_sidebar_state="expanded",
+        initial_sidebar_state="collapsed" if present else "expanded",
     )
-    if "lang" not in st.session_state:
-        wanted = st.query_params.get("lang", "en")
-        st.session_state["lang"] = wanted if wanted in LANGS else "en"
-    hidden = {h.strip() for h in st.query_params.get("hide", "").split(",")}
+    if present:
+        st.html(PRESENT_CSS)
+    if "all" in hidden:
+        st.html(NO_SIDEBAR_CSS)
     if not hidden & {"all", "lang"}:
         st.sidebar.selectbox(
             t("lang.label"), LANGS, key="lang", format_func=lambda code: t("lang.name", code)
         )
     lang = st.session_state["lang"]
     if "all" not in hidden:
+        st.sidebar.toggle(
+            t("ui.present", lang),
+            key="present",
+            help=t("ui.present.help", lang),
+        )
         with st.sidebar.expander(t("ui.share", lang), icon=":material/link:"):
             st.caption(t("ui.share.help", lang))
             st.caption(t("ui.png_hint", lang))

@@ -5,13 +5,25 @@ URL state: every control registered through :class:`Controls` starts from ``?nam
 the URL (when present) and writes its value back, so the address bar reproduces the screen,
 seed included.  ``?hide=all`` (or ``?hide=name1,name2``) renders no widget for those controls:
 their URL or default values are used, which makes a lesson link show only the content.
+
+Presentation: ``?present=1`` (or the sidebar's "Present" switch) collapses the sidebar, folds
+the controls into one closed "Settings" expander (:meth:`Controls.panel`) and tightens the page
+so that, at 1280x720, the main figure and the current step's text fit without scrolling;
+:func:`stage` lays out figure | explanation + step buttons side by side and
+:func:`figure_height` gives the figure height that fits.
+
+Language: widget values are stored language-free (the option itself, never its label) under
+keys that do not depend on the language; a control whose labels were drawn in another
+language is re-sent to the browser, so a language switch keeps every widget's state and
+re-translates its option labels.
 """
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import streamlit as st
@@ -20,6 +32,7 @@ from olearn.teaching.strings import LANGS, t
 from olearn.viz.common import PLOTLY_CONFIG
 
 RAISE_ENV = "OLEARN_APP_RAISE"  # set to 1 (tests) to let page errors propagate
+_LANG_OF = "_ui.lang_of."  # session key prefix: the language a widget's labels were drawn in
 
 
 def lang() -> str:
@@ -61,14 +74,117 @@ def plot(fig, key: str | None = None) -> None:
     st.plotly_chart(fig, config=PLOTLY_CONFIG, key=key)
 
 
-def _parse(raw: str, like: Any) -> Any:
+def parse_param(raw: Any, like: Any) -> Any:
+    """A URL value parsed to the type of ``like``, or ``None`` when it does not parse.
+
+    Never raises: ``inf``, ``nan``, ``1e999``, numbers too big for an int, and garbage all
+    give ``None`` (the caller then keeps its default).
+
+    >>> parse_param("7", 0), parse_param("2.5", 1.0), parse_param("on", False)
+    (7, 2.5, True)
+    >>> [parse_param(v, 0) for v in ("inf", "1e999", "nan", "7.5", "x", None)]
+    [None, None, None, None, None, None]
+    >>> parse_param("1e999", 1.0), parse_param("-0", 0), parse_param("spa", "pa")
+    (None, 0, 'spa')
+    """
+    if raw is None:
+        return None
+    text = str(raw).strip()
     if isinstance(like, bool):
-        return raw.lower() in ("1", "true", "yes", "on")
-    if isinstance(like, int):
-        return int(float(raw))
-    if isinstance(like, float):
-        return float(raw)
-    return raw
+        low = text.lower()
+        if low in ("1", "true", "yes", "on"):
+            return True
+        if low in ("0", "false", "no", "off"):
+            return False
+        return None
+    if isinstance(like, int | float):
+        try:
+            value = float(text)
+        except (TypeError, ValueError, OverflowError):
+            return None
+        if not math.isfinite(value):
+            return None
+        if isinstance(like, int):
+            if value != round(value) or abs(value) > 2**53:
+                return None
+            return int(value)
+        return value
+    return text
+
+
+def query_param(name: str, like: Any, valid: Callable[[Any], bool] | None = None) -> Any:
+    """``?name=`` parsed like ``like`` (see :func:`parse_param`), ``like`` itself when absent,
+    unparsable or refused by ``valid``.  Never raises."""
+    value = parse_param(st.query_params.get(name), like)
+    if value is None:
+        return like
+    try:
+        return value if valid is None or valid(value) else like
+    except Exception:  # noqa: BLE001 - a validator choking on odd input means "not valid"
+        return like
+
+
+def presenting() -> bool:
+    """Presentation mode: the sidebar's "Present" switch, else ``?present=1``."""
+    if "present" in st.session_state:
+        return bool(st.session_state["present"])
+    return bool(query_param("present", False))
+
+
+def hidden_set() -> set[str]:
+    """The names listed in ``?hide=`` (``{"all"}`` for ``hide=all``)."""
+    raw = st.query_params.get("hide", "") or ""
+    return {h.strip() for h in str(raw).split(",") if h.strip()}
+
+
+# figure heights that fit 1280x720 in presentation mode (the header, title and one row of
+# buttons take ~150 px) and a comfortable height otherwise
+PRESENT_HEIGHT = 540
+
+
+def figure_height(normal: int, present: int = PRESENT_HEIGHT) -> int:
+    """The height to give the page's main figure: ``present`` in presentation mode and in a
+    lesson's ``hide=all`` view (both must fit 1280x720)."""
+    return present if presenting() or "all" in hidden_set() else normal
+
+
+def stage(widths: Sequence[float] = (3, 2)):
+    """Two columns for a page's main view: the figure on the left, the current step's text
+    and its Step / Next / Play buttons on the right (side by side, as item 1 of the lecture
+    layout asks).  Returns ``(figure_column, side_column)``."""
+    left, right = st.columns(list(widths), gap="medium", vertical_alignment="top")
+    return left, right
+
+
+def header(title: str, intro: str | None = None) -> None:
+    """The page title (compact in presentation mode, where the intro is left out)."""
+    if presenting() or "all" in hidden_set():
+        st.markdown(f"### {title}")
+    else:
+        st.title(title)
+        if intro:
+            st.caption(intro)
+
+
+class _Nowhere:
+    """Stands in for a column when the controls are all hidden: every call does nothing, so a
+    page can keep ``where=col`` and ``col.button(...)`` without drawing empty boxes."""
+
+    def __getattr__(self, name: str):
+        return lambda *a, **k: None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _safe(valid: Callable[[Any], bool], value: Any) -> bool:
+    try:
+        return bool(valid(value))
+    except Exception:  # noqa: BLE001
+        return False
 
 
 class Controls:
@@ -82,9 +198,29 @@ class Controls:
 
     def __init__(self, page: str):
         self.page = page
-        hide = st.query_params.get("hide", "")
-        self.hidden = {h.strip() for h in hide.split(",") if h.strip()}
+        self.hidden = hidden_set()
         self.values: dict[str, Any] = {}
+        self.present = presenting()
+
+    @property
+    def all_hidden(self) -> bool:
+        return "all" in self.hidden
+
+    def panel(self, label: str | None = None):
+        """The box around the page's controls: a bordered container; in presentation mode a
+        closed "Settings" expander; with ``hide=all`` nothing at all (no empty box)."""
+        if self.all_hidden:
+            return nullcontext()
+        if self.present:
+            return st.expander(label or tr("ui.settings"), expanded=False, icon=":material/tune:")
+        return st.container(border=True)
+
+    def columns(self, spec, **kw) -> list:
+        """``st.columns(spec)``; with ``hide=all`` stand-ins that draw nothing."""
+        if self.all_hidden:
+            n = spec if isinstance(spec, int) else len(spec)
+            return [_Nowhere() for _ in range(n)]
+        return st.columns(spec, **kw)
 
     def key(self, name: str) -> str:
         return f"{self.page}.{name}"
@@ -96,19 +232,22 @@ class Controls:
         """Put the URL value (if valid) or the default in session state before the widget."""
         key = self.key(name)
         if key not in st.session_state:
-            value = default
-            raw = st.query_params.get(name)
-            if raw is not None:
-                try:
-                    parsed = _parse(raw, default)
-                    if valid(parsed):
-                        value = parsed
-                except (TypeError, ValueError):
-                    pass
-            st.session_state[key] = value
-        elif not valid(st.session_state[key]):
+            st.session_state[key] = query_param(name, default, valid)
+        elif not _safe(valid, st.session_state[key]):
             st.session_state[key] = default
+        else:
+            self._relabel(key)
+        st.session_state[_LANG_OF + key] = lang()
         return key
+
+    @staticmethod
+    def _relabel(key: str) -> None:
+        """If this widget's labels were last drawn in another language, assign its (language-
+        free) value again: Streamlit then sends the value with the new labels to the browser,
+        which otherwise keeps the old label and falls back to the first option."""
+        drawn_in = st.session_state.get(_LANG_OF + key)
+        if drawn_in is not None and drawn_in != lang():
+            st.session_state[key] = st.session_state[key]
 
     def _done(self, name: str, value: Any) -> Any:
         self.values[name] = value
@@ -153,10 +292,13 @@ class Controls:
         key = self.key(name)
         if key not in st.session_state:
             raw = st.query_params.get(name)
-            value = [v for v in raw.split(",") if v in options] if raw else list(default)
-            st.session_state[key] = value
+            by_text = {str(o): o for o in options}
+            value = [by_text[v] for v in str(raw).split(",") if v in by_text] if raw else None
+            st.session_state[key] = value or list(default)
         else:
             st.session_state[key] = [v for v in st.session_state[key] if v in options]
+            self._relabel(key)
+        st.session_state[_LANG_OF + key] = lang()
         if self.is_hidden(name):
             value = st.session_state[key]
         else:
@@ -191,6 +333,12 @@ class Controls:
             return self._done(name, st.session_state[key])
         return self._done(name, (where or st).toggle(label, key=key, **kw))
 
+    def state(self, name: str, default: Any, valid: Callable[[Any], bool]) -> Any:
+        """A value kept in the session and the URL without a Streamlit widget (e.g. a value
+        set in the browser by a component): the URL's on arrival, :meth:`set` after that."""
+        key = self._start(name, default, valid)
+        return self._done(name, st.session_state[key])
+
     def set(self, name: str, value: Any) -> None:
         """Change a control's value from a callback (before its widget is drawn)."""
         st.session_state[self.key(name)] = value
@@ -199,9 +347,12 @@ class Controls:
         return st.session_state.get(self.key(name), default)
 
     def sync(self) -> None:
-        """Write every control's value (plus the language and hide list) to the URL."""
+        """Write every control's value (plus the language, presentation mode and hide list)
+        to the URL, all at once."""
         params = {k: str(v) for k, v in self.values.items()}
         params["lang"] = lang()
+        if self.present:
+            params["present"] = "1"
         if self.hidden:
             params["hide"] = ",".join(sorted(self.hidden))
         current = {k: st.query_params.get(k) for k in st.query_params}

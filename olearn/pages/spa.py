@@ -11,6 +11,7 @@ import streamlit as st
 from olearn.app.cached import spa_figures, spa_walk
 from olearn.app.ui import Controls, guard, lang, plot, tr
 from olearn.teaching.spa_walk import SCENARIOS, shown
+from olearn.teaching.stream import instance_from_url, instance_to_url
 
 L = lang()
 ui = Controls("spa")
@@ -66,7 +67,13 @@ with guard():
         if name == "random"
         else None
     )
-    playground = st.session_state.get("playground.instance") if name == "playground" else None
+    playground = None
+    if name == "playground":  # the hand-over travels in the URL (?pg=...), so links work
+        playground = instance_from_url(st.query_params) or st.session_state.get(
+            "playground.instance"
+        )
+        if playground is not None:
+            ui.values.update(instance_to_url(playground))
     if name == "playground" and playground is None:
         st.info(tr("spa.playground_missing"))
         name = "pa-failure"

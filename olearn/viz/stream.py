@@ -1,20 +1,28 @@
-"""Figures of the playground: each learner's plane at time t (decision regions, separating
-lines, margin band, the points seen so far, the current example), the running mistake
-counts, and for confidence-weighted learners the covariance ellipses in weight space.
+"""Figures of the playground, animated in the browser: one Plotly frame per t (frame names
+``"0".."n"``), built once per setting; :mod:`olearn.app.player` plays them client-side.
 
-Figures are built from plain dicts (no per-trace validation), which keeps a rerun cheap.
+- :func:`planes_animation`: each learner's plane (exact decision regions, boundaries and
+  margin band as polygons, the points seen so far, the mistakes crossed, the next example).
+- :func:`curves_animation`: cumulative mistakes and the test error, a moving t marker.
+- :func:`weight_space_animation`: for confidence-weighted learners, each class mean with its
+  1-sigma covariance ellipse.
+
+Only scatter traces are used (the frames animate without a full redraw) and figures are
+built from plain dicts (no per-trace validation).  Which points are drawn (seen so far,
+mistakes so far) travels as a per-point opacity in base64 uint8 arrays: one byte per point
+per frame.
 """
 
 from __future__ import annotations
+
+import base64
 
 import numpy as np
 import plotly.graph_objects as go
 
 from olearn.teaching.strings import t as tt
-from olearn.viz.common import argmax_grid, region_colorscale, style
-from olearn.viz.palette import EXAMPLE_COLOR, algorithm_color, class_color, rgba
-
-GRID = 100
+from olearn.viz.common import region_traces, style
+from olearn.viz.palette import EXAMPLE_COLOR, algorithm_color, algorithm_dash, class_color, rgba
 
 
 def _box(X: np.ndarray) -> tuple[float, float, float, float]:
@@ -34,226 +42,372 @@ def _domains(n: int):
     if n == 2:
         return [((0, 0.47), (0, 1)), ((0.53, 1), (0, 1))]
     cells = [
-        ((0, 0.47), (0.54, 1)),
-        ((0.53, 1), (0.54, 1)),
-        ((0, 0.47), (0, 0.46)),
-        ((0.53, 1), (0, 0.46)),
+        ((0, 0.48), (0.535, 0.965)),
+        ((0.52, 1), (0.535, 0.965)),
+        ((0, 0.48), (0, 0.43)),
+        ((0.52, 1), (0, 0.43)),
     ]
     return cells[:n]
 
 
-def stream_figure(run, t: int, lang: str = "en", band: bool = True) -> go.Figure:
-    """Every learner's plane after ``t`` steps, the example ``t`` (the next to arrive)
-    highlighted, the points seen so far coloured by class and the mistakes crossed."""
-    t = int(min(max(t, 0), run.n))
+def _u1(values) -> dict:
+    """A uint8 array in plotly's typed-array form (base64): 1 byte per point per frame.
+
+    >>> _u1([1, 0, 1])
+    {'dtype': 'u1', 'bdata': 'AQAB'}
+    """
+    arr = np.ascontiguousarray(np.asarray(values, dtype=np.uint8))
+    return {"dtype": "u1", "bdata": base64.b64encode(arr.tobytes()).decode("ascii")}
+
+
+SEEN_SIZE = 10  # px: the points seen so far
+MISTAKE_SIZE = 13  # px: the crosses on mistakes
+STAR_SIZE = 22  # px: the example about to arrive
+
+
+def _plane_traces(
+    run, key: str, t: int, box: tuple, band: bool, xa: str, ya: str, lang: str, memo: dict
+):
+    """Every trace of one learner's panel at time t (scatter only, so frames animate without
+    a full redraw): K regions, the band, the boundaries, points seen, mistakes, the next
+    example, the count.  ``memo`` reuses the regions of an unchanged W (passive steps)."""
+    W = run.W[key][t]
+    sig = W.tobytes()
+    if sig not in memo:
+        Wp, b = (W[:, :2], W[:, 2]) if run.bias else (W, None)
+        memo[sig] = region_traces(Wp, b, box, band=band, xaxis=xa, yaxis=ya)
+    traces = [dict(x=tr["x"], y=tr["y"]) for tr in memo[sig]]
+    traces[0]["meta"] = t  # the player reads which frame a chart shows from data[0].meta
+    seen = np.zeros(run.n, dtype=np.uint8)  # opacity 1 for the points seen so far
+    seen[:t] = 1
+    wrong = np.zeros(run.n, dtype=np.uint8)  # opacity 1 for the mistakes so far
+    wrong[:t] = run.mistakes[key][:t]
+    nxt = ([run.X[t, 0]], [run.X[t, 1]]) if t < run.n else ([], [])
+    color = [class_color(int(run.y[t]))] if t < run.n else EXAMPLE_COLOR
+    count = int(run.mistakes[key][:t].sum())
+    traces += [
+        dict(marker=dict(opacity=_u1(seen))),
+        dict(marker=dict(opacity=_u1(wrong))),
+        dict(
+            x=[round(float(v), 4) for v in nxt[0]],
+            y=[round(float(v), 4) for v in nxt[1]],
+            marker=dict(color=color),
+        ),
+        dict(text=[f"{count} / {t} {tt('play.mistakes', lang)}"]),
+    ]
+    return traces
+
+
+def _static_plane_traces(run, xa: str, ya: str, box: tuple) -> list[dict]:
+    """The constant parts of the last four traces (positions, colours, symbols)."""
+    common = dict(type="scatter", showlegend=False, xaxis=xa, yaxis=ya)
+    return [
+        dict(
+            common,
+            x=run.X[:, 0].round(4).tolist(),
+            y=run.X[:, 1].round(4).tolist(),
+            mode="markers",
+            hoverinfo="skip",
+            marker=dict(
+                size=SEEN_SIZE,
+                color=[class_color(int(c)) for c in run.y],
+                line=dict(width=1, color="#222"),
+            ),
+        ),
+        dict(
+            common,
+            x=run.X[:, 0].round(4).tolist(),
+            y=run.X[:, 1].round(4).tolist(),
+            mode="markers",
+            hoverinfo="skip",
+            marker=dict(size=MISTAKE_SIZE, symbol="x-thin", line=dict(width=2.5, color="#111")),
+        ),
+        dict(
+            common,
+            mode="markers",
+            hoverinfo="skip",
+            marker=dict(size=STAR_SIZE, symbol="star", line=dict(width=2, color=EXAMPLE_COLOR)),
+        ),
+        dict(
+            common,
+            x=[float(box[1])],
+            y=[float(box[3])],
+            mode="text",
+            textposition="bottom left",  # inside the panel's top-right corner
+            textfont=dict(size=16, color="#111"),
+            cliponaxis=False,
+            hoverinfo="skip",
+        ),
+    ]
+
+
+def _merge(static: dict, update: dict) -> dict:
+    out = dict(static)
+    for k, v in update.items():
+        out[k] = {**out[k], **v} if isinstance(v, dict) and isinstance(out.get(k), dict) else v
+    return out
+
+
+def planes_animation(
+    run, lang: str = "en", band: bool = True, height: int = 560, t0: int = 0, sig: str = ""
+) -> tuple[go.Figure, list[dict]]:
+    """Every learner's plane: the figure at ``t0`` and one frame per t = 0..n (plain JSON-able
+    dicts named ``"0".."n"``, handed to the player, not to plotly.py, whose frame validation
+    costs seconds), drawn with exact polygons and scatter traces only, so the browser
+    animates it without a redraw.  ``sig`` goes to ``layout.meta`` (the player waits for a
+    figure carrying its signature); each frame's traces carry ``meta = t``."""
+    t0 = int(min(max(t0, 0), run.n))
     box = _box(run.X)
-    data, layout = [], {"annotations": []}
-    seen = slice(0, t)
-    colors = [class_color(k) for k in run.y[seen]]
+    data, layout = [], {"annotations": [], "meta": sig}
+    per_frame: list[list] = [[] for _ in range(run.n + 1)]
+    cells = _domains(len(run.keys))
     for i, key in enumerate(run.keys):
         xa, ya = _axes(i)
-        W = run.W[key][t]
-        Wp, b = (W[:, :2], W[:, 2]) if run.bias else (W, None)
-        xs, ys, Z, gap = argmax_grid(Wp, b, box, steps=GRID)
-        data.append(
-            dict(
-                type="heatmap",
-                x=xs,
-                y=ys,
-                z=Z,
-                zmin=-0.5,
-                zmax=run.K - 0.5,
-                colorscale=region_colorscale(run.K),
-                showscale=False,
-                hoverinfo="skip",
-                xaxis=xa,
-                yaxis=ya,
-            )
+        static = [None] * (run.K + 2) + _static_plane_traces(run, xa, ya, box)
+        memo: dict = {}
+        for t in range(run.n + 1):
+            per_frame[t] += _plane_traces(run, key, t, box, band, xa, ya, lang, memo)
+        first = per_frame[t0][-len(static) :]
+        full = region_traces(
+            *(
+                (run.W[key][t0][:, :2], run.W[key][t0][:, 2])
+                if run.bias
+                else (run.W[key][t0], None)
+            ),
+            box,
+            band=band,
+            xaxis=xa,
+            yaxis=ya,
         )
-        if band:
-            data.append(
-                dict(
-                    type="heatmap",
-                    x=xs,
-                    y=ys,
-                    z=np.where(gap < 1.0, 1.0, np.nan),
-                    colorscale=[[0, "rgba(40,40,40,0.16)"], [1, "rgba(40,40,40,0.16)"]],
-                    showscale=False,
-                    hoverinfo="skip",
-                    xaxis=xa,
-                    yaxis=ya,
-                )
-            )
-        if np.any(W):
-            data.append(
-                dict(
-                    type="contour",
-                    x=xs,
-                    y=ys,
-                    z=Z,
-                    showscale=False,
-                    contours=dict(coloring="lines", start=0.5, end=run.K - 1.5, size=1),
-                    line=dict(color="#222", width=2),
-                    colorscale=[[0, "#222"], [1, "#222"]],
-                    hoverinfo="skip",
-                    xaxis=xa,
-                    yaxis=ya,
-                )
-            )
-        S = run.Sigma.get(key)
-        if S is not None:  # uncertainty in input space: the std of the score, sqrt(z' S z)
-            Sig = S[t]
-            gx, gy = np.meshgrid(xs, ys)
-            Zf = np.stack([gx, gy] + ([np.ones_like(gx)] if run.bias else []), axis=-1)
-            std = np.sqrt(np.maximum(np.einsum("...i,ij,...j->...", Zf, Sig, Zf), 0.0))
-            data.append(
-                dict(
-                    type="contour",
-                    x=xs,
-                    y=ys,
-                    z=std,
-                    showscale=False,
-                    contours=dict(
-                        coloring="lines", showlabels=True, labelfont=dict(size=10, color="#8C2D04")
-                    ),
-                    line=dict(color="#8C2D04", width=1, dash="dot"),
-                    ncontours=6,
-                    colorscale=[[0, "#8C2D04"], [1, "#8C2D04"]],
-                    hoverinfo="skip",
-                    xaxis=xa,
-                    yaxis=ya,
-                )
-            )
-        if t:
-            data.append(
-                dict(
-                    type="scatter",
-                    x=run.X[seen, 0],
-                    y=run.X[seen, 1],
-                    mode="markers",
-                    showlegend=False,
-                    hoverinfo="skip",
-                    marker=dict(size=6, color=colors, line=dict(width=0.5, color="#333")),
-                    xaxis=xa,
-                    yaxis=ya,
-                )
-            )
-            wrong = np.flatnonzero(run.mistakes[key][:t])
-            if wrong.size:
-                data.append(
-                    dict(
-                        type="scatter",
-                        x=run.X[wrong, 0],
-                        y=run.X[wrong, 1],
-                        mode="markers",
-                        showlegend=False,
-                        hoverinfo="skip",
-                        marker=dict(symbol="x-thin", size=7, line=dict(width=1.5, color="#222")),
-                        xaxis=xa,
-                        yaxis=ya,
-                    )
-                )
-        if t < run.n:
-            data.append(
-                dict(
-                    type="scatter",
-                    x=[run.X[t, 0]],
-                    y=[run.X[t, 1]],
-                    mode="markers",
-                    showlegend=False,
-                    hoverinfo="skip",
-                    marker=dict(
-                        size=17,
-                        color=class_color(run.y[t]),
-                        symbol="star",
-                        line=dict(width=2, color=EXAMPLE_COLOR),
-                    ),
-                    xaxis=xa,
-                    yaxis=ya,
-                )
-            )
-        (dx, dy) = _domains(len(run.keys))[i]
+        static[: len(full)] = full
+        data += [_merge(st, f) for st, f in zip(static, first)]
+        (dx, dy) = cells[i]
         suffix = "" if i == 0 else str(i + 1)
+        bottom = dy[0] < 0.1 or len(run.keys) <= 2
+        left = dx[0] < 0.1
         layout[f"xaxis{suffix}"] = dict(
-            domain=dx, range=box[:2], anchor=ya, showgrid=False, zeroline=False
+            domain=dx,
+            range=box[:2],
+            anchor=ya,
+            showgrid=False,
+            zeroline=False,
+            showticklabels=bottom,  # the rows share their range: ticks once, at the bottom
+            title=dict(text=tt("play.axis1", lang) if bottom else ""),
         )
         layout[f"yaxis{suffix}"] = dict(
-            domain=dy, range=box[2:], anchor=xa, showgrid=False, zeroline=False, scaleanchor=xa
+            domain=dy,
+            range=box[2:],
+            anchor=xa,
+            showgrid=False,
+            zeroline=False,
+            scaleanchor=xa,
+            showticklabels=left,
+            title=dict(text=tt("play.axis2", lang) if left else ""),
         )
-        count = int(run.mistakes[key][:t].sum())
+        spec_color, spec_dash = algorithm_color(key), algorithm_dash(key)
         layout["annotations"].append(
             dict(
-                text=f"<span style='color:{algorithm_color(key)}'>■</span> <b>{run.names[i]}</b>: "
-                f"{count} / {t} {tt('play.mistakes', lang)}",
-                x=(dx[0] + dx[1]) / 2,
+                text=f"<span style='color:{spec_color}'>━━</span> <b>{run.names[i]}</b>",
+                x=dx[0],
                 y=dy[1],
                 xref="paper",
                 yref="paper",
+                xanchor="left",
                 yanchor="bottom",
                 showarrow=False,
-                font=dict(size=15, color="#222"),
+                font=dict(size=17, color="#111"),
+                hovertext=spec_dash,
             )
         )
+    indices = list(range(len(data)))
+    frames = [dict(name=str(t), data=per_frame[t], traces=indices) for t in range(run.n + 1)]
     fig = go.Figure(data=data, layout=layout, _validate=False)
-    rows = 1 if len(run.keys) <= 2 else 2
-    return style(fig, height=430 * rows)
+    fig = style(fig, height=height)
+    fig.update_layout(margin=dict(l=55, r=10, t=30, b=45), dragmode=False)
+    return fig, frames
 
 
-def mistakes_figure(run, t: int, lang: str = "en") -> go.Figure:
-    """Cumulative online mistakes of every learner over the stream, with t marked."""
+def _spread(values: list[float], gap: float) -> list[float]:
+    """Label heights at least ``gap`` apart, as close as possible to ``values`` (direct labels
+    at the end of lines that end near each other).
+
+    >>> _spread([1.0, 1.1, 5.0], 0.5)
+    [0.8, 1.3, 5.0]
+    """
+    order = np.argsort(values)
+    placed = [float(values[i]) for i in order]
+    for _ in range(len(placed)):
+        for j in range(1, len(placed)):
+            if placed[j] - placed[j - 1] < gap:
+                mid = (placed[j] + placed[j - 1]) / 2
+                placed[j - 1], placed[j] = mid - gap / 2, mid + gap / 2
+    out = [0.0] * len(values)
+    for rank, i in enumerate(order):
+        out[i] = round(placed[rank], 6)
+    return out
+
+
+def curves_animation(
+    run, lang: str = "en", height: int = 300, t0: int = 0, sig: str = ""
+) -> tuple[go.Figure, list[dict]]:
+    """Cumulative mistakes (top) and, with a test set, the test error (bottom) of every
+    learner over the stream: one colour and dash per learner (its registry entry), each line
+    labelled at its end, axes from zero.  Frames (``"0".."n"``) move only the t marker and
+    the dots on the curves."""
+    t0 = int(min(max(t0, 0), run.n))
     steps = np.arange(run.n + 1)
-    data = [
-        dict(
-            type="scatter",
-            x=steps,
-            y=np.concatenate([[0], np.cumsum(run.mistakes[k])]),
-            mode="lines",
-            name=run.names[i],
-            line=dict(color=algorithm_color(k), width=2.5),
-        )
-        for i, k in enumerate(run.keys)
-    ]
-    layout = dict(
-        shapes=[
-            dict(
-                type="line",
-                x0=int(t),
-                x1=int(t),
-                y0=0,
-                y1=1,
-                yref="paper",
-                line=dict(color="#C00000", dash="dash"),
-            )
-        ],
-        xaxis=dict(title=dict(text="t")),
-        yaxis=dict(title=dict(text=tt("play.cum_mistakes", lang)), rangemode="tozero"),
-    )
-    return style(go.Figure(data=data, layout=layout, _validate=False), height=300)
-
-
-def weight_space_figure(run, t: int, lang: str = "en") -> go.Figure | None:
-    """For confidence-weighted learners: each class mean mu_k (features 1, 2) with the 1-sigma
-    ellipse of the shared covariance around it; None when no such learner runs."""
-    from olearn.core.cw import covariance_ellipse, ellipse_points
-
-    keys = [k for k in run.keys if run.Sigma.get(k) is not None]
-    if not keys:
-        return None
-    data = []
-    for k in keys:
-        i = run.keys.index(k)
-        W, S = run.W[k][int(t)], run.Sigma[k][int(t)]
-        for u in range(run.K):
-            pts = ellipse_points(covariance_ellipse(S, center=W[u, :2]), 80)
+    has_test = bool(run.test_error)
+    panels = [("y", "cum")] + ([("y2", "test")] if has_test else [])
+    cum = {k: np.concatenate([[0], np.cumsum(run.mistakes[k])]) for k in run.keys}
+    series = {"cum": cum, "test": run.test_error}
+    data: list[dict] = []
+    layout: dict = {"annotations": [], "meta": sig, "showlegend": False}
+    moving: list[int] = []
+    split = 0.56 if has_test else 0.0
+    tops: dict[str, float] = {}
+    plot_px = max(height - 60, 100)  # the plot area's height (margins t=10, b=50)
+    for ya, what in panels:
+        values = series[what]
+        top = max(float(np.max(v)) for v in values.values()) or 1.0
+        share = (1.0 - split) if ya == "y" else 0.44
+        # direct labels at the line ends, at least 19 px apart
+        ends = _spread([float(values[k][-1]) for k in run.keys], 19 / (share * plot_px) * top)
+        ends = [e - min(0.0, min(ends)) for e in ends]  # no label below the axis' zero
+        tops[ya] = max(top, max(ends)) * 1.08
+        for i, k in enumerate(run.keys):
             data.append(
                 dict(
                     type="scatter",
-                    x=pts[:, 0],
-                    y=pts[:, 1],
+                    x=steps.tolist(),
+                    y=values[k].round(4).tolist(),
                     mode="lines",
+                    name=run.names[i],
                     line=dict(
-                        color=class_color(u), width=2, dash="solid" if i % 2 == 0 else "dash"
+                        color=algorithm_color(k),
+                        dash=algorithm_dash(k),
+                        width=4.0 - 0.6 * i,  # earlier learners wider: none hides another
                     ),
+                    hoverinfo="x+y+name",
+                    xaxis="x",
+                    yaxis=ya,
+                )
+            )
+            layout["annotations"].append(
+                dict(
+                    text=f"<b>{run.names[i]}</b>",
+                    x=run.n,
+                    y=ends[i],
+                    xref="x",
+                    yref=ya,
+                    xanchor="left",
+                    showarrow=False,
+                    font=dict(size=16, color=algorithm_color(k)),
+                )
+            )
+        moving.append(len(data))
+        data.append(
+            dict(
+                meta=t0,
+                type="scatter",
+                mode="markers",
+                x=[t0] * len(run.keys),
+                y=[float(values[k][t0]) for k in run.keys],
+                marker=dict(
+                    size=11,
+                    color=[algorithm_color(k) for k in run.keys],
+                    line=dict(width=1.5, color="#111"),
+                ),
+                hoverinfo="skip",
+                xaxis="x",
+                yaxis=ya,
+            )
+        )
+        moving.append(len(data))
+        data.append(
+            dict(
+                type="scatter",
+                mode="lines",
+                x=[t0, t0],
+                y=[0, top * 1.05],
+                line=dict(color="#C00000", width=2),
+                hoverinfo="skip",
+                xaxis="x",
+                yaxis=ya,
+            )
+        )
+    frames = []
+    for t in range(run.n + 1):
+        fd = []
+        for _, what in panels:
+            values = series[what]
+            top = max(float(np.max(v)) for v in values.values()) or 1.0
+            fd.append(
+                dict(x=[t] * len(run.keys), y=[float(values[k][t]) for k in run.keys], meta=t)
+            )
+            fd.append(dict(x=[t, t], y=[0, top * 1.05], meta=t))
+        frames.append(dict(name=str(t), data=fd, traces=moving))
+    # room on the right for the direct labels (~9 px a character on a ~350 px wide plot)
+    label_share = min(0.4, 9 * max(len(name) for name in run.names) / 350)
+    layout["xaxis"] = dict(
+        range=[0, (run.n + 1) / (1 - label_share)],
+        title=dict(text=tt("play.t", lang)),
+        anchor="y2" if has_test else "y",
+        zeroline=False,
+    )
+    layout["yaxis"] = dict(
+        domain=[split, 1.0],
+        range=[0, tops["y"]],  # from zero
+        title=dict(text=tt("play.count_axis", lang)),
+    )
+    if has_test:
+        layout["yaxis2"] = dict(
+            domain=[0.0, 0.44],
+            range=[0, tops["y2"]],
+            title=dict(text=tt("play.test_error", lang)),
+            tickformat=".0%",
+        )
+    data[0]["meta"] = t0
+    fig = go.Figure(data=data, layout=layout, _validate=False)
+    fig = style(fig, height=height)
+    fig.update_layout(margin=dict(l=70, r=10, t=10, b=50), dragmode=False)
+    return fig, frames
+
+
+def _ellipse_frame(run, keys: list[str], t: int) -> list[dict]:
+    try:  # the ellipse helpers moved to olearn.core.cw_geometry (issue 10)
+        from olearn.core.cw_geometry import covariance_ellipse, ellipse_points
+    except ImportError:
+        from olearn.core.cw import covariance_ellipse, ellipse_points
+
+    out = []
+    for k in keys:
+        W, S = run.W[k][int(t)], run.Sigma[k][int(t)]
+        for u in range(run.K):
+            pts = ellipse_points(covariance_ellipse(S, center=W[u, :2]), 60).round(4)
+            out.append(dict(x=pts[:, 0].tolist(), y=pts[:, 1].tolist(), meta=int(t)))
+            out.append(dict(x=[round(float(W[u, 0]), 4)], y=[round(float(W[u, 1]), 4)]))
+    return out
+
+
+def weight_space_animation(
+    run, lang: str = "en", height: int = 420, t0: int = 0, sig: str = ""
+) -> tuple[go.Figure, list[dict]] | None:
+    """For confidence-weighted learners: each class mean mu_k (features 1, 2) with the 1-sigma
+    ellipse of the shared covariance around it, one frame per t; None when no such learner
+    runs.  Learners are told apart by their registry dash, classes by colour."""
+    keys = [k for k in run.keys if run.Sigma.get(k) is not None]
+    if not keys:
+        return None
+    t0 = int(min(max(t0, 0), run.n))
+    data = []
+    for k in keys:
+        i = run.keys.index(k)
+        for u in range(run.K):
+            data.append(
+                dict(
+                    type="scatter",
+                    mode="lines",
+                    line=dict(color=class_color(u), width=2.5, dash=algorithm_dash(k)),
                     fill="toself",
                     fillcolor=rgba(class_color(u), 0.08),
                     name=f"{run.names[i]}: μ_{u} ± 1σ",
@@ -264,20 +418,36 @@ def weight_space_figure(run, t: int, lang: str = "en") -> go.Figure | None:
             data.append(
                 dict(
                     type="scatter",
-                    x=[W[u, 0]],
-                    y=[W[u, 1]],
                     mode="markers",
-                    marker=dict(size=10, color=class_color(u), line=dict(width=1, color="#222")),
+                    marker=dict(size=12, color=class_color(u), line=dict(width=1.5, color="#222")),
                     showlegend=False,
                     hoverinfo="skip",
                 )
             )
+    every = [_ellipse_frame(run, keys, t) for t in range(run.n + 1)]
+    for trace, upd in zip(data, every[t0]):
+        trace.update(upd)
+    frames = [
+        dict(name=str(t), data=fd, traces=list(range(len(data)))) for t, fd in enumerate(every)
+    ]
+    # fixed ranges holding every frame (an animation does not re-autorange)
+    xs = np.concatenate([np.asarray(d["x"], float) for fd in every for d in fd])
+    ys = np.concatenate([np.asarray(d["y"], float) for fd in every for d in fd])
+    pad = 0.05 * max(float(np.ptp(xs)), float(np.ptp(ys)), 1e-9)
+    w1 = "w · " + tt("play.axis1", lang)
+    w2 = "w · " + tt("play.axis2", lang)
     layout = dict(
-        xaxis=dict(title=dict(text="w · feature 1"), zeroline=True),
-        yaxis=dict(title=dict(text="w · feature 2"), zeroline=True, scaleanchor="x"),
+        meta=sig,
+        xaxis=dict(title=dict(text=w1), zeroline=True, range=[xs.min() - pad, xs.max() + pad]),
+        yaxis=dict(
+            title=dict(text=w2),
+            zeroline=True,
+            scaleanchor="x",
+            range=[ys.min() - pad, ys.max() + pad],
+        ),
     )
     fig = go.Figure(data=data, layout=layout, _validate=False)
-    return style(fig, height=420, title=tt("play.weight_space", lang))
+    return style(fig, height=height, title=tt("play.weight_space", lang)), frames
 
 
 def placement_figure(points: tuple, lang: str = "en") -> go.Figure:

@@ -40,6 +40,14 @@ STRINGS: dict[str, tuple[str, str]] = {
         "図はツールバーのカメラアイコンから PNG で保存できます。",
     ),
     "ui.seed": ("Seed", "乱数シード"),
+    "ui.settings": ("Settings", "設定"),
+    "ui.present": ("Present (projector layout)", "発表モード (プロジェクター向け)"),
+    "ui.present.help": (
+        "Hides the sidebar and folds the controls into one Settings box, so the figure and the "
+        "step's text fit a 1280×720 screen. Also in the URL: `&present=1`.",
+        "サイドバーを隠し、操作部品を「設定」の中にまとめて、図と説明が 1280×720 の画面に"
+        "収まるようにします。URL では `&present=1` です。",
+    ),
     "ui.class": ("class", "クラス"),
     "ui.yes": ("yes", "はい"),
     "ui.no": ("no", "いいえ"),

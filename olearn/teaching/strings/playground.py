@@ -14,7 +14,6 @@ STRINGS: dict[str, tuple[str, str]] = {
         "戻れます。星は次に届く例、× はこれまでの誤り (更新前の予測)、灰色の帯は上位二つの"
         "クラスのスコア差が 1 未満の領域 (マージンの帯) です。",
     ),
-    "play.data": ("Data", "データ"),
     "play.kind": ("Toy dataset", "トイデータ"),
     "play.kind.blobs": ("Gaussian blobs", "ガウス分布の塊"),
     "play.kind.separable": ("Separable sectors", "線形分離可能な扇形"),
@@ -35,17 +34,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "play.step": ("Step", "1ステップ"),
     "play.back": ("Back", "戻る"),
     "play.rewind": ("Rewind", "最初へ"),
-    "play.speed": ("Speed", "速さ"),
     "play.mistakes": ("mistakes", "回の誤り"),
-    "play.cum_mistakes": ("Cumulative mistakes", "累積誤り数"),
     "play.weight_space": (
         "Weight space: class means and covariance ellipses (1σ)",
         "重み空間: クラスの平均と共分散の楕円 (1σ)",
-    ),
-    "play.cw_hint": (
-        "Dotted brown contours: the score's standard deviation √(zᵀΣz) at each "
-        "point z, the learner's uncertainty in input space.",
-        "茶色の点線: 各点 z におけるスコアの標準偏差 √(zᵀΣz)、入力空間での学習器の不確かさ。",
     ),
     "play.points": (
         "Your points (edit, add rows; class 0..11)",
@@ -56,4 +48,54 @@ STRINGS: dict[str, tuple[str, str]] = {
     "play.to_spa": ("Open this state in the SPA step-through", "この状態を SPA の小ステップで開く"),
     "play.spa_learner": ("Learner for the step-through", "小ステップで見る学習器"),
     "play.need_algo": ("Choose at least one learner.", "学習器を一つ以上選んでください。"),
+    "play.note.next": (
+        "**t = {t} / {n}**. Next example: x = ({x1}, {x2}), class {c}. {verdicts}.",
+        "**t = {t} / {n}**。次の例: x = ({x1}, {x2})、クラス {c}。{verdicts}。",
+    ),
+    "play.note.right": ("{name} predicts {p}: right", "{name} の予測 {p}: 正解"),
+    "play.note.wrong": (
+        "{name} predicts {p}: **wrong**, it updates",
+        "{name} の予測 {p}: **誤り**、更新する",
+    ),
+    "play.note.end": (
+        "**t = {t} / {n}**: the stream is over. Mistakes: {counts}.",
+        "**t = {t} / {n}**: データ列は終わりです。誤りの数: {counts}。",
+    ),
+    "play.test": ("Test share", "テスト用の割合"),
+    "play.test_help": (
+        "Part of the generated data held out of the stream; its error is drawn beside the "
+        "online mistakes.",
+        "生成したデータのうち学習に使わない割合。その誤り率を逐次の誤り数の横に描きます。",
+    ),
+    "play.regenerate": ("Regenerate data", "データを作り直す"),
+    "play.test_error": ("Test error", "テスト誤り率"),
+    "play.count_axis": ("mistakes (count)", "誤りの数"),
+    "play.fps": ("frames/s", "コマ/秒"),
+    "play.keys_hint": (
+        "Keys: space = play/pause, ← → = one step.",
+        "キー操作: スペース = 再生/一時停止、← → = 1ステップ。",
+    ),
+    "play.delete": ("Delete", "削除"),
+    "play.clear": ("Clear", "全消去"),
+    "play.place_mode": ("Click adds a point of class … or deletes", "クリックで置くクラス / 削除"),
+    "play.place_disabled": (
+        "Sliders for generated data are off while you place points.",
+        "点を置いている間、生成データ用のスライダーは無効です。",
+    ),
+    "play.need_points": (
+        "Place at least two points of two different classes.",
+        "異なる二つのクラスの点を少なくとも二つ置いてください。",
+    ),
+    "play.open_link": (
+        "Open learner {name} at t = {t} in the SPA step-through (a link that works anywhere)",
+        "学習器 {name} の t = {t} の状態を SPA の小ステップで開く (どこでも使えるリンク)",
+    ),
+    "play.axis1": ("feature 1", "特徴 1"),
+    "play.axis2": ("feature 2", "特徴 2"),
+    "play.cw_hint_ellipses": (
+        "Confidence-weighted learners keep a covariance Σ: each class mean μ_k with its 1σ "
+        "ellipse; the ellipses shrink as the learner grows confident. Learners differ by dash.",
+        "信頼度重み付きの学習器は共分散 Σ を持ちます。各クラスの平均 μ_k と 1σ の楕円。"
+        "学習器が確信を深めると楕円は縮みます。学習器は線種で区別します。",
+    ),
 }
