@@ -4,16 +4,8 @@ against LIBLINEAR's optimum."""
 import streamlit as st
 
 from olearn.app.cached import cs_figures, cs_page
-from olearn.app.ui import Controls, guard, lang, plot, tr
+from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
 from olearn.teaching.strings import num
-
-try:
-    from olearn.app.ui import presenting  # the app's presentation switch (?present=1)
-except ImportError:  # (older app layer: presentation is hide=all alone)
-
-    def presenting() -> bool:
-        return False
-
 
 L = lang()
 ui = Controls("cs")

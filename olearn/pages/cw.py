@@ -4,20 +4,12 @@ import streamlit as st
 
 from olearn import registry
 from olearn.app.cached import cw_details, cw_noise, cw_page
-from olearn.app.ui import Controls, guard, lang, plot, tr
+from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
 from olearn.teaching.strings import num
-
-try:
-    from olearn.app.ui import presenting  # the app's presentation switch (?present=1)
-except ImportError:  # (older app layer: presentation is hide=all alone)
-
-    def presenting() -> bool:
-        return False
-
 
 L = lang()
 ui = Controls("cw")
-RULES = ("cw", "arow", "scw1", "scw2")
+RULES = tuple(registry.keys(view="cw"))
 hide_all = "all" in ui.hidden
 present = hide_all or presenting()  # the figure, the step's text and its buttons side by side
 

@@ -4,17 +4,9 @@ taken one by one, and the lambda sweep."""
 import streamlit as st
 
 from olearn.app.cached import pcvm_figures, pcvm_page
-from olearn.app.ui import Controls, guard, lang, plot, tr
+from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
 from olearn.teaching.pcvm_walk import sweep_table
 from olearn.teaching.strings import num
-
-try:
-    from olearn.app.ui import presenting  # the app's presentation switch (?present=1)
-except ImportError:  # (older app layer: presentation is hide=all alone)
-
-    def presenting() -> bool:
-        return False
-
 
 L = lang()
 ui = Controls("pcvm")

@@ -18,7 +18,7 @@ from olearn.viz.stream import placement_figure
 
 L = lang()
 ui = Controls("play")
-ONLINE = list(registry.names(online=True))
+ONLINE = registry.keys(view="playground")
 C_VALUES = [0.001, 0.01, 0.1, 0.3, 1.0, 3.0, 10.0, 100.0]
 TEST_SHARES = [0.0, 0.1, 0.2, 0.3, 0.5]
 SPEEDS = (2, 5, 10, 20, 30, 60)
@@ -136,7 +136,7 @@ with guard():
             "algos",
             tr("play.algos"),
             ONLINE,
-            ["perceptron", "pa", "spa"],
+            registry.keys(view="playground", default=True),
             where=d1,
             max_selections=4,
             format_func=lambda k: registry.get(k).name,

@@ -3,15 +3,7 @@
 import streamlit as st
 
 from olearn.app.cached import sgd_page
-from olearn.app.ui import Controls, guard, lang, plot, tr
-
-try:
-    from olearn.app.ui import presenting  # the app's presentation switch (?present=1)
-except ImportError:  # (older app layer: presentation is hide=all alone)
-
-    def presenting() -> bool:
-        return False
-
+from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
 
 L = lang()
 ui = Controls("sgd")

@@ -13,10 +13,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from olearn import registry
 from olearn.core.cw import CWState, CWTrace, arow_step, cw_init, cw_step, scw_step
 from olearn.teaching.strings import num, t
 
-RULES = ("cw", "arow", "scw1", "scw2")
+RULES = tuple(registry.keys(view="cw"))  # the registry's CW-page learners
 STREAM_LENGTH = 80
 
 

@@ -374,10 +374,7 @@ def curves_animation(
 
 
 def _ellipse_frame(run, keys: list[str], t: int) -> list[dict]:
-    try:  # the ellipse helpers moved to olearn.core.cw_geometry (issue 10)
-        from olearn.core.cw_geometry import covariance_ellipse, ellipse_points
-    except ImportError:
-        from olearn.core.cw import covariance_ellipse, ellipse_points
+    from olearn.core.cw_geometry import covariance_ellipse, ellipse_points
 
     out = []
     for k in keys:
