@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from olearn.experiments.engine import Execution
 from olearn.experiments.protocol import DataRef, ProtocolConfig, run_protocol
 
 DEFAULT_ALGORITHMS = ("perceptron", "pa1", "spa1", "spa2", "arow")
@@ -97,7 +98,8 @@ def compare(
             return None
         return lambda done, total, msg: progress(offset + share * done / max(total, 1), msg)
 
-    res = run_protocol([data], algorithms, config, progress=phase(0.0, 0.8 if curves else 1.0))
+    execution = Execution(progress=phase(0.0, 0.8 if curves else 1.0))
+    res = run_protocol([data], algorithms, config, execution)
     s = res.summary
     name = str(s["dataset"].iloc[0])
     paper = PAPER.get(name, {})
