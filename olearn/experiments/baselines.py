@@ -16,7 +16,7 @@ learners' step cap, so they get their own grid.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sklearn.linear_model import LogisticRegression
@@ -99,6 +99,21 @@ def svm_implementation(svm: str = "auto") -> str:
 
 
 def learner(key: str, *, svm: str = "auto"):
+    """:func:`_learner`, with the SVM's stopping rule set to :data:`SVM_SOLVER` whichever
+    solver runs it.
+
+    Examples
+    --------
+    >>> learner("svm").make().get_params()["max_iter"]
+    20000
+    """
+    spec = _learner(key, svm=svm)
+    if spec.key == "svm":
+        spec = replace(spec, params={**spec.params, **SVM_SOLVER})
+    return spec
+
+
+def _learner(key: str, *, svm: str = "auto"):
     """The spec for a protocol learner: a registry key / name, ``maxent`` or ``svm``.
 
     ``svm`` selects the multiclass SVM implementation (see :func:`svm_implementation`); the
@@ -119,9 +134,9 @@ def learner(key: str, *, svm: str = "auto"):
             "svm",
             spec.estimator,
             spec.reference,
-            params={**spec.params, **SVM_SOLVER},
+            params=dict(spec.params),
             defaults=dict(spec.defaults),
-            grid={"C": SVM_C_GRID},  # same grid and stopping rule, either solver
+            grid={"C": SVM_C_GRID},  # same grid, either solver
             family="batch",
             seed=spec.seed,
         )
