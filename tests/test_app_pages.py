@@ -240,6 +240,19 @@ def test_reproduce_quick_run_shows_paper_beside_ours():
     assert charts(at)
 
 
+def test_reproduce_full_mode_from_a_link_waits_for_a_click():
+    """``?mode=full`` must not start a run of minutes; it says so and waits for the button."""
+    at = AppTest.from_file(str(APP), default_timeout=120).run()
+    at.switch_page("olearn/pages/reproduce.py")
+    at.query_params["id"] = "matsushima-table4"
+    at.query_params["mode"] = "full"
+    at.run()
+    assert_clean(at)
+    assert at.selectbox(key="rep.id").value == "matsushima-table4"
+    assert not at.dataframe  # nothing ran
+    assert any("never starts a long run" in i.value for i in at.info)
+
+
 # --- the family pages -------------------------------------------------------------------------
 
 

@@ -234,8 +234,13 @@ def run(*, quick: bool = False, jobs: int = 1, progress: Progress | None = None,
         ]
     )
     tests = paired_table(folds, PAIRS, paper=PAPER)
+    verdicts = claims(table, tests)
     wall = time.perf_counter() - start
     summary = _summary(config, result.sizes, cards, table, tests, wall, opts)
+    summary += "\nThe seed's claims at the last epochs (claims table):\n" + "\n".join(
+        f"  {r.dataset}: {r.claim}: paper {r.paper}; ours {r.ours} -> {r.verdict}"
+        for r in verdicts.itertuples()
+    )
     details = {
         "reference": REFERENCE,
         "config": config_dict(config),
@@ -252,7 +257,8 @@ def run(*, quick: bool = False, jobs: int = 1, progress: Progress | None = None,
         "fold_errors": folds.to_dict(orient="records"),
         "curves": curve_table.to_dict(orient="records"),
     }
-    return ReproResult(ID, TITLE, table, summary=summary, details=details, tables={"tests": tests})
+    tables = {"tests": tests, "claims": verdicts}
+    return ReproResult(ID, TITLE, table, summary=summary, details=details, tables=tables)
 
 
 def _table(summary: pd.DataFrame, config: ProtocolConfig) -> pd.DataFrame:
@@ -319,3 +325,105 @@ def _summary(config, sizes, cards, table, tests, wall, opts) -> str:
         )
     lines.append(f"Wall time: {wall:.1f} s.")
     return "\n".join(lines)
+
+
+def _cell(table: pd.DataFrame, dataset: str, label: str, column: str = "ours") -> float:
+    row = table[(table["dataset"] == dataset) & (table["algorithm"] == label)]
+    return float(row[column].iloc[0]) if len(row) else float("nan")
+
+
+def claims(table: pd.DataFrame, tests: pd.DataFrame) -> pd.DataFrame:
+    """The seed's claims, checked on the table's last epochs: dataset, claim, paper, ours,
+    verdict ("reproduces", "same direction, not significant", "does not reproduce", or
+    "not run").  Every number is read from ``table`` / ``tests``; only the claims are typed.
+
+    - SPA-family < PA counterpart (the headline; paired tests over folds);
+    - Perceptron within 1 point of PA (the paper's pattern, which the diagnostic probes);
+    - 20news-8: both batch learners below every online learner; USPS: SPA-II below both;
+    - the diagnostic: SPA below PA (mistakes only).
+    """
+    if table.empty:
+        return pd.DataFrame(columns=["dataset", "claim", "paper", "ours", "verdict"])
+    last = table[table["epochs"] == table["epochs"].max()]
+    final_tests = tests[tests["epochs"] == table["epochs"].max()] if len(tests) else tests
+    rows = []
+    for dataset in dict.fromkeys(last["dataset"]):
+        for r in final_tests[final_tests["dataset"] == dataset].itertuples():
+            both = r.p_value < 0.05 and r.p_wilcoxon < 0.05
+            verdict = (
+                "reproduces"
+                if r.mean_diff < 0 and both
+                else "same direction, not significant"
+                if r.mean_diff < 0
+                else "does not reproduce"
+            )
+            diagnostic = r.b not in {b for _, b in SPA_VS_PA}
+            claim = f"diagnostic: {r.a} below {r.b}" if diagnostic else f"{r.a} below {r.b}"
+            rows.append(
+                {
+                    "dataset": dataset,
+                    "claim": claim,
+                    "paper": "-" if np.isnan(r.paper_diff) else f"{r.paper_diff:+.2f}",
+                    "ours": f"{r.mean_diff:+.2f} (p {r.p_value:.3f} t, {r.p_wilcoxon:.3f} "
+                    f"Wilcoxon, {r.wins}/{r.n_folds} folds)",
+                    "verdict": verdict,
+                }
+            )
+        gap = [
+            _cell(last, dataset, "Perc", col) - _cell(last, dataset, "PA", col)
+            for col in ("paper", "ours")
+        ]
+        if not np.isnan(gap[1]):
+            rows.append(
+                {
+                    "dataset": dataset,
+                    "claim": "Perc within 1 point of PA",
+                    "paper": "-" if np.isnan(gap[0]) else f"{gap[0]:+.2f}",
+                    "ours": f"{gap[1]:+.2f}",
+                    "verdict": "reproduces" if abs(gap[1]) <= 1.0 else "does not reproduce",
+                }
+            )
+        online = [label for label, key in ALGORITHMS[:7]]
+        if dataset == "20news-8":
+            rows.append(
+                _ordering(
+                    last,
+                    dataset,
+                    ["Maxent", "SVM"],
+                    online,
+                    "Maxent and SVM below every online learner",
+                )
+            )
+        if dataset == "usps":
+            rows.append(
+                _ordering(
+                    last, dataset, ["SPA-II"], ["Maxent", "SVM"], "SPA-II below Maxent and SVM"
+                )
+            )
+    return pd.DataFrame(rows, columns=["dataset", "claim", "paper", "ours", "verdict"])
+
+
+def _ordering(last, dataset, low: list[str], high: list[str], claim: str) -> dict:
+    """Whether every learner of ``low`` has a lower error than every one of ``high``."""
+    values = {}
+    for column in ("paper", "ours"):
+        lo = max(_cell(last, dataset, a, column) for a in low)
+        hi = min(_cell(last, dataset, a, column) for a in high)
+        values[column] = (lo, hi)
+    lo, hi = values["ours"]
+    verdict = (
+        "not run"
+        if np.isnan(lo) or np.isnan(hi)
+        else ("reproduces" if lo < hi else "does not reproduce")
+    )
+
+    def text(pair):
+        return "-" if np.isnan(pair[0]) or np.isnan(pair[1]) else f"{pair[0]:.2f} vs {pair[1]:.2f}"
+
+    return {
+        "dataset": dataset,
+        "claim": claim,
+        "paper": text(values["paper"]),
+        "ours": text(values["ours"]),
+        "verdict": verdict,
+    }
