@@ -160,6 +160,7 @@ def build_20news8(
     X = vectorizer.fit_transform(texts)
     if preprocess == "tfidf":
         X = TfidfTransformer().fit_transform(X).tocsr()
+    empty = int(np.sum(np.diff(X.indptr) == 0))  # posts with no term left
     card = {
         **static_card(),
         "notes": (
@@ -168,7 +169,8 @@ def build_20news8(
             f"(numpy default_rng({random_state})), shuffled. Headers "
             f"{'stripped (everything before the first blank line)' if remove_headers else 'kept'}"
             f"; lowercase words of 2+ word characters; {described}; vocabulary: terms in "
-            f">= {min_df} of these posts. {OL_8_1}"
+            f">= {min_df} of these posts ({empty} posts keep no term: an all-zero row). "
+            f"{OL_8_1}"
         ),
         "options": {
             "n_samples": n_samples,
