@@ -119,6 +119,9 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
         self.shrinking = shrinking
         self.random_state = random_state
 
+    def _check_params(self) -> None:
+        self._validate_params()  # _parameter_constraints
+
     def fit(self, X, y):
         """Solve the Crammer-Singer dual on (X, y).
 
@@ -133,7 +136,7 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
         """
         from olearn.kernels.cs_svm import cs_sweep
 
-        self._validate_params()
+        self._check_params()
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_classification_targets(y)
         self.classes_ = _encode_classes(y)
