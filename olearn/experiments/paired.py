@@ -91,7 +91,7 @@ def paired_table(
                 raise ValueError(f"{a} and {b} on {dataset} were not run on the same folds")
             result = paired_test(fa["error"].to_numpy(), fb["error"].to_numpy())
             cells = paper.get(dataset, {})
-            paper_diff = cells[a] - cells[b] if a in cells and b in cells else np.nan
+            paper_diff = round(cells[a] - cells[b], 2) if a in cells and b in cells else np.nan
             rows.append(
                 {
                     "dataset": dataset,
