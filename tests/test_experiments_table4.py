@@ -148,3 +148,59 @@ def test_format_table_shows_paper_ours_and_signed_diff():
     )
     text = format_table(t)
     assert "-0.62" in text and "7.12" in text and "NaN" not in text
+
+
+def test_claims_verdicts_follow_the_tests_and_the_table():
+    """Planted numbers: a significant SPA win reproduces, a tie does not, a -0.00 is no
+    direction; Perc 0.5 above PA (mistakes only) holds, 4 above PA does not."""
+    rows = [("Perc", 14.0), ("PA", 10.0), ("PA (mistakes only)", 13.5), ("SPA", 9.0)]
+    table = pd.DataFrame(
+        [
+            {
+                "dataset": "20news-8",
+                "algorithm": a,
+                "epochs": 10,
+                "ours": v,
+                "paper": table4.PAPER["20news-8"].get(a, np.nan),
+            }
+            for a, v in rows
+        ]
+    )
+    base = {"dataset": "20news-8", "epochs": 10, "wins": 10, "n_folds": 10}
+    tests = pd.DataFrame(
+        [
+            {
+                **base,
+                "a": "SPA",
+                "b": "PA",
+                "mean_diff": -1.0,
+                "p_value": 0.001,
+                "p_wilcoxon": 0.002,
+                "paper_diff": -3.33,
+            },
+            {
+                **base,
+                "a": "SPA-I",
+                "b": "PA-I",
+                "mean_diff": -0.00001,
+                "p_value": 0.9,
+                "p_wilcoxon": 0.9,
+                "paper_diff": -3.25,
+            },
+            {
+                **base,
+                "a": "SPA",
+                "b": "PA (mistakes only)",
+                "mean_diff": 0.2,
+                "p_value": 0.5,
+                "p_wilcoxon": 0.5,
+                "paper_diff": np.nan,
+            },
+        ]
+    )
+    verdicts = table4.claims(table, tests).set_index("claim")["verdict"]
+    assert verdicts["SPA below PA"] == "reproduces"
+    assert verdicts["SPA-I below PA-I"] == "does not reproduce"
+    assert verdicts["diagnostic: SPA below PA (mistakes only)"] == "does not hold"
+    assert verdicts["Perc within 1 point of PA"] == "does not reproduce"  # 4 points apart
+    assert verdicts["diagnostic: Perc within 1 point of PA (mistakes only)"] == "holds"
