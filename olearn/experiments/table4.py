@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -218,13 +218,7 @@ def run(*, quick: bool = False, jobs: int = 1, progress: Progress | None = None,
         last = result.summary[result.summary["epochs"] == config.max_epochs]
         chosen = {(r.dataset, r.key): json.loads(r.params) for r in last.itertuples()}
         curve_table = learning_curves(
-            refs,
-            keys,
-            config,
-            params=chosen,
-            jobs=jobs,
-            backend=opts.backend,
-            scheduler=opts.scheduler,
+            refs, keys, config, params=chosen, execution=replace(execution, progress=None)
         )
     table = _table(result.summary, config)
     folds = result.fold_errors.assign(

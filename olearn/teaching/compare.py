@@ -176,7 +176,12 @@ def compare(
     if curves:
         chosen = {(name, k): json.loads(p) for k, p in zip(s["key"], s["params"])}
         curve_table = learning_curves(
-            [data], algorithms, config, params=chosen, points=150, progress=phase(0.8, 0.2)
+            [data],
+            algorithms,
+            config,
+            params=chosen,
+            points=150,
+            execution=Execution(progress=phase(0.8, 0.2)),
         )
     if progress is not None:
         progress(1.0, "done")
