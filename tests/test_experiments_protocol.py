@@ -226,7 +226,7 @@ def test_the_epoch_1_row_is_the_one_epoch_model(digits):
     assert [r["epochs"] for r in rows] == [1, 3]
 
 
-@pytest.mark.parametrize("key", ["perceptron", "pa", "spa2", "arow"])
+@pytest.mark.parametrize("key", ["perceptron", "pa", "spa2", "arow", "scw1", "sgd-svm"])
 def test_fit_checkpoints_equal_fit_exactly(digits, key):
     X, y = digits.X[:300], digits.y[:300]
     spec = learner(key)
