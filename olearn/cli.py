@@ -51,13 +51,15 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--datasets", nargs="+", default=None)
     rep.add_argument("--algorithms", nargs="+", default=None)
     rep.add_argument("--folds", type=int, default=None)
-    rep.add_argument("--epochs", type=int, default=None)
+    rep.add_argument(
+        "--epochs", type=_epochs, default=None, help="passes; several report each, e.g. 1,10"
+    )
     rep.add_argument("--seed", type=int, default=None)
     rep.add_argument(
         "--tuning",
-        choices=("fold", "inner"),
+        choices=("fold", "nested"),
         default=None,
-        help="tune C on the tuning fold's test part (paper) or an inner split",
+        help="tune C on the tuning fold's test part (paper) or by nested k-fold CV",
     )
     rep.add_argument("--scale", choices=("none", "l2"), default=None)
     rep.add_argument("--c-grid", type=_floats, default=None, help="online C grid, e.g. 0.01,0.1,1")
@@ -99,6 +101,18 @@ def _floats(text: str) -> tuple[float, ...]:
     if not values:
         raise argparse.ArgumentTypeError("empty grid")
     return values
+
+
+def _epochs(text: str) -> int | tuple[int, ...]:
+    """``"10"`` -> 10; ``"1,10"`` -> (1, 10)."""
+    try:
+        values = tuple(int(v) for v in text.split(",") if v.strip())
+    except ValueError:
+        msg = f"expected integers separated by commas: {text!r}"
+        raise argparse.ArgumentTypeError(msg) from None
+    if not values:
+        raise argparse.ArgumentTypeError("no epochs given")
+    return values[0] if len(values) == 1 else values
 
 
 def _data_option(text: str) -> tuple[str, str, object]:

@@ -324,6 +324,29 @@ def test_compare_runs_the_protocol_with_progress_and_download():
     assert not charts(at)  # new settings wait for the button again
 
 
+def test_compare_on_a_paper_dataset_starts_from_the_reproduction_protocol():
+    """USPS (real data: needs OLEARN_DATA): the settings jump to Table 4's protocol, and a
+    departure from it is noted beside the paper column."""
+    at = open_page("olearn/pages/compare.py")
+    assert at.number_input(key="cmp.folds").value == 3  # digits: small settings
+    at.selectbox(key="cmp.data").set_value("usps").run()
+    assert_clean(at)
+    assert at.number_input(key="cmp.folds").value == 10
+    assert at.number_input(key="cmp.epochs").value == 10
+    assert at.select_slider(key="cmp.max").value == 0 and at.radio(key="cmp.scale").value == "l2"
+    at.multiselect(key="cmp.algos").set_value(["perceptron"]).run()
+    at.number_input(key="cmp.folds").set_value(3).run()
+    at.select_slider(key="cmp.max").set_value(300).run()
+    at.number_input(key="cmp.epochs").set_value(2).run()
+    at.button(key="cmp.run").click().run()
+    assert_clean(at)
+    table = at.dataframe[0].value
+    columns = list(table.columns)
+    note = columns[columns.index("paper %") + 1]
+    assert "3 folds (paper 10)" in table[note].iloc[0]
+    assert "300 samples" in table[note].iloc[0] and "2 epochs" in table[note].iloc[0]
+
+
 def test_compare_upload_mode_and_bad_uploads_give_clear_errors():
     """AppTest cannot drive a file uploader: the page's upload mode is checked for its prompt,
     and the call it makes with the bytes is checked for clear ValueErrors (which the page's
@@ -357,6 +380,19 @@ def test_reproduce_quick_run_shows_paper_beside_ours():
     table = at.dataframe[0].value
     assert {"paper", "ours"} <= set(table.columns)
     assert charts(at)
+
+
+def test_reproduce_full_mode_from_a_link_waits_for_a_click():
+    """``?mode=full`` must not start a run of minutes; it says so and waits for the button."""
+    at = AppTest.from_file(str(APP), default_timeout=120).run()
+    at.switch_page("olearn/pages/reproduce.py")
+    at.query_params["id"] = "matsushima-table4"
+    at.query_params["mode"] = "full"
+    at.run()
+    assert_clean(at)
+    assert at.selectbox(key="rep.id").value == "matsushima-table4"
+    assert not at.dataframe  # nothing ran
+    assert any("never starts a long run" in i.value for i in at.info)
 
 
 # --- the family pages -------------------------------------------------------------------------

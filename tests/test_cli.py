@@ -58,8 +58,11 @@ def test_reproduce_quick_writes_results(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "SPA-II" in out and "paper" in out and "Wrote" in out
     table = pd.read_csv(tmp_path / "matsushima-table4.csv")
-    assert list(table["algorithm"]) == ["PA", "SPA-II"]
+    assert list(table["algorithm"]) == ["PA", "SPA-II"] * 2  # epochs 1 and 2 (--quick)
+    assert list(table["epochs"]) == [1, 1, 2, 2]
     assert {"dataset", "algorithm", "paper", "ours"} <= set(table.columns)
+    tests = pd.read_csv(tmp_path / "matsushima-table4-tests.csv")
+    assert tests.empty and "p_value" in tests  # no complete pair among PA and SPA-II
 
 
 def _run(*args):

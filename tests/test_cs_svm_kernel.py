@@ -92,3 +92,27 @@ def test_estimator_rejects_bad_input():
         CrammerSingerSVC().fit(np.array([[np.nan, 1.0], [0.0, 1.0]]), [0, 1])
     with pytest.raises(ValueError):
         CrammerSingerSVC(max_iter=0).fit(X, [0, 1, 0, 1])
+
+
+@pytest.mark.parametrize(
+    "params,name",
+    [
+        ({"C": 1e308}, "'C'"),  # gave NaN weights before the constraint
+        ({"C": float("nan")}, "'C'"),
+        ({"tol": 0.0}, "'tol'"),
+        ({"intercept_scaling": float("inf")}, "'intercept_scaling'"),
+        ({"shrinking": "yes"}, "'shrinking'"),
+        ({"max_iter": 2.5}, "'max_iter'"),
+    ],
+)
+def test_parameter_constraints_name_the_parameter(params, name):
+    with pytest.raises(ValueError, match=name):
+        CrammerSingerSVC(**params).fit(np.eye(4), [0, 1, 0, 1])
+
+
+def test_largest_allowed_C_gives_finite_weights():
+    rng = np.random.default_rng(0)
+    X, y = rng.normal(size=(30, 3)) * 100, np.arange(30) % 3
+    with pytest.warns(ConvergenceWarning):  # a hard margin on non-separable data: capped
+        clf = CrammerSingerSVC(C=1e12, max_iter=20, random_state=0).fit(X, y)
+    assert np.isfinite(clf.coef_).all()

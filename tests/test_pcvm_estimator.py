@@ -96,6 +96,10 @@ def test_multiclass_needs_a_wrapper():
         {"d": -1.0},
         {"max_iter": 0},
         {"prune_tol": -0.1},
+        {"prune_tol": 2.0},  # pruned every weight (an empty model) before the constraint
+        {"prune_tol": 1.0},
+        {"kernel": "poly"},
+        {"rescale": "no"},
         {"gamma_rule": "typo"},
     ],
 )

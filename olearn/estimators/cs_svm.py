@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-import numbers
 import warnings
+from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -38,7 +39,9 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     C : float, default=1.0
-        Cost of the slack (> 0).
+        Cost of the slack, in (0, 1e12]: beyond that the sub-problem's shifted values
+        ``||x||^2 C`` overflow float64 for ordinary data (``C=1e308`` gave NaN weights), and
+        any C that large is already a hard margin.
     fit_intercept : bool, default=True
         Append a synthetic feature equal to ``intercept_scaling``; its weight is regularised
         like the others (LIBLINEAR's convention); ``intercept_ = intercept_scaling * weight``.
@@ -85,6 +88,18 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
     dual method for large scale multi-class linear SVMs", KDD 2008.
     """
 
+    # scikit-learn's declarative checks, run by ``fit`` (``InvalidParameterError``, a
+    # ValueError, names the parameter and the allowed range).
+    _parameter_constraints: dict = {
+        "C": [Interval(Real, 0, 1e12, closed="right")],
+        "fit_intercept": ["boolean"],
+        "intercept_scaling": [Interval(Real, 0, np.inf, closed="neither")],
+        "tol": [Interval(Real, 0, np.inf, closed="neither")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "shrinking": ["boolean"],
+        "random_state": ["random_state"],
+    }
+
     def __init__(
         self,
         C=1.0,
@@ -105,12 +120,7 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def _check_params(self) -> None:
-        for name in ("C", "tol", "intercept_scaling"):
-            v = getattr(self, name)
-            if not isinstance(v, numbers.Real) or not (0 < v < np.inf):
-                raise ValueError(f"{name} must be a positive finite number, got {v!r}")
-        if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 1:
-            raise ValueError(f"max_iter must be a positive integer, got {self.max_iter!r}")
+        self._validate_params()  # _parameter_constraints
 
     def fit(self, X, y):
         """Solve the Crammer-Singer dual on (X, y).

@@ -8,14 +8,16 @@ N to a few dozen), not a per-sample loop.
 from __future__ import annotations
 
 import numbers
+from numbers import Integral, Real
 
 import numpy as np
 from scipy.special import log_ndtr
 from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from olearn.core._pcvm_basis import basis, check_kernel
+from olearn.core._pcvm_basis import KERNELS, basis, check_kernel
 from olearn.core.pcvm import GAMMA_RULES, PCVMConfig, pcvm_fit
 from olearn.estimators.base import check_sparse_structure
 
@@ -63,8 +65,9 @@ class PCVMClassifier(ClassifierMixin, BaseEstimator):
         Stop when ``max|w_new - w_old| <= tol max|w_new|`` and gamma moved by at most tol
         relatively.  EM with Jeffreys priors converges slowly: a tighter tol (with more
         iterations) keeps pruning, giving slightly sparser models.
-    prune_tol : float, default=1e-3
-        Drop a weight once ``|w_j| <= prune_tol max|w|``.
+    prune_tol : float in [0, 1), default=1e-3
+        Drop a weight once ``|w_j| <= prune_tol max|w|`` (at 1 or more even the largest
+        weight would go: an empty model).
     gamma_rule : {"derived", "printed"}, default="derived"
         "printed" uses the seed's Eq. (20) as printed (for comparison only: it overestimates
         gamma).
@@ -103,6 +106,23 @@ class PCVMClassifier(ClassifierMixin, BaseEstimator):
     H. Chen, P. Tino, X. Yao, IEEE Trans. Neural Networks 20(6):901-914, 2009.
     H. Ikegami, T. Obata, M. Kobayashi, Y. Sakashita, seed 002 (PCVM with noise precision).
     """
+
+    # scikit-learn's declarative checks, run by ``fit`` (``InvalidParameterError``, a
+    # ValueError, names the parameter and the allowed range).
+    _parameter_constraints: dict = {
+        "kernel": [StrOptions(set(KERNELS))],
+        "gamma": [None, Interval(Real, 0, np.inf, closed="neither")],
+        "lam": [Interval(Real, 0, np.inf, closed="neither")],
+        "theta": [Interval(Real, 0, np.inf, closed="neither")],
+        "c": [Interval(Real, -0.5, np.inf, closed="neither")],
+        "d": [Interval(Real, 0, np.inf, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, np.inf, closed="left")],
+        "prune_tol": [Interval(Real, 0, 1, closed="left")],
+        "gamma_rule": [StrOptions(set(GAMMA_RULES))],
+        "rescale": ["boolean"],
+        "random_state": ["random_state"],
+    }
 
     def __init__(
         self,
@@ -171,6 +191,7 @@ class PCVMClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        self._validate_params()
         cfg, gamma0 = self._config()
         check_sparse_structure(X)  # before scipy or a kernel trusts its indices
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)

@@ -14,9 +14,8 @@ import numpy as np
 import pandas as pd
 
 from olearn.experiments.baselines import learner as get_learner
-from olearn.experiments.engine import run_tasks
+from olearn.experiments.engine import Execution
 from olearn.experiments.protocol import ProtocolConfig, build_estimator, dataset_name, prepared
-from olearn.experiments.reproduction import Progress
 
 STREAM_SALT = 1_000_003  # separates the stream order's seed from the folds' seeds
 
@@ -88,10 +87,7 @@ def learning_curves(
     *,
     params: Mapping[tuple[str, str], Mapping[str, Any]] | None = None,
     points: int = 200,
-    jobs: int = 1,
-    backend: str = "loky",
-    scheduler: Any = None,
-    progress: Progress | None = None,
+    execution: Execution | None = None,
 ) -> pd.DataFrame:
     """Learning curves of every online learner on every dataset, as a long table.
 
@@ -101,6 +97,7 @@ def learning_curves(
     algorithms : keys; batch learners are skipped.
     params : ``{(dataset, key): {"C": ...}}``, e.g. the protocol's chosen values
         (default: each learner's defaults).
+    execution : jobs, backend, scheduler, progress (default serial, silent).
 
     Returns
     -------
@@ -129,14 +126,8 @@ def learning_curves(
         for spec in specs
         if spec.online
     ]
-    results = run_tasks(
-        curve_task,
-        tasks,
-        jobs=jobs,
-        backend=backend,
-        scheduler=scheduler,
-        progress=progress,
-        describe=lambda t: f"curve {dataset_name(t['data'])} {t['algorithm']}",
+    results = (execution or Execution()).run(
+        curve_task, tasks, describe=lambda t: f"curve {dataset_name(t['data'])} {t['algorithm']}"
     )
     rows = [
         {"dataset": r["dataset"], "algorithm": r["algorithm"], "key": r["key"], "t": t, "rate": v}

@@ -8,6 +8,7 @@ carries its own seed, so serial, joblib and Dask runs give identical results.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from olearn.experiments.reproduction import Progress
@@ -110,6 +111,49 @@ def run_tasks(
             results[index] = value
             _done(done, index)
     return results
+
+
+@dataclass(frozen=True)
+class Execution:
+    """Where and how a protocol's tasks run (see :func:`run_tasks` for each field).
+
+    ``progress(done, total, message)`` is called as fits complete; :meth:`run` can shift
+    ``done`` by ``offset`` and report a ``total`` of its own, so several batches of tasks
+    show as one bar.
+    """
+
+    jobs: int = 1
+    backend: str = "loky"
+    scheduler: Any = None
+    progress: Progress | None = None
+
+    def run(
+        self,
+        fn: Callable[..., Any],
+        tasks: list,
+        *,
+        describe: Callable[[Mapping[str, Any]], str] | None = None,
+        offset: int = 0,
+        total: int | None = None,
+    ) -> list:
+        """``run_tasks(fn, tasks, ...)`` with this execution's settings."""
+        report = None
+        if self.progress is not None:
+            grand = total if total is not None else offset + len(tasks)
+
+            def report(done: int, _total: int, message: str) -> None:
+                if offset == 0 or done > 0:  # one "starting" call for the whole run
+                    self.progress(offset + done, grand, message)
+
+        return run_tasks(
+            fn,
+            tasks,
+            jobs=self.jobs,
+            backend=self.backend,
+            scheduler=self.scheduler,
+            progress=report,
+            describe=describe,
+        )
 
 
 def _run_dask(fn, tasks, results, jobs, scheduler, done_callback) -> None:

@@ -40,6 +40,7 @@ class ReproResult:
         paper's unit (e.g. error in %).
     summary : the printed text: setup, the choices made where the paper is silent, verdicts.
     details : anything else worth keeping (curves, timings, per-fold rows) as JSON-able data.
+    tables : further tables, each written as ``<id>-<name>.csv`` (e.g. ``tests``).
     """
 
     id: str
@@ -47,13 +48,19 @@ class ReproResult:
     table: pd.DataFrame
     summary: str = ""
     details: dict[str, Any] = field(default_factory=dict)
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     def write(self, results_dir: str | Path = "results") -> list[Path]:
-        """Write ``<dir>/<id>.csv`` (the table) and ``<dir>/<id>.json`` (everything)."""
+        """Write ``<dir>/<id>.csv`` (the table), ``<dir>/<id>-<name>.csv`` for each further
+        table and ``<dir>/<id>.json`` (everything)."""
         out = Path(results_dir)
         out.mkdir(parents=True, exist_ok=True)
         csv_path = out / f"{self.id}.csv"
         self.table.to_csv(csv_path, index=False)
+        extra = []
+        for name, frame in self.tables.items():
+            extra.append(out / f"{self.id}-{name}.csv")
+            frame.to_csv(extra[-1], index=False)
         json_path = out / f"{self.id}.json"
         payload = {
             "id": self.id,
@@ -61,9 +68,13 @@ class ReproResult:
             "summary": self.summary,
             "table": json.loads(self.table.to_json(orient="records")),
             "details": self.details,
+            "tables": {
+                name: json.loads(frame.to_json(orient="records"))
+                for name, frame in self.tables.items()
+            },
         }
         json_path.write_text(json.dumps(payload, indent=2, default=str))
-        return [csv_path, json_path]
+        return [csv_path, *extra, json_path]
 
 
 def reproduction(id_: str):

@@ -6,6 +6,7 @@ from olearn import registry
 from olearn.app.cached import comparison, dataset_card
 from olearn.app.ui import Controls, guard, lang, plot, tr
 from olearn.datasets import names as dataset_names
+from olearn.teaching.compare import PAPER_SETTINGS, Settings, departures, starting_settings
 
 L = lang()
 ui = Controls("cmp")
@@ -53,6 +54,21 @@ with guard():
             )
             with st.expander(tr("cmp.card")):
                 st.json(dataset_card(name), expanded=1)
+        # a paper dataset starts from the Table 4 reproduction's protocol, others small
+        start = starting_settings(name)
+        start_grid = next(k for k, v in C_GRIDS.items() if v == start.c_grid)
+        if st.session_state.get("cmp.last_data", name) != name:  # the dataset changed
+            for key, value in (
+                ("epochs", start.epochs),
+                ("folds", start.folds),
+                ("max", start.max_samples),
+                ("scale", start.scale),
+                ("grid", start_grid),
+            ):
+                ui.set(key, value)
+        st.session_state["cmp.last_data"] = name
+        if start == PAPER_SETTINGS:
+            st.caption(tr("cmp.paper_protocol"))
         c1, c2, c3, c4, c5 = st.columns([4, 2, 1, 1, 1])
         algos = ui.multiselect(
             "algos",
@@ -62,19 +78,23 @@ with guard():
             where=c1,
             format_func=label,
         )
-        grid = ui.select("grid", tr("cmp.C_grid"), list(C_GRIDS), "0.01, 0.1, 1", where=c2)
-        epochs = ui.number("epochs", tr("cmp.epochs"), 1, 20, 1, where=c3, step=1)
-        folds = ui.number("folds", tr("cmp.folds"), 2, 10, 3, where=c4, step=1)
+        grid = ui.select("grid", tr("cmp.C_grid"), list(C_GRIDS), start_grid, where=c2)
+        epochs = ui.number("epochs", tr("cmp.epochs"), 1, 20, start.epochs, where=c3, step=1)
+        folds = ui.number("folds", tr("cmp.folds"), 2, 10, start.folds, where=c4, step=1)
         seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c5, step=1)
         m1, m2 = st.columns([4, 2])
         max_samples = ui.select_slider(
-            "max", tr("cmp.max_samples"), [0, 300, 600, 1000, 2000, 5000], 600, where=m1
+            "max",
+            tr("cmp.max_samples"),
+            [0, 300, 600, 1000, 2000, 5000],
+            start.max_samples,
+            where=m1,
         )
         scale = ui.select(
             "scale",
             tr("cmp.scale"),
             ["none", "l2"],
-            "none",
+            start.scale,
             where=m2,
             radio=True,
             format_func=lambda v: tr(f"cmp.scale.{v}"),
@@ -118,7 +138,17 @@ with guard():
             ),
         )
         bar.empty()
-        st.dataframe(res.table, hide_index=True)
+        table = res.table
+        chosen = Settings(int(folds), int(epochs), int(max_samples), scale, C_GRIDS[grid])
+        gaps = departures(name, chosen)
+        if gaps and "paper %" in table:  # one line beside the paper column
+            items = "; ".join(
+                tr(f"cmp.caveat.{k}", ours=ours or tr("cmp.all"), paper=paper or tr("cmp.all"))
+                for k, ours, paper in gaps
+            )
+            table = table.copy()
+            table.insert(table.columns.get_loc("paper %") + 1, tr("cmp.caveat"), items)
+        st.dataframe(table, hide_index=True)
         st.download_button(
             tr("ui.download_csv"),
             res.table.to_csv(index=False),

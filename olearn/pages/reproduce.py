@@ -4,6 +4,7 @@ import streamlit as st
 
 from olearn.app.cached import repro_catalogue, repro_run
 from olearn.app.ui import Controls, guard, lang, plot, tr
+from olearn.teaching.reproduce import extra_tables, start_mode
 
 L = lang()
 ui = Controls("rep")
@@ -25,17 +26,17 @@ with guard():
         st.info(tr("rep.missing", id=id_))
     else:
         b1, b2, _ = st.columns([1, 1, 3])
+        clicked = None
         if b1.button(tr("rep.quick"), type="primary", key="rep.quick"):
-            st.session_state[f"rep.ran.{id_}"] = "quick"
+            clicked = "quick"
         if b2.button(tr("rep.full"), key="rep.full"):
-            st.session_state[f"rep.ran.{id_}"] = "full"
-        mode = st.session_state.get(f"rep.ran.{id_}") or (
-            st.query_params.get("mode")
-            if st.query_params.get("mode") in ("quick", "full")
-            else None
-        )
+            clicked = "full"
+        linked = st.query_params.get("mode")
+        mode = start_mode(clicked, st.session_state.get(f"rep.ran.{id_}"), linked)
+        if mode:
+            st.session_state[f"rep.ran.{id_}"] = mode
         if mode is None:
-            st.info(tr("rep.press"))
+            st.info(tr("rep.press_full" if linked == "full" else "rep.press"))
         else:
             ui.values["mode"] = mode
             bar = st.progress(0.0)
@@ -57,6 +58,11 @@ with guard():
                 mime="text/csv",
                 key="rep.csv",
             )
+            for name, frame in extra_tables(result):
+                st.subheader(tr(f"rep.table.{name}") if name in ("claims", "tests") else name)
+                st.dataframe(frame, hide_index=True)
+            if id_ == "matsushima-table4":
+                st.caption(tr("rep.diagnostic"))
             plot(fig, key="rep.fig")
             with st.expander(tr("rep.summary"), expanded=True):
                 st.text(result.summary)

@@ -14,9 +14,64 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from olearn.experiments.engine import Execution
 from olearn.experiments.protocol import DataRef, ProtocolConfig, run_protocol
 
 DEFAULT_ALGORITHMS = ("perceptron", "pa1", "spa1", "spa2", "arow")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The Compare page's protocol settings (``max_samples=0``: all the data)."""
+
+    folds: int = 3
+    epochs: int = 1
+    max_samples: int = 600
+    scale: str = "none"
+    c_grid: tuple = (0.01, 0.1, 1.0)
+
+
+# The Table 4 reproduction's protocol (olearn.experiments.table4 / protocol defaults): full
+# data, 10 folds, 10 epochs (the last epochs of its table), unit rows, the registry's C grid.
+PAPER_SETTINGS = Settings(
+    folds=10, epochs=10, max_samples=0, scale="l2", c_grid=(0.001, 0.01, 0.1, 1.0, 10.0)
+)
+
+
+def starting_settings(name: str | None) -> Settings:
+    """Where the page starts: the reproduction's protocol on a dataset of seed 000's Table 4
+    (so its paper column compares like with like), small and quick settings elsewhere.
+
+    >>> starting_settings("usps").folds, starting_settings("digits").folds
+    (10, 3)
+    """
+    from olearn.experiments.table4 import PAPER
+
+    return PAPER_SETTINGS if name in PAPER else Settings()
+
+
+def departures(name: str | None, settings: Settings) -> list[tuple[str, object, object]]:
+    """``(setting, ours, paper protocol)`` for each setting that differs from the Table 4
+    reproduction's protocol, on a dataset of the paper's table (else ``[]``).
+
+    >>> departures("usps", Settings(folds=3, epochs=10, max_samples=0, scale="l2",
+    ...            c_grid=PAPER_SETTINGS.c_grid))
+    [('folds', 3, 10)]
+    >>> departures("digits", Settings())
+    []
+    """
+    from olearn.experiments.table4 import PAPER
+
+    if name not in PAPER:
+        return []
+    out = []
+    for field_name in ("folds", "epochs", "max_samples", "scale", "c_grid"):
+        ours, paper = getattr(settings, field_name), getattr(PAPER_SETTINGS, field_name)
+        if field_name == "c_grid":
+            ours, paper = tuple(float(c) for c in ours), tuple(float(c) for c in paper)
+        if ours != paper:
+            out.append((field_name, ours, paper))
+    return out
 
 
 @dataclass(frozen=True)
@@ -97,7 +152,8 @@ def compare(
             return None
         return lambda done, total, msg: progress(offset + share * done / max(total, 1), msg)
 
-    res = run_protocol([data], algorithms, config, progress=phase(0.0, 0.8 if curves else 1.0))
+    execution = Execution(progress=phase(0.0, 0.8 if curves else 1.0))
+    res = run_protocol([data], algorithms, config, execution)
     s = res.summary
     name = str(s["dataset"].iloc[0])
     paper = PAPER.get(name, {})
@@ -120,7 +176,12 @@ def compare(
     if curves:
         chosen = {(name, k): json.loads(p) for k, p in zip(s["key"], s["params"])}
         curve_table = learning_curves(
-            [data], algorithms, config, params=chosen, points=150, progress=phase(0.8, 0.2)
+            [data],
+            algorithms,
+            config,
+            params=chosen,
+            points=150,
+            execution=Execution(progress=phase(0.8, 0.2)),
         )
     if progress is not None:
         progress(1.0, "done")

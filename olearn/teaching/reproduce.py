@@ -38,9 +38,38 @@ def run(id_: str, quick: bool = True, progress: Callable | None = None) -> Repro
     return reproduction(id_).run(quick=bool(quick), progress=progress)
 
 
+# Long runs start only on a click: a link may name them but never starts them.
+LINK_STARTS = ("quick",)
+
+
+def start_mode(clicked: str | None, previous: str | None, linked: str | None) -> str | None:
+    """Which run to show: a click wins, then the run already shown, then a link's quick mode
+    (a link's ``mode=full`` is only offered: the full run starts on a click).
+
+    >>> start_mode(None, None, "full") is None, start_mode(None, None, "quick")
+    (True, 'quick')
+    >>> start_mode("full", None, "quick"), start_mode(None, "full", None)
+    ('full', 'full')
+    """
+    if clicked:
+        return clicked
+    if previous:
+        return previous
+    return linked if linked in LINK_STARTS else None
+
+
+def extra_tables(result: ReproResult) -> list[tuple[str, pd.DataFrame]]:
+    """The result's further tables to show, claims first (``ReproResult.tables``)."""
+    order = sorted(result.tables, key=lambda name: (name != "claims", name))
+    return [(name, result.tables[name]) for name in order if len(result.tables[name])]
+
+
 def numeric_pairs(result: ReproResult) -> pd.DataFrame:
-    """The rows of the result's table with both a paper value and ours, as numbers."""
+    """The rows of the result's table with both a paper value and ours, as numbers (the last
+    epochs only, when the table lists several)."""
     tab = result.table.copy()
+    if "epochs" in tab:
+        tab = tab[tab["epochs"] == tab["epochs"].max()]
     for col in ("paper", "ours"):
         tab[col] = pd.to_numeric(tab[col], errors="coerce")
     return tab.dropna(subset=["paper", "ours"])

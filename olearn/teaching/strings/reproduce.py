@@ -18,6 +18,34 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Press a button to run it; results are cached.",
         "ボタンを押すと実行します。結果はキャッシュされます。",
     ),
+    "rep.press_full": (
+        "This link names the full reproduction, which takes minutes: press 'Run the full "
+        "reproduction' to start it (a link never starts a long run).",
+        "このリンクは完全な再現を指定していますが、数分かかります。「完全な再現を実行」を"
+        "押すと開始します (リンクだけで長い実行は始まりません)。",
+    ),
+    "rep.table.claims": (
+        "The seed's claims: reproduced or not (last epochs)",
+        "論文の主張: 再現されたか (最終エポック)",
+    ),
+    "rep.table.tests": (
+        "Paired tests over folds (mean_diff = a - b in points; p_value: paired t; "
+        "p_wilcoxon: signed-rank)",
+        "分割ごとの対応のある検定 (mean_diff = a - b、ポイント; p_value: 対応のある t 検定; "
+        "p_wilcoxon: 符号付き順位検定)",
+    ),
+    "rep.diagnostic": (
+        "'PA (mistakes only)' is a diagnostic, not a learner of the paper: PA whose rival is "
+        "the best-scoring class among all, the true one included, so it updates only on "
+        "mistakes, like the Perceptron. It tests a conjecture about the paper's code: the "
+        "paper's PA ties its Perceptron and trails SPA; if this row does the same while the "
+        "exact PA does not, a mistake-driven PA would explain the paper's gap.",
+        "「PA (誤りのみ)」は論文の学習器ではなく診断用の行です。正解クラスも含めた全クラスで"
+        "最高スコアのクラスを対抗クラスとする PA で、パーセプトロンと同じく誤ったときだけ"
+        "更新します。論文のコードについての仮説を調べます: 論文の PA はパーセプトロンと同程度で"
+        " SPA に劣ります。この行が同じ傾向を示し、厳密な PA が示さないなら、誤り駆動の PA が"
+        "論文の差を説明することになります。",
+    ),
     "rep.missing": ("Not in this build yet: {id}", "このビルドにはまだありません: {id}"),
     "rep.mode": ("Showing the {mode} run.", "{mode} 実行の結果を表示しています。"),
     "rep.mode.quick": ("quick", "クイック"),
