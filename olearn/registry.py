@@ -517,11 +517,6 @@ def keys(
     ]
 
 
-def names(family: str | None = None, online: bool | None = None) -> list[str]:
-    """Keys of one family / online or batch only (kept for callers of the first release)."""
-    return keys(family=family, online=online)
-
-
 def check_instances() -> list:
     """One estimator instance per registered algorithm, for scikit-learn's checks."""
     return [

@@ -15,7 +15,7 @@ from olearn.datasets import _download
 def test_list_shows_algorithms_baselines_datasets_and_ids(capsys):
     assert main(["list"]) == 0
     out = capsys.readouterr().out
-    for key in registry.names():
+    for key in registry.keys():
         assert key in out
     for word in (
         "maxent",

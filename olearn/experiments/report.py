@@ -46,20 +46,24 @@ def render(result: ReproResult) -> str:
 
 def outputs(result: ReproResult) -> dict[str, bytes]:
     """Every file of one run, by name, rendered in memory: ``<id>.csv`` (the table),
-    ``<id>.json`` (everything; as :meth:`ReproResult.write`), ``<id>-runs.csv`` and
-    ``<id>-runs.json`` (the tidy per-fit table, when ``details["runs"]`` exists) and
-    ``<id>.txt`` (the printed text)."""
+    ``<id>-<name>.csv`` for each further table (e.g. ``tests``), ``<id>.json`` (everything),
+    ``<id>-runs.csv`` and ``<id>-runs.json`` (the tidy per-fit table, when
+    ``details["runs"]`` exists) and ``<id>.txt`` (the printed text)."""
     payload = {
         "id": result.id,
         "title": result.title,
         "summary": result.summary,
         "table": json.loads(result.table.to_json(orient="records")),
         "details": result.details,
+        "tables": {
+            name: json.loads(frame.to_json(orient="records"))
+            for name, frame in result.tables.items()
+        },
     }
-    files = {
-        f"{result.id}.csv": result.table.to_csv(index=False).encode(),
-        f"{result.id}.json": json.dumps(payload, indent=2, default=str).encode(),
-    }
+    files = {f"{result.id}.csv": result.table.to_csv(index=False).encode()}
+    for name, frame in result.tables.items():
+        files[f"{result.id}-{name}.csv"] = frame.to_csv(index=False).encode()
+    files[f"{result.id}.json"] = json.dumps(payload, indent=2, default=str).encode()
     runs = result.details.get("runs")
     if runs:
         frame = pd.DataFrame(runs)

@@ -9,7 +9,6 @@ into a progress bar).  Modules are imported only when run, so listing IDs is che
 from __future__ import annotations
 
 import importlib
-import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -51,30 +50,11 @@ class ReproResult:
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
 
     def write(self, results_dir: str | Path = "results") -> list[Path]:
-        """Write ``<dir>/<id>.csv`` (the table), ``<dir>/<id>-<name>.csv`` for each further
-        table and ``<dir>/<id>.json`` (everything)."""
-        out = Path(results_dir)
-        out.mkdir(parents=True, exist_ok=True)
-        csv_path = out / f"{self.id}.csv"
-        self.table.to_csv(csv_path, index=False)
-        extra = []
-        for name, frame in self.tables.items():
-            extra.append(out / f"{self.id}-{name}.csv")
-            frame.to_csv(extra[-1], index=False)
-        json_path = out / f"{self.id}.json"
-        payload = {
-            "id": self.id,
-            "title": self.title,
-            "summary": self.summary,
-            "table": json.loads(self.table.to_json(orient="records")),
-            "details": self.details,
-            "tables": {
-                name: json.loads(frame.to_json(orient="records"))
-                for name, frame in self.tables.items()
-            },
-        }
-        json_path.write_text(json.dumps(payload, indent=2, default=str))
-        return [csv_path, *extra, json_path]
+        """Write every output (:func:`olearn.experiments.report.outputs`) into
+        ``results_dir`` as one unit (atomically: :func:`olearn.experiments.report.write_all`)."""
+        from olearn.experiments.report import write_all
+
+        return write_all(self, results_dir)
 
 
 def reproduction(id_: str):

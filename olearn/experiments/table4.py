@@ -141,7 +141,7 @@ def paper_label(key: str, name: str) -> str:
 
 def default_algorithms() -> list[str]:
     """The paper's nine, then each registered diagnostic."""
-    present = set(registry.names())
+    present = set(registry.keys())
     return [k for _, k in ALGORITHMS] + [k for _, k in DIAGNOSTICS if k in present]
 
 

@@ -6,11 +6,17 @@ from olearn import registry
 from olearn.app.cached import comparison, dataset_card
 from olearn.app.ui import Controls, guard, lang, plot, tr
 from olearn.datasets import names as dataset_names
-from olearn.teaching.compare import PAPER_SETTINGS, Settings, departures, starting_settings
+from olearn.teaching.compare import (
+    DEFAULT_ALGORITHMS,
+    PAPER_SETTINGS,
+    Settings,
+    departures,
+    starting_settings,
+)
 
 L = lang()
 ui = Controls("cmp")
-ALGOS = [*registry.names(online=True), "cs-svm", "maxent", "svm"]
+ALGOS = [*registry.keys(view="compare"), "maxent", "svm"]
 C_GRIDS = {
     "0.01, 0.1, 1": (0.01, 0.1, 1.0),
     "0.001 … 10": (0.001, 0.01, 0.1, 1.0, 10.0),
@@ -20,7 +26,7 @@ C_GRIDS = {
 
 def label(key):  # "svm" runs olearn's cs-svm once registered (baselines.svm_implementation)
     return {"maxent": "Maxent (logistic)", "svm": "SVM (Table 4 baseline)"}.get(
-        key, registry.get(key).name if key in registry.names() else key
+        key, registry.get(key).name if key in registry.keys() else key
     )
 
 
@@ -74,7 +80,7 @@ with guard():
             "algos",
             tr("cmp.algorithms"),
             ALGOS,
-            ["perceptron", "pa1", "spa1", "spa2", "arow"],
+            list(DEFAULT_ALGORITHMS),
             where=c1,
             format_func=label,
         )

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from olearn import registry
 from olearn.experiments.engine import Execution
 from olearn.experiments.protocol import DataRef, ProtocolConfig, run_protocol
 
-DEFAULT_ALGORITHMS = ("perceptron", "pa1", "spa1", "spa2", "arow")
+DEFAULT_ALGORITHMS = tuple(registry.keys(view="compare", default=True))
 
 
 @dataclass(frozen=True)

@@ -349,7 +349,7 @@ def instance_from_url(params: Mapping) -> tuple | None:
             return None
         f = dict(item.split("=", 1) for item in str(raw).split(";") if "=" in item)
         keys = tuple(k for k in f["algos"].split(",") if k)
-        online = set(registry.names(online=True))
+        online = set(registry.keys(online=True))
         if not 1 <= len(keys) <= MAX_ALGORITHMS or not set(keys) <= online:
             return None
         key = f["learner"]
