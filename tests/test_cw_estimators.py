@@ -32,7 +32,7 @@ def _expected_failures(estimator):
 # here the three classes with the full covariance, and predict_proba switched on.
 @parametrize_with_checks(
     [
-        CWClassifier(covariance="full", random_state=0),
+        CWClassifier(covariance="full", fit_intercept=True, random_state=0),
         AROWClassifier(covariance="full", probability=True, random_state=0),
         SCWClassifier(variant="II", covariance="full", random_state=0),
         SCWClassifier(variant="I", probability=True, random_state=0),
@@ -83,7 +83,7 @@ def data(seed=0, n=120, d=6, K=3, sparse=False):
 @pytest.mark.parametrize("K", [2, 3])
 def test_partial_fit_is_one_rule_step_per_sample(make, covariance, diagonal_form, K):
     Xin, X, labels, y = data(K=K, sparse=covariance == "diagonal")
-    est = make(covariance=covariance, diagonal_form=diagonal_form)
+    est = make(covariance=covariance, diagonal_form=diagonal_form, fit_intercept=True)
     est.partial_fit(Xin[:50], labels[:50], classes=np.unique(labels))
     est.partial_fit(Xin[50:], labels[50:])
     step = STEPS[type(est)](est)
@@ -126,7 +126,9 @@ def test_fit_is_deterministic_and_accurate():
 def test_predict_proba_is_the_gaussian_win_probability(K, covariance):
     """Monte Carlo: draw W ~ N(M, I (x) Sigma) and count which class scores highest."""
     Xin, X, labels, y = data(seed=1, n=60, K=K)
-    est = AROWClassifier(r=5.0, covariance=covariance, probability=True, a=4.0, epochs=1)
+    est = AROWClassifier(
+        r=5.0, covariance=covariance, probability=True, a=4.0, epochs=1, fit_intercept=True
+    )
     est.fit(X, labels)
     proba = est.predict_proba(X[:5])
     assert np.allclose(proba.sum(axis=1), 1.0)

@@ -20,7 +20,8 @@ def digits():
 def test_partial_fit_is_one_readable_step_per_sample_in_order(digits):
     X, y = digits
     X, y = X[:200], y[:200]
-    clf = SPAClassifier(variant="I", C=0.5).partial_fit(X, y, classes=np.arange(10))
+    clf = SPAClassifier(variant="I", C=0.5, fit_intercept=True)
+    clf.partial_fit(X, y, classes=np.arange(10))
     W = np.zeros((10, X.shape[1] + 1))
     for x, label in zip(np.hstack([X, np.ones((len(X), 1))]), y):  # intercept = feature 1
         W, _ = spa_step(W, x, label, "I", 0.5)
@@ -58,11 +59,18 @@ def test_binary_keeps_one_row_per_class_and_sklearn_decision(digits):
 
 def test_intercept_enters_the_norm():
     # one sample, two classes: with the constant feature, ||x||^2 = 1 + 1 so tau = 1 / (2 * 2)
-    clf = PAClassifier().partial_fit([[1.0]], [0], classes=[0, 1])
+    clf = PAClassifier(fit_intercept=True).partial_fit([[1.0]], [0], classes=[0, 1])
     assert np.allclose(clf.coef_[:, 0], [0.25, -0.25])
     assert np.allclose(clf.intercept_, [0.25, -0.25])
-    no_b = PAClassifier(fit_intercept=False).partial_fit([[1.0]], [0], classes=[0, 1])
+    no_b = PAClassifier().partial_fit([[1.0]], [0], classes=[0, 1])  # the default: none
     assert np.allclose(no_b.coef_[:, 0], [0.5, -0.5]) and np.all(no_b.intercept_ == 0)
+    # intercept_scaling s: the column is s, so ||x||^2 = 1 + s^2 and intercept_ = s * weight
+    s = 0.5
+    scaled = PAClassifier(fit_intercept=True, intercept_scaling=s)
+    scaled.partial_fit([[1.0]], [0], classes=[0, 1])
+    tau = 1.0 / (2 * (1 + s * s))
+    assert np.allclose(scaled.coef_[:, 0], [tau, -tau])
+    assert np.allclose(scaled.intercept_, [s * s * tau, -s * s * tau])
 
 
 def test_labels_of_any_hashable_type_and_unseen_classes(digits):

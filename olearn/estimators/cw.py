@@ -209,7 +209,7 @@ class CWClassifier(ConfidenceWeightedClassifier):
     >>> X, y = load_iris(return_X_y=True)
     >>> clf = CWClassifier(eta=0.9, random_state=0).fit(X, y)
     >>> clf.coef_.shape, clf.covariance_.shape
-    ((3, 4), (5,))
+    ((3, 4), (4,))
 
     References
     ----------
@@ -226,7 +226,7 @@ class CWClassifier(ConfidenceWeightedClassifier):
         diagonal_form="precision",
         a=1.0,
         probability=False,
-        fit_intercept=True,
+        fit_intercept=False,
         intercept_scaling=1.0,
         epochs=1,
         shuffle=True,
@@ -282,7 +282,7 @@ class AROWClassifier(ConfidenceWeightedClassifier):
         diagonal_form="precision",
         a=1.0,
         probability=False,
-        fit_intercept=True,
+        fit_intercept=False,
         intercept_scaling=1.0,
         epochs=5,
         shuffle=True,
@@ -338,7 +338,7 @@ class SCWClassifier(ConfidenceWeightedClassifier):
         diagonal_form="precision",
         a=1.0,
         probability=False,
-        fit_intercept=True,
+        fit_intercept=False,
         intercept_scaling=1.0,
         epochs=5,
         shuffle=True,

@@ -67,7 +67,7 @@ class SPAClassifier(AdditiveLinearClassifier):
         *,
         variant=None,
         C=1.0,
-        fit_intercept=True,
+        fit_intercept=False,
         intercept_scaling=1.0,
         epochs=5,
         shuffle=True,
