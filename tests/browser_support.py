@@ -19,6 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "results" / "screenshots"
+SERVER_PIDS: dict[str, int] = {}  # base URL -> the streamlit process serving it
 
 
 def free_port() -> int:
@@ -74,8 +75,10 @@ def server(tmp_path_factory):
     url = f"http://127.0.0.1:{port}"
     try:
         wait_healthy(url, proc)
+        SERVER_PIDS[url] = proc.pid
         yield url
     finally:
+        SERVER_PIDS.pop(url, None)
         proc.terminate()
         try:
             proc.wait(timeout=15)

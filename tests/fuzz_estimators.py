@@ -87,13 +87,6 @@ def check_result(est, X2) -> str:
     return "ok"
 
 
-@settings(
-    max_examples=int(sys.argv[1]) if len(sys.argv) > 1 else 300,
-    deadline=None,
-    derandomize=True,
-    suppress_health_check=list(HealthCheck),
-    database=None,
-)
 @given(st.data())
 def fuzz(data):
     key = data.draw(st.sampled_from(KEYS))
@@ -126,7 +119,14 @@ def fuzz(data):
 
 
 def main() -> None:
-    fuzz()
+    examples = int(sys.argv[1]) if len(sys.argv) > 1 and sys.argv[1].isdigit() else 300
+    settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+        database=None,
+    )(fuzz)()
     if "-v" in sys.argv:
         for reason, count in REASONS.most_common(15):
             print(f"{count:5d}  {reason}")
