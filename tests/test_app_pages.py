@@ -371,8 +371,8 @@ def test_compare_upload_mode_and_bad_uploads_give_clear_errors():
 def test_reproduce_quick_run_shows_paper_beside_ours():
     """pcvm-lambda's quick run (real data: needs OLEARN_DATA, fails without it)."""
     at = open_page("olearn/pages/reproduce.py")
-    ids = at.selectbox(key="rep.id").options
-    assert any("matsushima-table4" in o for o in ids)
+    ids = at.selectbox(key="rep.id").options  # shown by their display names
+    assert any("Table 4" in o for o in ids)
     at.selectbox(key="rep.id").set_value("pcvm-lambda").run()
     assert not at.dataframe  # nothing runs before the button
     at.button(key="rep.quick").click().run()

@@ -11,6 +11,7 @@ from olearn.teaching.compare import (
     PAPER_SETTINGS,
     Settings,
     departures,
+    display_table,
     starting_settings,
 )
 
@@ -24,10 +25,10 @@ C_GRIDS = {
 }
 
 
-def label(key):  # "svm" runs olearn's cs-svm once registered (baselines.svm_implementation)
-    return {"maxent": "Maxent (logistic)", "svm": "SVM (Table 4 baseline)"}.get(
-        key, registry.get(key).name if key in registry.keys() else key
-    )
+def label(key):  # "svm" runs olearn's own Crammer-Singer solver (baselines.svm_implementation)
+    if key in ("maxent", "svm"):
+        return tr(f"cmp.algo.{key}")
+    return registry.get(key).name
 
 
 with guard():
@@ -154,7 +155,7 @@ with guard():
             )
             table = table.copy()
             table.insert(table.columns.get_loc("paper %") + 1, tr("cmp.caveat"), items)
-        st.dataframe(table, hide_index=True)
+        st.dataframe(display_table(table, L), hide_index=True)
         st.download_button(
             tr("ui.download_csv"),
             res.table.to_csv(index=False),
@@ -169,5 +170,5 @@ with guard():
             plot(fig_curves, key="cmp.curves")
         plot(fig_time, key="cmp.time")
         with st.expander(tr("cmp.protocol")):
-            st.text(res.config)
+            st.code(res.config, language=None, wrap_lines=True)
     ui.sync()

@@ -13,7 +13,7 @@ from olearn.app.cached import (
     cw_page,
     spa_figures,
     spa_walk,
-    stream_figures,
+    stream_views,
 )
 from olearn.app.ui import Controls, guard, lang, plot, tr
 from olearn.teaching.lesson import C_GRID, STEPS, deep_link
@@ -47,9 +47,9 @@ def view(step) -> int | None:
     if step.view == "stream":
         keys = tuple(p["algos"].split(","))
         args = (keys, p["kind"], p["n"], p["K"], p["noise"], 0.5, p["seed"], p["C"], True, None)
-        planes, curve, _, _, _ = stream_figures(*args, p["t"], L, True)
-        plot(planes, key="lesson.planes")
-        plot(curve, key="lesson.curve")
+        views = stream_views(args, L, True, (520, 300), p["t"])  # the figures at step t
+        plot(views["planes"], key="lesson.planes")
+        plot(views["curves"], key="lesson.curve")
         return None
     if step.view in ("pa_beside", "spa_after", "cap"):
         walk = spa_walk(*spa_args(p))

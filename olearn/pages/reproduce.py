@@ -20,7 +20,7 @@ with guard():
         tr("rep.choose"),
         ids,
         ids[0],
-        format_func=lambda i: f"{i}: {titles[i]}" if titles[i] else f"{i} (—)",
+        format_func=lambda i: tr(f"rep.name.{i}") if titles[i] else f"{i} (—)",
     )
     if not dict(zip(cat["id"], cat["available"]))[id_]:
         st.info(tr("rep.missing", id=id_))

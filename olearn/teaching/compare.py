@@ -187,3 +187,26 @@ def compare(
     if progress is not None:
         progress(1.0, "done")
     return Comparison(name, table, curve_table, config.describe(), res.sizes)
+
+
+# the result table's columns -> their UI string keys (olearn.teaching.strings.compare)
+COLUMN_KEYS = {
+    "algorithm": "cmp.col.algorithm",
+    "key": "cmp.col.key",
+    "error %": "cmp.col.error",
+    "std": "cmp.col.std",
+    "paper %": "cmp.col.paper",
+    "params": "cmp.col.params",
+    "train time (s)": "cmp.col.train_time",
+}
+
+
+def display_table(table: pd.DataFrame, lang: str) -> pd.DataFrame:
+    """The result table with its column names in ``lang`` (the data and the CSV keep theirs).
+
+    >>> display_table(pd.DataFrame({"error %": [1.0]}), "ja").columns.tolist()
+    ['誤り率 %']
+    """
+    from olearn.teaching.strings import t
+
+    return table.rename(columns={c: t(k, lang) for c, k in COLUMN_KEYS.items()})

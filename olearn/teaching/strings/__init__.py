@@ -7,8 +7,8 @@ key defined twice is an error.
 
 >>> t("lang.name", "ja")
 '日本語'
->>> t("spa.sub.scores.title", "en")
-'1. Scores'
+>>> t("spa.sub.scores.title", "ja")
+'スコア'
 """
 
 from __future__ import annotations

@@ -73,7 +73,19 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "cmp.caveat.c_grid": ("C grid {ours} (reproduction {paper})", "C の候補 {ours} (再現 {paper})"),
     "cmp.all": ("all", "全部"),
-    "cmp.protocol": ("The protocol's choices", "手順の選択"),
+    "cmp.protocol": (
+        "The protocol's choices (as the CLI prints them)",
+        "手順の選択 (CLI の出力のまま、英語)",
+    ),
+    "cmp.algo.maxent": ("Maxent (logistic)", "最大エントロピー (ロジスティック回帰)"),
+    "cmp.algo.svm": ("SVM (Table 4 baseline)", "SVM (表 4 のベースライン)"),
+    "cmp.col.algorithm": ("algorithm", "アルゴリズム"),
+    "cmp.col.key": ("key", "キー"),
+    "cmp.col.error": ("error %", "誤り率 %"),
+    "cmp.col.std": ("std", "標準偏差"),
+    "cmp.col.paper": ("paper %", "論文 %"),
+    "cmp.col.params": ("params", "パラメータ"),
+    "cmp.col.train_time": ("train time (s)", "学習時間 (秒)"),
     "cmp.progress": ("Running: {message}", "実行中: {message}"),
     "cmp.unavailable": (
         "This dataset is not on this machine: set OLEARN_DATA to the folder "

@@ -12,6 +12,22 @@ STRINGS: dict[str, tuple[str, str]] = {
         "手順どおりで時間がかかります。実コーパスには $OLEARN_DATA が必要です。",
     ),
     "rep.choose": ("Reproduction", "再現"),
+    "rep.name.matsushima-table4": (
+        "Source paper 000, Table 4: error rates of the PA and SPA families, 10-fold CV",
+        "元論文 000 の表 4: PA 系と SPA 系の誤り率 (10 分割交差検証)",
+    ),
+    "rep.name.cw-family-claims": (
+        "Source paper 001: the claims on CW, AROW and SCW (one pass, label noise, parameters)",
+        "元論文 001: CW・AROW・SCW についての主張 (1 回の走査、ラベル雑音、パラメータ)",
+    ),
+    "rep.name.pcvm-lambda": (
+        "Source paper 002, Tables 1-3: PCVM's accuracy, gamma and non-zero weights against lambda",
+        "元論文 002 の表 1-3: λ に対する PCVM の正解率・γ・非零の重み",
+    ),
+    "rep.name.ono-sgd-figure1": (
+        "Source paper 004, Figure 1: SGD-SVM with per-feature learning rates",
+        "元論文 004 の図 1: 素性ごとの学習率をもつ SGD-SVM",
+    ),
     "rep.quick": ("Run (quick)", "実行 (クイック)"),
     "rep.full": ("Run the full reproduction", "完全な再現を実行"),
     "rep.press": (
