@@ -16,7 +16,7 @@ import plotly.graph_objects as go
 
 from olearn.teaching.strings import num, t
 from olearn.viz.palette import algorithm_color, algorithm_dash
-from olearn.viz.walks import end_labels, projector_style
+from olearn.viz.walks import end_labels, style
 
 
 def params_text(params) -> str:
@@ -75,7 +75,7 @@ def error_figure(cmp, lang: str = "en", height: int = 400) -> go.Figure:
         tickvals=list(tab["algorithm"]),
         ticktext=[f"{a}<br><b>{num(e, 3)} %</b>" for a, e in zip(tab["algorithm"], tab["error %"])],
     )
-    projector_style(fig, height=height, title=t("cmp.errors", lang, dataset=cmp.dataset))
+    style(fig, height=height, title=t("cmp.errors", lang, dataset=cmp.dataset))
     fig.update_layout(margin=dict(t=90))
     return fig
 
@@ -99,7 +99,7 @@ def curves_figure(cmp, lang: str = "en", height: int = 400) -> go.Figure:
     top = float(cmp.curves["rate"].max()) * 1.05 if len(cmp.curves) else 1.0
     fig.update_xaxes(title_text=t("cmp.t_axis", lang), rangemode="tozero")
     fig.update_yaxes(title_text=t("cmp.rate_axis", lang), range=[0, top or 1.0])
-    projector_style(fig, height=height, title=t("cmp.curves", lang))
+    style(fig, height=height, title=t("cmp.curves", lang))
     fig.update_layout(margin=dict(t=60, r=140, b=60))
     if ends:
         end_labels(fig, ends, height_px=height - 60 - 60)
@@ -123,6 +123,6 @@ def time_figure(cmp, lang: str = "en", height: int = 360) -> go.Figure:
     )
     top = float(tab["train time (s)"].max()) if len(tab) else 1.0
     fig.update_yaxes(title_text=t("sgd.seconds", lang), range=[0, 1.18 * top or 1.0])
-    projector_style(fig, height=height, title=t("cmp.times", lang))
+    style(fig, height=height, title=t("cmp.times", lang))
     fig.update_layout(margin=dict(t=70))
     return fig

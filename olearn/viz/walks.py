@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 from scipy.stats import norm
 
+from olearn.teaching.regions import box_polygon, clip_halfplane
 from olearn.teaching.strings import num, t
 from olearn.viz.common import FastFigure, style
 from olearn.viz.palette import (
@@ -28,22 +29,6 @@ BEFORE = "#666666"  # the state before an update: grey, dashed
 INK = "#111111"
 FONT = 16  # px, every text of these figures
 LABEL_GAP = 22  # px between two direct labels
-
-
-def projector_style(fig: go.Figure, height: int, title: str | None = None, **kw) -> go.Figure:
-    """The app's style, then projector sizes: 16 px dark text, 18 px title."""
-    style(fig, height=height, title=title, **kw)
-    fig.update_layout(
-        font=dict(size=FONT, color=INK),
-        hoverlabel=dict(font_size=FONT),
-        legend=dict(font=dict(size=FONT, color=INK)),
-    )
-    fig.update_xaxes(tickfont=dict(size=FONT, color=INK), title_font=dict(size=FONT, color=INK))
-    fig.update_yaxes(tickfont=dict(size=FONT, color=INK), title_font=dict(size=FONT, color=INK))
-    fig.update_annotations(font_size=FONT)  # direct labels keep their learner's colour
-    if title:
-        fig.update_layout(title_font=dict(size=18, color=INK))
-    return fig
 
 
 def end_labels(fig: go.Figure, items, height_px: float, xaxis: str = "x", yaxis: str = "y"):
@@ -83,40 +68,25 @@ def end_labels(fig: go.Figure, items, height_px: float, xaxis: str = "x", yaxis:
         )
 
 
-# --- geometry: exact argmax regions of a linear model in 2-D --------------------------------
-
-
-def _clip(poly: np.ndarray, a: np.ndarray, c: float) -> np.ndarray:
-    """The convex polygon ``poly`` (m, 2) cut to the half-plane ``a.z + c >= 0``."""
-    out = []
-    m = len(poly)
-    for i in range(m):
-        P, Q = poly[i], poly[(i + 1) % m]
-        fp, fq = float(a @ P + c), float(a @ Q + c)
-        if fp >= 0:
-            out.append(P)
-        if (fp >= 0) != (fq >= 0):  # the edge crosses the line: add the crossing
-            out.append(P + fp / (fp - fq) * (Q - P))
-    return np.array(out, float).reshape(-1, 2)
+# --- geometry: exact argmax regions of a linear model in 2-D (olearn.teaching.regions) -------
 
 
 def region_polygons(W: np.ndarray, b: np.ndarray, box, offset: float = 0.0) -> list[np.ndarray]:
     """For each class u the convex polygon ``{z in box: s_u(z) - s_v(z) >= offset, v != u}``
     with ``s_u(z) = w_u.z + b_u``: offset 0 gives the argmax region (straight edges), offset
-    1 the part outside the margin band.
+    1 the part outside the margin band.  The clipping is :mod:`olearn.teaching.regions`'.
 
     >>> W, b = np.array([[1.0, 0.0], [-1.0, 0.0]]), np.zeros(2)
-    >>> [p[:, 0].min().round(3) for p in region_polygons(W, b, (-1, 1, -1, 1))]
-    [np.float64(0.0), np.float64(-1.0)]
+    >>> [float(p[:, 0].min().round(3)) for p in region_polygons(W, b, (-1, 1, -1, 1))]
+    [0.0, -1.0]
     """
-    x0, x1, y0, y1 = box
-    square = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], float)
     out = []
     for u in range(W.shape[0]):
-        poly = square
+        poly = box_polygon(box)
         for v in range(W.shape[0]):
             if v != u and len(poly):
-                poly = _clip(poly, W[u] - W[v], float(b[u] - b[v]) - offset)
+                d = W[u] - W[v]
+                poly = clip_halfplane(poly, float(d[0]), float(d[1]), float(b[u] - b[v]) - offset)
         out.append(poly)
     return out
 
@@ -160,8 +130,8 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
     reach = np.vstack([walk.path, *mus])
     R = float(max(np.max(np.abs(reach)) + 1.6 * np.sqrt(np.max(np.diag(sig[0]))), 1.0))
     # the weights classifying x right: y w.x >= 0, a half-plane bounded by a line through 0
-    square = np.array([[-R, -R], [R, -R], [R, R], [-R, R]], float)
-    hx, hy = _closed(_clip(square, y * x, 0.0))
+    a = y * np.asarray(x, float)
+    hx, hy = _closed(clip_halfplane(box_polygon((-R, R, -R, R)), float(a[0]), float(a[1]), 0.0))
     fig.add_trace(
         dict(
             type="scatter",
@@ -432,7 +402,7 @@ def noise_figure(table, lang: str = "en", height: int = 380) -> go.Figure:
     top = float(table["error %"].max()) * 1.1 or 1.0
     fig.update_xaxes(title_text=t("cw.fig.pass", lang), dtick=1)
     fig.update_yaxes(title_text=t("cmp.error_axis", lang), range=[0, top])
-    projector_style(fig, height=height, title=t("cw.fig.noise", lang))
+    style(fig, height=height, title=t("cw.fig.noise", lang))
     fig.update_layout(margin=dict(r=110, t=60))
     end_labels(fig, last, height_px=height - 60 - 50)
     return fig
@@ -669,7 +639,7 @@ def cs_figure(walk, s: int, lang: str = "en", height: int = 470) -> go.Figure:
             )
         ],
     )
-    projector_style(fig, height=height, title=title(s))
+    style(fig, height=height, title=title(s))
     fig.update_layout(margin=dict(l=60, r=120, t=top, b=bottom), showlegend=False)
     return fig
 
@@ -778,7 +748,7 @@ def pcvm_figure(walk, i: int, lang: str = "en", height: int = 440) -> go.Figure:
     fig.update_yaxes(
         range=[box[2], box[3]], title_text=t("cs.x2", lang), scaleanchor="x", constrain="domain"
     )
-    projector_style(
+    style(
         fig,
         height=height,
         title=t(
@@ -841,7 +811,7 @@ def pcvm_history_figure(walk, i: int, lang: str = "en", height: int = 440) -> go
         title_font=dict(color=nz_color),
         showgrid=False,
     )
-    projector_style(fig, height=height, title=t("pcvm.history", lang))
+    style(fig, height=height, title=t("pcvm.history", lang))
     fig.update_yaxes(title_font=dict(color=g_color), secondary_y=False)
     fig.update_yaxes(title_font=dict(color=nz_color), secondary_y=True)
     fig.update_layout(
@@ -891,7 +861,7 @@ def sgd_figures(walk, lang: str = "en", height: int = 380) -> tuple[go.Figure, .
     f1.update_yaxes(title_text=t("sgd.f1", lang), range=[0, 1.02])
     top = 60
     for fig, title in ((obj, "sgd.objective"), (f1, "sgd.f1_title")):
-        projector_style(fig, height=height, title=t(title, lang))
+        style(fig, height=height, title=t(title, lang))
         fig.update_layout(showlegend=False, margin=dict(l=80, t=top, r=170, b=60))
     values = np.log10(walk.curves["objective"].clip(lower=1e-300))
     obj.update_yaxes(range=[float(values.min()) - 0.05, float(values.max()) + 0.05])
@@ -938,7 +908,7 @@ def sgd_rates_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
         fig.update_xaxes(title_text=t("cmp.t_axis", lang), row=1, col=col)
     fig.update_yaxes(title_text=t("sgd.rate_log", lang), type="log", row=1, col=1)
     fig.update_yaxes(type="log")
-    projector_style(fig, height=height, title=t("sgd.rates", lang))
+    style(fig, height=height, title=t("sgd.rates", lang))
     rates = np.log10(walk.rates["rate"])
     fig.update_yaxes(range=[float(rates.min()) - 0.1, float(rates.max()) + 0.1])
     fig.update_layout(showlegend=False, margin=dict(l=80, t=90, r=170, b=60))
