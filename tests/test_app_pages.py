@@ -574,3 +574,18 @@ def test_lesson_step_from_the_url_and_hidden_picker():
     assert texts(at)[0] == "### SPA-I, SPA-II と C"
     links = [m.value for m in at.markdown if "href=" in m.value]
     assert links and "/spa?" in links[0] and "rule=SPA-I" in links[0]
+
+
+def test_compare_link_starts_only_a_short_run():
+    """``run=1`` in a shared link runs a short comparison at once (the lesson's), but a long
+    one (a paper dataset under the full protocol) waits for the button (issue 12)."""
+    short = open_page(
+        "olearn/pages/compare.py",
+        {"data": "digits", "algos": "perceptron,pa1", "max": "300", "folds": "2", "run": "1"},
+    )
+    assert short.dataframe  # ran from the link
+    long = open_page("olearn/pages/compare.py", {"data": "usps", "run": "1"})
+    assert not long.dataframe  # waits: the paper's protocol on USPS takes minutes
+    from olearn.teaching.strings import t
+
+    assert any(i.value == t("cmp.press_run") for i in long.info)

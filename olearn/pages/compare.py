@@ -12,6 +12,7 @@ from olearn.teaching.compare import (
     Settings,
     departures,
     display_table,
+    runs_from_a_link,
     starting_settings,
 )
 
@@ -118,7 +119,9 @@ with guard():
         scale,
     )
     clicked = st.button(tr("cmp.run"), type="primary", key="cmp.run")
-    from_link = "cmp.ran" not in st.session_state and st.query_params.get("run") == "1"
+    asked = "cmp.ran" not in st.session_state and st.query_params.get("run") == "1"
+    chosen = Settings(int(folds), int(epochs), int(max_samples), scale, C_GRIDS[grid])
+    from_link = asked and runs_from_a_link(name, chosen)  # a long run waits for the click
     if clicked or from_link:
         st.session_state["cmp.ran"] = settings
     ui.values["run"] = "1" if st.session_state.get("cmp.ran") == settings else "0"
@@ -146,7 +149,6 @@ with guard():
         )
         bar.empty()
         table = res.table
-        chosen = Settings(int(folds), int(epochs), int(max_samples), scale, C_GRIDS[grid])
         gaps = departures(name, chosen)
         if gaps and "paper %" in table:  # one line beside the paper column
             items = "; ".join(

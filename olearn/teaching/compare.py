@@ -51,6 +51,27 @@ def starting_settings(name: str | None) -> Settings:
     return PAPER_SETTINGS if name in PAPER else Settings()
 
 
+# datasets shipped with scikit-learn or generated: no download, seconds to run
+EMBEDDED = ("digits", "toy-blobs", "toy-separable", "toy-xor", "toy-moons", "toy-drift")
+
+
+def runs_from_a_link(name: str | None, settings: Settings) -> bool:
+    """May a shared link (``run=1``) start this comparison without a click?  Only a short
+    one: embedded data, at most 1,000 samples, folds x epochs <= 30; a long run (a paper
+    dataset, the full protocol) waits for the button.
+
+    >>> runs_from_a_link("digits", Settings(3, 1, 600, "none", (1.0,)))
+    True
+    >>> runs_from_a_link("usps", PAPER_SETTINGS)
+    False
+    """
+    return (
+        name in EMBEDDED
+        and 0 < settings.max_samples <= 1000
+        and settings.folds * settings.epochs <= 30
+    )
+
+
 def departures(name: str | None, settings: Settings) -> list[tuple[str, object, object]]:
     """``(setting, ours, paper protocol)`` for each setting that differs from the Table 4
     reproduction's protocol, on a dataset of the paper's table (else ``[]``).
