@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[1]
 N_SESSIONS = 20
 LINKS = {
-    "playground": "playground?seed={seed}&n=150",
+    "playground": "playground?seed={seed}&n=50",
     "compare": "compare?data=digits&algos=perceptron,pa1&max=300&folds=3&epochs=1"
     "&seed={seed}&run=1",
 }
