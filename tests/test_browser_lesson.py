@@ -5,7 +5,6 @@ the URL.  Also writes presentation-mode screenshots of the lesson, the SPA page 
 
 from __future__ import annotations
 
-import shutil
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -18,21 +17,13 @@ pytest.importorskip("playwright.sync_api")
 
 
 @pytest.fixture(scope="module")
-def projector(server):
-    """A chromium page at 1280x720, the projector the issue names."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=shutil.which("chromium"),
-            args=["--no-sandbox", "--disable-dev-shm-usage"],
-        )
-        try:
-            pg = browser.new_page(viewport={"width": 1280, "height": 720})
-            pg.set_default_timeout(120_000)
-            yield pg
-        finally:
-            browser.close()
+def projector(page):
+    """A 1280x720 tab (the projector the issue names) of the module's browser."""
+    context = page.context.browser.new_context(viewport={"width": 1280, "height": 720})
+    pg = context.new_page()
+    pg.set_default_timeout(120_000)
+    yield pg
+    context.close()
 
 
 def _step_in_url(pg) -> int:
