@@ -32,7 +32,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from olearn.kernels.sparse import csr_rows
+from olearn.kernels.sparse import csr_rows, index_problem, norm_bound
 
 FLOAT_MAX = float(np.finfo(np.float64).max)
 
@@ -80,11 +80,19 @@ def check_sparse_structure(X) -> None:
     trusted them would read or write out of bounds (an index equal to n_features would even
     train the intercept row silently).
     """
-    if sp.issparse(X) and X.format in ("csr", "csc", "bsr"):
-        try:
+    if not (sp.issparse(X) and X.format in ("csr", "csc", "bsr")):
+        return
+    try:
+        X.check_format(full_check=False)  # lengths, dtypes, indptr's ends: O(1) to O(n)
+        if X.format == "bsr":
             X.check_format(full_check=True)
-        except (ValueError, TypeError, IndexError) as err:
-            raise ValueError(f"malformed sparse matrix ({X.format}): {err}") from None
+            return
+        problem = index_problem(X.indptr, X.indices, X.shape[1 if X.format == "csr" else 0])
+    except (ValueError, TypeError, IndexError) as err:
+        raise ValueError(f"malformed sparse matrix ({X.format}): {err}") from None
+    if problem:
+        what = ("indptr must be non-decreasing", "an index is out of range")[problem - 1]
+        raise ValueError(f"malformed sparse matrix ({X.format}): {what}")
 
 
 def check_sqnorms(rows: tuple) -> None:
@@ -96,9 +104,8 @@ def check_sqnorms(rows: tuple) -> None:
     """
     big, widest = 0.0, 0
     for indptr, _, data in rows:
-        if data.size:
-            big = max(big, abs(float(data.max())), abs(float(data.min())))
-            widest += int(np.diff(indptr).max())
+        b, w = norm_bound(indptr, data)  # one pass, no temporary array
+        big, widest = max(big, b), widest + int(w)
     if big * big * widest <= SQNORM_OVERFLOW:
         return
     with np.errstate(over="ignore"):

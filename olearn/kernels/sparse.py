@@ -199,3 +199,34 @@ def store_mirrored(W, w):
     for j in range(W.shape[0]):
         W[j, 0] = w[j]
         W[j, 1] = 0.0 - w[j]
+
+
+# --- one-pass checks of the input (the estimators' boundary) --------------------------------
+
+
+@numba.njit(cache=True)
+def index_problem(indptr, indices, minor):
+    """0 if ``indptr`` is non-decreasing and every index lies in ``[0, minor)``; else 1 (a
+    decreasing indptr) or 2 (an index out of range).  One pass, no allocation."""
+    for i in range(indptr.shape[0] - 1):
+        if indptr[i + 1] < indptr[i]:
+            return 1
+    for p in range(indices.shape[0]):
+        j = indices[p]
+        if j < 0 or j >= minor:
+            return 2
+    return 0
+
+
+@numba.njit(cache=True)
+def norm_bound(indptr, data):
+    """``(max |x_j|, most entries in a row)``: ``max^2 * most`` bounds every ``||x_i||^2``."""
+    big = 0.0
+    for p in range(data.shape[0]):
+        v = abs(data[p])
+        if v > big:
+            big = v
+    widest = 0
+    for i in range(indptr.shape[0] - 1):
+        widest = max(widest, indptr[i + 1] - indptr[i])
+    return big, widest
