@@ -22,6 +22,7 @@ failed ``fit`` or first ``partial_fit`` leaves the estimator unfitted, not half-
 
 from __future__ import annotations
 
+import math
 from numbers import Integral, Real
 
 import numpy as np
@@ -32,7 +33,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from olearn.kernels.sparse import csr_rows, index_problem, norm_bound
+from olearn.kernels.sparse import csr_rows, index_problem
 
 FLOAT_MAX = float(np.finfo(np.float64).max)
 
@@ -48,7 +49,6 @@ class _PositiveFinite(Interval):
 
 
 POSITIVE = _PositiveFinite()
-SQNORM_OVERFLOW = 1e300  # a bound on ||x||^2 above which the exact check runs
 
 
 def store_params(estimator, scope: dict) -> None:
@@ -98,17 +98,15 @@ def check_sparse_structure(X) -> None:
 def check_sqnorms(rows: tuple) -> None:
     """Raise ValueError if some ``||x_i||^2`` overflows float64 (feature values ~1e154 up).
 
-    ``rows`` are the kernels' CSR blocks (``kernels.sparse.csr_rows``).  Cheap first:
-    ``max|x_j|^2 * max nnz per row`` bounds every squared norm; only above
-    :data:`SQNORM_OVERFLOW` are the norms summed.
+    ``rows`` are the kernels' CSR blocks (``kernels.sparse.csr_rows``).  Cheap first: the sum
+    of all squares (one BLAS pass) bounds every row's; only when it overflows are the rows
+    summed one by one.
     """
-    big, widest = 0.0, 0
-    for indptr, _, data in rows:
-        b, w = norm_bound(indptr, data)  # one pass, no temporary array
-        big, widest = max(big, b), widest + int(w)
-    if big * big * widest <= SQNORM_OVERFLOW:
-        return
-    with np.errstate(over="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):
+        total = sum(float(data @ data) for _, _, data in rows)
+        if math.isfinite(total):
+            return
+        big = max(float(np.abs(data).max(initial=0.0)) for _, _, data in rows)
         sq = sum(
             np.add.reduceat(np.r_[d * d, 0.0], ip[:-1]) * (np.diff(ip) > 0) for ip, _, d in rows
         )

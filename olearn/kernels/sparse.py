@@ -207,26 +207,16 @@ def store_mirrored(W, w):
 @numba.njit(cache=True)
 def index_problem(indptr, indices, minor):
     """0 if ``indptr`` is non-decreasing and every index lies in ``[0, minor)``; else 1 (a
-    decreasing indptr) or 2 (an index out of range).  One pass, no allocation."""
+    decreasing indptr) or 2 (an index out of range).  One branch-free pass over the indices
+    (integer min/max reductions vectorise), no allocation."""
     for i in range(indptr.shape[0] - 1):
         if indptr[i + 1] < indptr[i]:
             return 1
+    if indices.shape[0] == 0:
+        return 0
+    lo = indices[0]
+    hi = indices[0]
     for p in range(indices.shape[0]):
-        j = indices[p]
-        if j < 0 or j >= minor:
-            return 2
-    return 0
-
-
-@numba.njit(cache=True)
-def norm_bound(indptr, data):
-    """``(max |x_j|, most entries in a row)``: ``max^2 * most`` bounds every ``||x_i||^2``."""
-    big = 0.0
-    for p in range(data.shape[0]):
-        v = abs(data[p])
-        if v > big:
-            big = v
-    widest = 0
-    for i in range(indptr.shape[0] - 1):
-        widest = max(widest, indptr[i + 1] - indptr[i])
-    return big, widest
+        lo = min(lo, indices[p])
+        hi = max(hi, indices[p])
+    return 2 if lo < 0 or hi >= minor else 0
