@@ -99,11 +99,12 @@ def check_sqnorms(rows: tuple) -> None:
     """Raise ValueError if some ``||x_i||^2`` overflows float64 (feature values ~1e154 up).
 
     ``rows`` are the kernels' CSR blocks (``kernels.sparse.csr_rows``).  Cheap first: the sum
-    of all squares (one BLAS pass) bounds every row's; only when it overflows are the rows
-    summed one by one.
+    of all squares (one pass) bounds every row's; only when it overflows are the rows summed
+    one by one.  ``einsum``, not ``data @ data``: a BLAS call leaves its threads spinning, and
+    on two cores they halve the speed of the single-threaded epoch that follows.
     """
     with np.errstate(over="ignore", invalid="ignore"):
-        total = sum(float(data @ data) for _, _, data in rows)
+        total = sum(float(np.einsum("i,i", data, data)) for _, _, data in rows)
         if math.isfinite(total):
             return
         big = max(float(np.abs(data).max(initial=0.0)) for _, _, data in rows)
