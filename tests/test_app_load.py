@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 ROOT = Path(__file__).resolve().parents[1]
 N_SESSIONS = 20
 LINKS = {
-    "playground": "playground?seed={seed}&n=50",
+    "playground": "playground?seed={seed}&n=100",
     "compare": "compare?data=digits&algos=perceptron,pa1&max=300&folds=3&epochs=1"
     "&seed={seed}&run=1",
 }
@@ -41,8 +41,16 @@ def _memory_mib(pid: int) -> tuple[float, float]:
     return tuple(int(fields[k].split()[0]) / 1024 for k in ("VmRSS", "VmHWM"))
 
 
-def _main_text(pg) -> str:
-    return pg.locator("[data-testid='stMain']").inner_text()
+# the first figure's drawn points: the stream (Playground) or the results (Compare)
+FIGURE_POINTS = """() => {
+  const fig = document.querySelector('[data-testid=stMain] .js-plotly-plot');
+  return fig && fig.data ? JSON.stringify(fig.data.map(t => [t.x, t.y])) : '';
+}"""
+
+
+def _view(pg) -> tuple[str, str]:
+    """What a visitor sees: the page's text and its first figure's points."""
+    return pg.locator("[data-testid='stMain']").inner_text(), pg.evaluate(FIGURE_POINTS)
 
 
 @pytest.mark.parametrize("where", sorted(LINKS))
@@ -74,13 +82,13 @@ def test_concurrent_sessions_stay_separate(server, page, where):
             assert f"seed={seed}" in pg.url  # the URL the session wrote is its own
             seed_input = pg.get_by_label("Seed", exact=True)
             assert seed_input.input_value() == str(seed)  # its own seed, not another's
-            views.setdefault(seed, set()).add(_main_text(pg))
+            views.setdefault(seed, set()).add(_view(pg))
     finally:
         for c in contexts:
             c.close()
     assert all(len(v) == 1 for v in views.values()), "two sessions with one seed differ"
-    if where == "playground":  # the seed draws the stream: every seed its own page
-        assert len({next(iter(v)) for v in views.values()}) == len(views)
+    if where == "playground":  # the seed draws the stream: every seed its own figure
+        assert len({next(iter(v))[1] for v in views.values()}) == len(views)
     print(
         f"\n[load] {where}: {N_SESSIONS} concurrent sessions in {wall:.1f} s; time to "
         f"settle median {statistics.median(done):.1f} s, p90 "
