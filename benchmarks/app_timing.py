@@ -6,9 +6,10 @@ app.py`` started here on a loopback port.  The Playground plays in the browser
 (:mod:`olearn.app.player`), so its numbers are the page's own: frames drawn per second with
 the speed set to its maximum (60 frames/s asked), and for Step the time from the click
 handler to the next animation frame after the charts changed (``performance.now()`` in the
-page).  The SPA page's Next is a server rerun: timed from the click to the new sub-step
-title on screen.  Also timed: building the Playground's frames in Python (the first render's
-server part).
+page).  The SPA page's Next and the CW page's Next update are stepped in the browser too
+(:mod:`olearn.app.stepper`): timed from Python's click to the new title on screen, and in the
+page from the click handler to the painted charts.  Also timed: building the Playground's
+frames in Python (the first render's server part).
 
 Run: ``python -m benchmarks.app_timing`` (``--repeat N``, ``--seconds S``); writes
 ``results/app_timing.json`` and ``results/app_timing.md``.  Numbers depend on the machine's
@@ -135,29 +136,41 @@ def playground(pg, url: str, repeat: int, seconds: float) -> dict:
     }
 
 
-def spa_next(pg, url: str, repeat: int) -> dict:
-    pg.goto(url + "/spa?scenario=three-rivals")
-    main = pg.locator("[data-testid='stMain']")
-    main.locator("h4").first.wait_for(timeout=120_000)
+SHOWN_H4 = (
+    "[...document.querySelectorAll('[data-testid=stMain] h4')].find(e => e.offsetParent !== null)"
+)
+
+
+def stepper_next(pg, url: str, path: str, key: str, repeat: int) -> dict:
+    """Next on a page stepped in the browser (:mod:`olearn.app.stepper`): from Python's click
+    to the new step's title on screen (end to end, Playwright's round trip included), and the
+    page's own click-to-painted time.  A lecturer's pace: 0.8 s between clicks, so the report
+    after each stop (and its rerun) falls between them, as in class."""
+    pg.goto(url + path)
+    pg.locator(".ols .next").wait_for(timeout=120_000)
     pg.wait_for_timeout(2000)
-    button = pg.get_by_role("button", name="Next ▶")
-    times = []
-    for i in range(repeat):
-        if i % 8 == 7:  # back to the start now and then (not timed)
-            pg.goto(url + "/spa?scenario=three-rivals&step=0")
-            main.locator("h4").first.wait_for(timeout=120_000)
+    button = pg.locator(".ols .next")
+    times, restarts, page_ms = [], 0, []
+    read = f"() => (window.__olearnSteppers[{json.dumps(key)}] || {{}}).latencies || []"
+    for _ in range(repeat):
+        if button.is_disabled():  # the last step: back to the start (not timed)
+            restarts += 1
+            page_ms += pg.evaluate(read)
+            pg.goto(url + path)
+            button.wait_for(timeout=120_000)
             pg.wait_for_timeout(1500)
-        title = main.locator("h4").first.inner_text()
+        title = pg.evaluate(f"() => {SHOWN_H4}.innerText")
         start = time.perf_counter()
         button.click()
         pg.wait_for_function(
-            "t => { const h = document.querySelector('[data-testid=stMain] h4');"
-            " return h && h.innerText !== t; }",
+            f"t => {{ const h = {SHOWN_H4}; return h && h.innerText !== t; }}",
             arg=title,
             timeout=60_000,
         )
         times.append(1000 * (time.perf_counter() - start))
-    return _stats(times)
+        pg.wait_for_timeout(800)
+    page_ms += pg.evaluate(read)
+    return {**_stats(times), "page": _stats(page_ms), "restarts": restarts}
 
 
 def python_build(repeat: int) -> dict:
@@ -198,7 +211,8 @@ def main(argv=None) -> None:
             pg = browser.new_page(viewport={"width": 1280, "height": 720})
             pg.set_default_timeout(120_000)
             play = playground(pg, url, args.repeat, args.seconds)
-            nxt = spa_next(pg, url, args.repeat)
+            nxt = stepper_next(pg, url, "/spa?scenario=three-rivals&step=0", "spa", args.repeat)
+            cw = stepper_next(pg, url, "/cw?rule=arow&t=1&present=1", "cw", args.repeat)
             browser.close()
     finally:
         proc.terminate()
@@ -209,6 +223,7 @@ def main(argv=None) -> None:
         "browser": "chromium (Debian) via Playwright, 1280x720",
         "playground": play,
         "spa_next": nxt,
+        "cw_next": cw,
         "python": python_build(args.repeat),
     }
     RESULTS.mkdir(exist_ok=True)
@@ -224,8 +239,14 @@ def main(argv=None) -> None:
         f" | {play['step']['p90_ms']} ms | {play['step']['n']} |",
         f"| Playground slider move | {play['slider']['median_ms']} ms"
         f" | {play['slider']['p90_ms']} ms | {play['slider']['n']} |",
-        f"| SPA Next (server rerun, click to new title) | {nxt['median_ms']} ms"
+        f"| SPA Next (click to new title, end to end) | {nxt['median_ms']} ms"
         f" | {nxt['p90_ms']} ms | {nxt['n']} |",
+        f"| SPA Next (in the page: click to painted) | {nxt['page']['median_ms']} ms"
+        f" | {nxt['page']['p90_ms']} ms | {nxt['page']['n']} |",
+        f"| CW Next update (click to new title, end to end) | {cw['median_ms']} ms"
+        f" | {cw['p90_ms']} ms | {cw['n']} |",
+        f"| CW Next update (in the page: click to painted) | {cw['page']['median_ms']} ms"
+        f" | {cw['page']['p90_ms']} ms | {cw['page']['n']} |",
         "",
         f"- Playing (4 learners, n=400, 60 frames/s asked): **{play['play_frames_per_s']}"
         f" frames/s** over {play['play_seconds']} s",

@@ -162,8 +162,10 @@ def visible_texts(at: AppTest) -> list[tuple[str, str]]:
     for el in at.metric:
         add("metric", el.label)
     verbatim = {strings_mod.t(key, "ja") for key in VERBATIM_COLUMNS}
-    for el in at.dataframe:
+    for el in [*at.dataframe, *at.table]:
         frame = el.value
+        if frame.index.name is not None:  # a static table indexed by its first column
+            frame = frame.reset_index()
         for col in frame.columns:
             add("dataframe column", str(col))
             if str(col) in verbatim or frame[col].dtype != object:

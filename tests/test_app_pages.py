@@ -16,6 +16,8 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from tests.stepper_support import figure_step, report, shown_step  # noqa: E402
+
 APP = Path(__file__).resolve().parents[1] / "app.py"
 
 
@@ -97,24 +99,43 @@ def test_page_error_becomes_a_message_not_a_traceback(monkeypatch):
 # --- SPA page -------------------------------------------------------------------------------
 
 
-def test_spa_next_walks_through_the_sub_steps():
-    at = open_page("olearn/pages/spa.py")
-    first = texts(at)
+def test_spa_renders_every_sub_step_once_and_shows_the_reported_one(monkeypatch):
+    """Every sub-step's text, formulas and table are sent once; the stepper's report of a
+    stop moves the shown step, its figure and the URL; no Python rerun is needed per step."""
+    from olearn.teaching.spa_walk import scenario, spa_walkthrough
+
+    at = open_page("olearn/pages/spa.py", {"scenario": "three-rivals"})
+    walk = spa_walkthrough(scenario("three-rivals", seed=0, K=None, C=0.3), None, 0.3, "en")
+    titles = [f"#### {s.title}" for s in walk.steps]
+    body = texts(at)
+    assert [m for m in body if m in titles] == titles  # each once, in order
+    assert len(at.table) == len(walk.steps)  # one per-class table per sub-step
+    assert shown_step(at, "spatext") == shown_step(at, "spatable") == figure_step(at) == 0
     fig0 = charts(at)[0]
-    seen = {first[0]}
-    for _ in range(12):
-        at.button(key="spa.next").click().run()
-        assert_clean(at)
-        seen.add(texts(at)[0])
-    assert {
-        "#### 1. Scores",
-        "#### 3. Q values",
-        "#### 7. The update",
-        "#### 8. New scores",
-    } <= seen
-    assert charts(at)[0] != fig0  # the geometry is redrawn
-    at.button(key="spa.prev").click().run()
-    assert texts(at)[0] == "#### 7. The update"
+    report(monkeypatch, at, 6)
+    assert_clean(at)
+    assert shown_step(at, "spatext") == shown_step(at, "spatable") == figure_step(at) == 6
+    assert at.query_params["step"] == "6"
+    assert charts(at)[0]["data"] != fig0["data"]  # the geometry is redrawn
+    report(monkeypatch, at, 99)  # a step that does not exist is ignored
+    assert_clean(at)
+    assert at.query_params["step"] == "6"
+
+
+def test_spa_step_figures_are_the_sub_steps_geometry():
+    """The figures the browser swaps in are the page's own figures of each sub-step."""
+    from olearn.app.cached import spa_step_figures
+    from olearn.teaching.spa_walk import scenario, spa_walkthrough
+    from olearn.viz.spa import spa_step_figure
+
+    walk = spa_walkthrough(scenario("pa-failure", seed=0, K=None, C=0.3), "I", 0.3, "en")
+    sent = spa_step_figures("pa-failure", "I", 0.3, 0, None, "en", None, "fam")
+    assert len(sent) == len(walk.steps)
+    for i, raw in enumerate(sent):
+        spec = json.loads(raw)
+        assert spec["layout"]["meta"] == f"fam:{i}"
+        own = json.loads(spa_step_figure(walk, i).to_json())
+        assert spec["data"] == own["data"]
 
 
 def test_spa_support_test_text_states_the_threshold():
@@ -138,14 +159,14 @@ def test_spa_scenario_selects_the_rule_it_is_about():
 
 def test_spa_second_search_is_explained_where_it_happens():
     at = open_page("olearn/pages/spa.py", {"scenario": "printed-I", "rule": "SPA-I", "C": "0.3"})
-    titles = at.select_slider(key="spa.step").options
+    titles = [m for m in texts(at) if m.startswith("#### ") and m[5].isdigit()]
     first_second = next(i for i, t in enumerate(titles) if "Second search" in t)
     assert "the cap binds" in titles[first_second - 1]  # the explanation comes just before
-    for i in range(first_second - 1):  # ...and not earlier
-        at.select_slider(key="spa.step").set_value(i).run()
-        assert not any("again" in s or "second" in s.lower() for s in texts(at)[:3]), i
-    at.select_slider(key="spa.step").set_value(first_second - 1).run()
-    assert any("**again**" in s for s in texts(at))
+    body = texts(at)
+    cut = body.index(titles[first_second - 1])
+    assert not any("again" in s or "second" in s.lower() for s in body[:cut])  # not earlier
+    nxt = body.index(titles[first_second])
+    assert any("**again**" in s for s in body[cut:nxt])  # ...but at that sub-step
 
 
 def test_spa_printed_and_derived_formulas_side_by_side():
@@ -161,7 +182,8 @@ def test_spa_printed_and_derived_formulas_side_by_side():
 
 def test_spa_tables_have_blank_cells_and_n_is_defined():
     at = open_page("olearn/pages/spa.py", {"scenario": "three-rivals", "step": "2"})
-    for frame in at.dataframe:
+    assert at.table  # the per-sub-step tables are static tables
+    for frame in [*at.dataframe, *at.table]:
         cells = frame.value.astype(str).to_numpy().ravel().tolist()
         assert not {"None", "nan", "NaN", "<NA>"} & set(cells)
     assert any("n = ‖x‖²" in s for s in texts(at))  # defined at the Q sub-step
@@ -200,7 +222,8 @@ def test_spa_scenario_rule_and_C_change_the_content():
 def test_spa_lesson_link_hides_the_controls():
     at = open_page("olearn/pages/spa.py", {"scenario": "pa-failure", "hide": "all", "step": "2"})
     assert not at.selectbox and not at.radio
-    assert texts(at)[0] == "#### 3. Q values"
+    assert shown_step(at, "spatext") == figure_step(at) == 2
+    assert "#### 3. Q values" in texts(at)
 
 
 def test_spa_playground_hand_over_works_from_the_url_alone():
@@ -398,25 +421,43 @@ def test_reproduce_full_mode_from_a_link_waits_for_a_click():
 # --- the family pages -------------------------------------------------------------------------
 
 
+def _cw_numbers(at):
+    """The numbers table of the update the page shows (one table per update is sent)."""
+    return at.table[_cw_steps(at).index(shown_step(at, "cwtable"))].value.iloc[:, 0]
+
+
+def _cw_steps(at) -> list[int]:
+    """The update examples (0-based) the page sent, from their headings."""
+    out = []
+    for m in at.markdown:
+        if m.value.startswith("#### Update"):
+            out.append(int(m.value.split("example ")[1].split(" ")[0]) - 1)
+    return out
+
+
+def _cw_heading_of(at, index: int) -> str:
+    return next(
+        m.value
+        for m in at.markdown
+        if m.value.startswith("#### Update") and f"example {index + 1} of" in m.value
+    )
+
+
 def test_cw_page_rule_and_parameters_change_the_update():
     at = open_page("olearn/pages/cw.py")
-
-    def numbers():
-        return at.dataframe[0].value["value"].astype(str).tolist()
-
-    first = numbers()
+    first = _cw_numbers(at).astype(str).tolist()
     assert len(charts(at)) == 3  # weight space + margin, input space, the noise claim
     at.radio(key="cw.rule").set_value("scw1").run()
     at.select_slider(key="cw.C").set_value(0.01).run()
     assert_clean(at)
-    capped = at.dataframe[0].value.set_index("quantity")["value"]
+    capped = _cw_numbers(at)
     assert float(capped["α (mean step)"]) <= 0.01 + 1e-12
     assert capped["α capped at C"] == "yes"
-    assert numbers() != first
+    assert capped.astype(str).tolist() != first
     at.radio(key="cw.rule").set_value("cw").run()
     at.select_slider(key="cw.eta").set_value(0.9).run()
     assert_clean(at)
-    row = at.dataframe[0].value.set_index("quantity")["value"]
+    row = _cw_numbers(at)
     assert abs(float(row["Pr[y w·x ≥ 0] after"]) - 0.9) < 1e-6  # CW meets eta exactly
     assert row["α capped at C"] == ""  # CW has no cap: a blank cell, not "None"
     noise0 = charts(at)[2]
@@ -425,42 +466,63 @@ def test_cw_page_rule_and_parameters_change_the_update():
     assert charts(at)[2] != noise0
 
 
-def _cw_heading(at) -> str:
-    return next(m.value for m in at.markdown if m.value.startswith("#### Update"))
+def test_cw_updates_are_sent_as_a_window_and_a_report_moves_t(monkeypatch):
+    """The page sends a window of updates (text, table and both figures of each); the
+    browser's report of a stop moves t (slider and URL), and one past the window sends the
+    next window; Restart goes back to the first update."""
+    from olearn.teaching.cw_walk import update_indices
 
-
-def test_cw_next_update_steps_through_the_stream():
+    updates = update_indices("arow", 0.75, 1.0, 1.0, 0)
     at = open_page("olearn/pages/cw.py", {"t": "1"})
-    assert "example 1 of 80" in _cw_heading(at)
-    means = []
-    for _ in range(3):
-        means.append(json.dumps(charts(at)[0]["data"]))
-        before = at.session_state["cw.t"]
-        at.button(key="cw.next").click().run()
+    sent = _cw_steps(at)
+    assert sent == list(updates[: len(sent)]) and len(sent) >= 10
+    assert shown_step(at, "cwtext") == figure_step(at, 0) == figure_step(at, 1) == updates[0]
+    means = {json.dumps(charts(at)[0]["data"])}
+    for k in (1, 2, 3):
+        report(monkeypatch, at, updates[k], seq=k)
         assert_clean(at)
-        assert at.session_state["cw.t"] > before  # Next asks for a later example
-    means.append(json.dumps(charts(at)[0]["data"]))
-    assert len(set(means)) == 4  # every update moved the ellipses and the mean
-    shown = int(_cw_heading(at).split("example ")[1].split(" ")[0])
-    assert shown >= 4 and at.session_state["cw.t"] == shown  # the slider counts as the heading
+        assert at.session_state["cw.t"] == updates[k] + 1  # the slider counts as the heading
+        assert at.query_params["t"] == str(updates[k] + 1)
+        assert shown_step(at, "cwtext") == figure_step(at) == updates[k]
+        means.add(json.dumps(charts(at)[0]["data"]))
+    assert len(means) == 4  # every update moved the ellipses and the mean
+    beyond = updates[len(sent)]  # the browser stepped past the window's end
+    report(monkeypatch, at, beyond, seq=4)
+    assert_clean(at)
+    assert beyond in _cw_steps(at) and shown_step(at, "cwtext") == beyond
     at.button(key="cw.restart").click().run()
-    assert "example 1 of 80" in _cw_heading(at)
+    assert at.session_state["cw.t"] == 1 and shown_step(at, "cwtext") == updates[0]
 
 
-def test_cw_presentation_mode_keeps_figure_text_and_buttons():
+def test_cw_presentation_mode_keeps_figure_text_and_buttons(monkeypatch):
     at = open_page("olearn/pages/cw.py", {"hide": "all", "rule": "scw2", "t": "12"})
     assert not at.radio and not at.select_slider and not at.slider  # no controls
     assert not at.expander  # and no empty box where they were
-    assert at.button(key="cw.next") and len(charts(at)) == 3
-    assert "SCW-II" not in _cw_heading(at) and "example" in _cw_heading(at)
-    at.button(key="cw.next").click().run()
+    assert len(charts(at)) == 3 and at.button(key="cw.restart")
+    shown = shown_step(at, "cwtext")
+    assert shown >= 11 and "SCW-II" not in _cw_heading_of(at, shown)
+    later = [i for i in _cw_steps(at) if i > shown]
+    report(monkeypatch, at, later[0])
     assert_clean(at)
-    assert at.session_state["cw.t"] > 12
+    assert at.session_state["cw.t"] == later[0] + 1
+
+
+def test_cw_past_the_last_update_says_so():
+    from olearn.teaching.cw_walk import update_indices
+    from olearn.teaching.strings import t
+
+    last = update_indices("scw1", 0.75, 1.0, 1.0, 0)[-1]
+    assert last < 78  # (this stream's SCW-I stops updating early)
+    at = open_page("olearn/pages/cw.py", {"rule": "scw1", "t": str(last + 2)})
+    assert [i.value for i in at.info] == [t("cw.exhausted")]
+    assert not at.get("bidi_component")  # nothing to step through
+    at = open_page("olearn/pages/cw.py", {"rule": "scw1", "t": str(last + 1)})
+    assert not at.info and shown_step(at, "cwtext") == last
 
 
 def test_cw_page_in_japanese():
     at = open_page("olearn/pages/cw.py", {"lang": "ja"})
-    assert list(at.dataframe[0].value.columns) == ["量", "値"]
+    assert at.table[0].value.index.name == "量" and list(at.table[0].value.columns) == ["値"]
     assert any(m.value.startswith("#### 更新") for m in at.markdown)
     fig = json.dumps(charts(at)[0]["layout"], ensure_ascii=False)
     assert "重み空間" in fig and "密度" in fig

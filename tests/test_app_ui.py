@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("streamlit")
 
 from olearn.app.ui import parse_param  # noqa: E402
+from tests.stepper_support import figure_step, report, shown_step  # noqa: E402
 from tests.test_app_pages import APP, AppTest, assert_clean, open_page  # noqa: E402
 
 PAGES = ["home", "playground", "spa", "cw", "cs_svm", "pcvm", "sgd", "compare", "reproduce"]
@@ -69,22 +70,17 @@ def test_hostile_url_parameters_give_defaults_not_errors(page):
         assert at.number_input(key="play.seed").value == 0  # the default, not inf
 
 
-def test_language_switch_keeps_the_spa_sub_step_and_relabels_it():
+def test_language_switch_keeps_the_spa_sub_step_and_relabels_it(monkeypatch):
     at = open_page("olearn/pages/spa.py")
-    for _ in range(3):
-        at.button(key="spa.next").click().run()
-    slider = at.select_slider(key="spa.step")
-    assert slider.value == 3
-    english_label = slider.proto.options[3]
+    report(monkeypatch, at, 3)
+    assert shown_step(at, "spatext") == 3
+    english = [m.value for m in at.markdown if m.value.startswith("#### 4.")]
     at.sidebar.selectbox(key="lang").set_value("ja").run()
     assert_clean(at)
-    slider = at.select_slider(key="spa.step")
-    assert slider.value == 3
-    assert slider.proto.options[3] != english_label  # the labels were translated ...
-    assert slider.format_func(slider.value) == slider.proto.options[3]  # ... and used
-    assert slider.proto.set_value  # the browser is told the value again, with its new label
-    # (AppTest keeps a selectbox's first format_func, so "Next after the switch" is checked
-    # in the browser: tests/test_browser.py)
+    assert shown_step(at, "spatext") == figure_step(at) == 3  # the same sub-step ...
+    japanese = [m.value for m in at.markdown if m.value.startswith("#### 4.")]
+    assert japanese and japanese != english  # ... in the new language
+    assert at.query_params["step"] == "3"
 
 
 def test_language_switch_retranslates_the_scenario_box():
@@ -99,9 +95,9 @@ def test_language_switch_retranslates_the_scenario_box():
     assert proto.raw_value == proto.options[1] != english  # three-rivals is option 1
 
 
-def test_every_control_and_the_language_are_in_the_url():
+def test_every_control_and_the_language_are_in_the_url(monkeypatch):
     at = open_page("olearn/pages/spa.py", {"scenario": "three-rivals"})
-    at.button(key="spa.next").click().run()
+    report(monkeypatch, at, 1)
     at.sidebar.selectbox(key="lang").set_value("ja").run()
     params = {k: at.query_params[k] for k in at.query_params}
     flat = {k: v[0] if isinstance(v, list) else v for k, v in params.items()}

@@ -43,21 +43,28 @@ def test_spa_step_through_in_the_browser(server, page):
         "7. The update",
         "8. New scores",
     ]
-    heading = main.locator("h4").first  # the sub-step card's title
+    heading = main.locator("h4:visible").first  # the shown sub-step's title
 
     def step_to(title):
         next_button.click()
         page.wait_for_function(
             "t => [...document.querySelectorAll('[data-testid=stMain] h4')]"
-            ".some(e => e.innerText.trim() === t)",
+            ".some(e => e.offsetParent !== null && e.innerText.trim() === t)",
             arg=title,
             timeout=60_000,
         )
 
+    sent: list = []  # websocket messages to the server while stepping: none until a stop
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    before = len(sent)
     for title in titles[:6]:
         step_to(title)
+    assert len(sent) == before, "a Next must not wait for the server"
+    page.wait_for_function("() => new URL(location.href).searchParams.get('step') === '6'")
     settle(page, min_wait=0.3)
     assert heading.inner_text().strip() == "5.3 Support test, k = 3"
+    prev = page.get_by_role("button", name="◀ Previous")
+    assert prev.is_enabled()
     text = main.inner_text()
     assert "Class 2 is number k = 3 in the order: Q_k = 0.375" in text
     assert "the threshold is 0.5" in text
@@ -238,36 +245,38 @@ def test_language_switch_keeps_every_widget(server, projector):
     pg = projector
     pg.goto(f"{server}/spa?scenario=three-rivals")
     main = pg.locator("[data-testid='stMain']")
-    main.locator("h4").first.wait_for()
+    main.locator("h4:visible").first.wait_for()
     settle(pg)
+    shown_h4 = (
+        "[...document.querySelectorAll('[data-testid=stMain] h4')]"
+        ".find(e => e.offsetParent !== null)"
+    )
+    prev = pg.locator(".ols .prev")
+    assert prev.is_disabled()  # the first sub-step: nothing before it
     for _ in range(3):
-        title = main.locator("h4").first.inner_text()
+        title = main.locator("h4:visible").first.inner_text()
         pg.get_by_role("button", name="Next ▶").click()
-        pg.wait_for_function(
-            "t => document.querySelector('[data-testid=stMain] h4').innerText !== t", arg=title
-        )
+        pg.wait_for_function(f"t => {shown_h4}.innerText !== t", arg=title)
+    pg.wait_for_function("() => new URL(location.href).searchParams.get('step') === '3'")
     settle(pg, min_wait=0.5)
-    english = main.locator("h4").first.inner_text()
+    english = main.locator("h4:visible").first.inner_text()
     assert english.startswith("4.")
     box = main.locator("[data-testid='stSelectbox'] input").first
     assert box.input_value() == t("spa.scenario.three-rivals", "en")
     pg.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").click()
     pg.get_by_text("日本語").click()
-    pg.wait_for_function(
-        "() => /[\u3040-\u30ff]/.test(document.querySelector('[data-testid=stMain] h4').innerText)"
-    )
+    pg.wait_for_function(f"() => /[\u3040-\u30ff]/.test({shown_h4}.innerText)")
     settle(pg, min_wait=0.5)
-    japanese = main.locator("h4").first.inner_text()
+    japanese = main.locator("h4:visible").first.inner_text()
     assert japanese.startswith("4.") and japanese != english
-    thumb = main.locator("[data-testid='stSliderThumbValue']").last.inner_text()
-    assert thumb == japanese.strip()  # the slider shows the same sub-step, in Japanese
+    count = pg.locator(".ols .count").inner_text()
+    assert count.startswith("ステップ 4 /")  # the stepper shows the same sub-step, in Japanese
+    assert pg.locator(".ols .next").inner_text() == t("spa.next", "ja")
     scenario = main.locator("[data-testid='stSelectbox'] input").first.input_value()
     assert scenario == t("spa.scenario.three-rivals", "ja")  # translated, not left in English
-    pg.locator("button", has_text="▶").first.click()  # 次へ ▶
-    pg.wait_for_function(
-        "t => document.querySelector('[data-testid=stMain] h4').innerText !== t", arg=japanese
-    )
-    assert main.locator("h4").first.inner_text().startswith("5.")
+    pg.locator(".ols .next").click()  # 次へ ▶
+    pg.wait_for_function(f"t => {shown_h4}.innerText !== t", arg=japanese)
+    assert main.locator("h4:visible").first.inner_text().startswith("5.")
     pg.wait_for_function("() => new URL(location.href).searchParams.get('lang') === 'ja'")
     assert_no_error(pg)
 

@@ -40,13 +40,53 @@ def spa_figures(
     K: int | None,
     lang: str,
     playground: tuple | None,
-    index: int,
 ):
-    """The step figure, the C figure and PA beside SPA, for one sub-step."""
-    from olearn.viz.spa import cap_figure, pa_vs_spa_figure, spa_step_figure
+    """The C figure and PA beside SPA (the same at every sub-step)."""
+    from olearn.viz.spa import cap_figure, pa_vs_spa_figure
 
     walk = spa_walk(scenario, variant, C, seed, K, lang, playground)
-    return spa_step_figure(walk, index), cap_figure(walk), pa_vs_spa_figure(walk)
+    return cap_figure(walk), pa_vs_spa_figure(walk)
+
+
+@st.cache_resource(show_spinner=False, max_entries=512)
+def spa_step_figure_at(
+    scenario: str,
+    variant: str | None,
+    C: float,
+    seed: int,
+    K: int | None,
+    lang: str,
+    playground: tuple | None,
+    index: int,
+):
+    """The figure of one sub-step (the lesson's view)."""
+    from olearn.viz.spa import spa_step_figure
+
+    return spa_step_figure(spa_walk(scenario, variant, C, seed, K, lang, playground), index)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)  # JSON strings: immutable
+def spa_step_figures(
+    scenario: str,
+    variant: str | None,
+    C: float,
+    seed: int,
+    K: int | None,
+    lang: str,
+    playground: tuple | None,
+    family: str,
+) -> list[str]:
+    """Every sub-step's figure as plotly JSON, tagged ``layout.meta = "<family>:<index>"``
+    (the stepper's mark of the step a chart shows)."""
+    from olearn.viz.spa import spa_step_figure
+
+    walk = spa_walk(scenario, variant, C, seed, K, lang, playground)
+    out = []
+    for i in range(len(walk.steps)):
+        fig = spa_step_figure(walk, i)
+        fig.layout.meta = f"{family}:{i}"
+        out.append(fig.to_json())
+    return out
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
@@ -243,6 +283,33 @@ def cw_details(rule: str, eta: float, r: float, C: float, warmup: int, seed: int
 
     walk, _ = cw_page(rule, eta, r, C, warmup, seed, lang)
     return cw_input_figure(walk, lang), cw_table(walk, lang)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def cw_updates(rule: str, eta: float, r: float, C: float, seed: int) -> tuple[int, ...]:
+    """The examples that move the state (the CW page's steps)."""
+    from olearn.teaching.cw_walk import update_indices
+
+    return update_indices(rule, eta, r, C, seed)
+
+
+@st.cache_resource(show_spinner=False, max_entries=512)  # JSON strings: immutable
+def cw_step_json(
+    rule: str, eta: float, r: float, C: float, index: int, seed: int, lang: str, family: str
+) -> tuple[str, str]:
+    """The two figures of the update at ``index`` (weights and margin; input space) as
+    plotly JSON, tagged ``layout.meta = "<family>:<index>"`` for the stepper."""
+    import plotly.io as pio
+
+    from olearn.viz.walks import cw_input_figure
+
+    walk, fig = cw_page(rule, eta, r, C, index, seed, lang)
+    out = []
+    for figure in (fig, cw_input_figure(walk, lang)):
+        spec = figure.to_plotly_json()
+        spec["layout"] = {**spec["layout"], "meta": f"{family}:{index}"}
+        out.append(pio.to_json(spec, validate=False))
+    return out[0], out[1]
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)

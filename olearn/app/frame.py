@@ -17,8 +17,13 @@ from olearn.teaching.strings import LANGS, t
 
 # presentation mode: less padding above the page, so a 1280x720 screen holds the figure and
 # the step's text; plot text stays >= 16 px (olearn.viz.common)
+# Streamlit's header (3.75rem) becomes see-through there, so nothing sits half under it, and
+# lets clicks through except on its own buttons
 PRESENT_CSS = """<style>
 [data-testid="stMainBlockContainer"] { padding-top: 3.3rem; padding-bottom: 0.5rem; }
+[data-testid="stHeader"] { background: transparent; pointer-events: none; }
+[data-testid="stHeader"] button, [data-testid="stHeader"] a,
+[data-testid="stHeader"] [data-testid="stToolbar"] * { pointer-events: auto; }
 [data-testid="stMainBlockContainer"] h3 { padding-top: 0; padding-bottom: 0.2rem; }
 </style>"""
 # hide=all (a lesson's embedded view): no sidebar at all

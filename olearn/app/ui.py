@@ -339,6 +339,11 @@ class Controls:
         key = self._start(name, default, valid)
         return self._done(name, st.session_state[key])
 
+    def adopt(self, name: str, value: Any) -> Any:
+        """Take a value the browser reported (after the widget or :meth:`state` was drawn)."""
+        st.session_state[self.key(name)] = value
+        return self._done(name, value)
+
     def set(self, name: str, value: Any) -> None:
         """Change a control's value from a callback (before its widget is drawn)."""
         st.session_state[self.key(name)] = value

@@ -1,10 +1,15 @@
 """Confidence-weighted: CW / AROW / SCW updates one at a time, and seed 001's noise claim."""
 
+import json
+from contextlib import nullcontext
+
 import streamlit as st
 
 from olearn import registry
-from olearn.app.cached import cw_details, cw_noise, cw_page
+from olearn.app.cached import cw_details, cw_noise, cw_page, cw_step_json, cw_updates
+from olearn.app.stepper import block_key, digest, initial_css, stepper
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
+from olearn.teaching.cw_walk import STREAM_LENGTH, cw_table
 from olearn.teaching.strings import num
 
 L = lang()
@@ -12,6 +17,34 @@ ui = Controls("cw")
 RULES = tuple(registry.keys(view="cw"))
 hide_all = "all" in ui.hidden
 present = hide_all or presenting()  # the figure, the step's text and its buttons side by side
+BLOCKS = ("cwtext", "cwtable")  # the per-update containers the stepper shows and hides
+WINDOW = 10  # updates sent to the browser at once (plus 3 either side)
+
+
+def _step_text(walk) -> None:
+    """The heading and the numbers of one update, in words."""
+    trace = walk.trace
+    st.markdown(
+        "#### "
+        + tr("cw.step_title", k=walk.updates + 1, i=walk.index + 1, n=walk.n, y=f"{walk.y:+d}")
+    )
+    if walk.exhausted:
+        st.info(tr("cw.exhausted"))
+        return
+    st.markdown(
+        tr(
+            "cw.step_text",
+            m=num(trace.m, 3),
+            v=num(trace.v, 3),
+            loss=num(trace.loss, 3),
+            alpha=num(trace.alpha, 3),
+            beta=num(trace.beta, 3),
+            prob=num(trace.prob_after, 3),
+        )
+    )
+    if walk.rule != "arow":
+        st.markdown(tr("cw.step_eta", eta=num(trace.eta)))
+
 
 with guard():
     if present:
@@ -54,54 +87,69 @@ with guard():
         where=c4,
         disabled=rule not in ("scw1", "scw2"),
     )
-    t = ui.slider("t", tr("cw.warmup"), 1, 80, 7, where=c5)  # 1-based, as the heading counts
     seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c6, step=1)
-    args = (rule, float(eta), float(r), float(C), int(t) - 1, int(seed), L)
-    walk, fig = cw_page(*args)
-    fig_input, table = cw_details(*args)
+    hypers = (rule, float(eta), float(r), float(C))
+    updates = cw_updates(*hypers, int(seed))
+    family = digest(*hypers, int(seed), L)
+    # the example to start from (1-based, as the heading counts); the stepper may move it, so
+    # its slider is drawn last
+    t = ui.state("t", 7, lambda v: isinstance(v, int) and 1 <= v <= STREAM_LENGTH)
+    later = [i for i in updates if i >= t - 1]
     left, right = st.columns([2.6, 1], vertical_alignment="top")
-    with left:
-        plot(fig, key="cw.fig")
     with right:
-        trace = walk.trace
-        st.markdown(
-            "#### "
-            + tr("cw.step_title", k=walk.updates + 1, i=walk.index + 1, n=walk.n, y=f"{walk.y:+d}")
-        )
-        if walk.exhausted:
-            st.info(tr("cw.exhausted"))
-        else:
-            st.markdown(
-                tr(
-                    "cw.step_text",
-                    m=num(trace.m, 3),
-                    v=num(trace.v, 3),
-                    loss=num(trace.loss, 3),
-                    alpha=num(trace.alpha, 3),
-                    beta=num(trace.beta, 3),
-                    prob=num(trace.prob_after, 3),
-                )
+        if later:  # a window of updates around the current one, stepped in the browser
+            pos = updates.index(later[0])
+            lo, hi = (
+                max(0, pos // WINDOW * WINDOW - 3),
+                min(len(updates), pos // WINDOW * WINDOW + WINDOW + 3),
             )
-            if rule != "arow":
-                st.markdown(tr("cw.step_eta", eta=num(eta)))
-        b1, b2 = st.columns(2)
-        b1.button(tr("cw.prev"), key="cw.restart", on_click=ui.set, args=("t", 1), width="stretch")
-        b2.button(
-            tr("cw.next"),
-            key="cw.next",
-            type="primary",
-            on_click=ui.set,
-            args=("t", walk.next_t + 1),
-            disabled=walk.next_index is None,
-            width="stretch",
-            shortcut="right",
-        )
+            ids = list(updates[lo:hi])
+            steps = [cw_step_json(*hypers, i, int(seed), L, family) for i in ids]
+            reported = stepper(
+                "cw",
+                ids,
+                later[0],
+                family,
+                {"cw-fig": [a for a, _ in steps], "cw-input": [b for _, b in steps]},
+                {"prev": tr("cw.back"), "next": tr("cw.next"), "slider": tr("cw.warmup")},
+                blocks=BLOCKS,
+                titles=[tr("cw.k_of", k=lo + j + 1, n=len(updates)) for j in range(len(ids))],
+                more=updates[hi] if hi < len(updates) else None,
+                less=updates[lo - 1] if lo > 0 else None,
+            )
+            current = later[0]
+            if reported is not None and reported in updates:
+                current = reported
+                t = ui.adopt("t", reported + 1)
+            if reported is not None and reported not in ids:  # past the window: draw anew
+                st.rerun()
+            st.html(initial_css("cw", BLOCKS, current))
+        else:  # no update from t on: the last example, passive
+            ids, current = [], None
+        for i in ids or [None]:
+            walk, _ = cw_page(*hypers, (t - 1) if i is None else i, int(seed), L)
+            with st.container(key=block_key("cwtext", i)) if i is not None else nullcontext():
+                _step_text(walk)
+        st.button(tr("cw.prev"), key="cw.restart", on_click=ui.set, args=("t", 1), width="stretch")
+    t = ui.slider("t", tr("cw.warmup"), 1, STREAM_LENGTH, 7, where=c5)
+    with left:
+        if current is None:
+            walk, fig = cw_page(*hypers, t - 1, int(seed), L)
+            plot(fig, key="cw-fig")
+        else:
+            plot(json.loads(steps[ids.index(current)][0]), key="cw-fig")
     a, b = st.columns([1, 1])
     with a:
-        plot(fig_input, key="cw.input")
+        if current is None:
+            plot(cw_details(*hypers, t - 1, int(seed), L)[0], key="cw-input")
+        else:
+            plot(json.loads(steps[ids.index(current)][1]), key="cw-input")
     with b:
         st.markdown(f"#### {tr('cw.numbers')}")
-        st.dataframe(table, hide_index=True)
+        for i in ids or [None]:
+            walk, _ = cw_page(*hypers, (t - 1) if i is None else i, int(seed), L)
+            with st.container(key=block_key("cwtable", i)) if i is not None else nullcontext():
+                st.table(cw_table(walk, L).set_index(tr("cw.col.quantity")))
     st.markdown(f"#### {tr('cw.noise_title')}")
     n1, n2, _ = st.columns([1, 1, 2])
     noise = ui.select_slider("noise", tr("cw.noise"), [0.0, 0.1, 0.2, 0.3], 0.2, where=n1)

@@ -12,6 +12,7 @@ from olearn.app.cached import (
     cw_noise,
     cw_page,
     spa_figures,
+    spa_step_figure_at,
     spa_walk,
     stream_views,
 )
@@ -51,19 +52,22 @@ def view(step) -> int | None:
         plot(views["planes"], key="lesson.planes")
         plot(views["curves"], key="lesson.curve")
         return None
-    if step.view in ("pa_beside", "spa_after", "cap"):
+    if step.view == "cap":  # SPA-I beside SPA-II: the cap against the smooth shrink
+        for column, rule in zip(st.columns(2), ("SPA-I", "SPA-II")):
+            args = spa_args({**p, "rule": rule})
+            with column:
+                st.markdown(f"**{rule}**")
+                plot(spa_figures(*args)[0], key=f"lesson.cap.{rule}")
+        return len(spa_walk(*spa_args(p)).steps)
+    if step.view in ("pa_beside", "spa_after"):
         walk = spa_walk(*spa_args(p))
         last = len(walk.steps) - 1
-        fig_step, fig_cap, fig_pa = spa_figures(*spa_args(p), last)
         if step.view == "pa_beside":
             st.markdown(walk.pa_text)
-            plot(fig_pa, key="lesson.pa")
-        elif step.view == "spa_after":
-            st.markdown(walk.steps[last].text)
-            plot(fig_step, key="lesson.spa")
+            plot(spa_figures(*spa_args(p))[1], key="lesson.pa")
         else:
-            st.markdown(walk.cap_text)
-            plot(fig_cap, key="lesson.cap")
+            st.markdown(walk.steps[last].text)
+            plot(spa_step_figure_at(*spa_args(p), last), key="lesson.spa")
         return len(walk.steps)
     if step.view == "cw":
         walk, fig = cw_page(p["rule"], 0.75, 1.0, 1.0, 6, 0, L)

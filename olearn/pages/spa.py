@@ -6,9 +6,12 @@ scrolling; the printed-vs-derived formulas, the per-class numbers, PA beside SPA
 checks follow below.
 """
 
+import json
+
 import streamlit as st
 
-from olearn.app.cached import spa_figures, spa_walk
+from olearn.app.cached import spa_figures, spa_step_figures, spa_walk
+from olearn.app.stepper import block_key, digest, initial_css, stepper
 from olearn.app.ui import Controls, guard, lang, plot, tr
 from olearn.teaching.spa_walk import SCENARIOS, shown
 from olearn.teaching.stream import instance_from_url, instance_to_url
@@ -17,6 +20,7 @@ L = lang()
 ui = Controls("spa")
 RULES = {"SPA": None, "SPA-I": "I", "SPA-II": "II"}
 RULE_OF_SCENARIO = {"printed-I": "SPA-I", "printed-II": "SPA-II"}  # a scenario picks its rule
+BLOCKS = ("spatext", "spatable")  # the per-sub-step containers the stepper shows and hides
 C_VALUES = [0.001, 0.003, 0.01, 0.03, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 3.0, 10.0, 30.0, 100.0]
 
 
@@ -80,41 +84,40 @@ with guard():
     walk = spa_walk(name, RULES[rule], float(C), int(seed), K, L, playground)
 
     n_steps = len(walk.steps)
-    if ui.get("step", 0) >= n_steps:
-        ui.set("step", n_steps - 1)
-
-    def move(delta):
-        ui.set("step", min(max(ui.get("step", 0) + delta, 0), n_steps - 1))
+    # the data this walkthrough shows: a change resets the browser's stepper to the URL's step
+    family = digest(name, rule, C, seed, K, L, playground)
+    figures = spa_step_figures(name, RULES[rule], float(C), int(seed), K, L, playground, family)
+    index = ui.state("step", 0, lambda v: isinstance(v, int) and 0 <= v < n_steps)
 
     fig_col, text_col = st.columns([3, 2], gap="medium")
     with text_col:
-        b1, b2 = st.columns(2)
-        b1.button(tr("spa.prev"), on_click=move, args=(-1,), key="spa.prev", width="stretch")
-        b2.button(tr("spa.next"), on_click=move, args=(1,), key="spa.next", width="stretch")
-        counter = st.empty()
-        index = ui.select_slider(
-            "step",
-            tr("spa.substep"),
+        # every sub-step is rendered once; the stepper (in the browser) shows one of them
+        reported = stepper(
+            "spa",
             list(range(n_steps)),
-            0,
-            format_func=lambda i: walk.steps[i].title,
-            label_visibility="collapsed",
+            index,
+            family,
+            {"spa-fig": figures},
+            {"prev": tr("spa.prev"), "next": tr("spa.next"), "slider": tr("spa.substep")},
+            blocks=BLOCKS,
+            titles=[tr("spa.step_of", i=i + 1, n=n_steps) for i in range(n_steps)],
         )
-        counter.caption(tr("spa.step_of", i=index + 1, n=n_steps))
-        step = walk.steps[index]
+        if reported is not None and 0 <= reported < n_steps:
+            index = ui.adopt("step", reported)
+        st.html(initial_css("spa", BLOCKS, index))
         if present:
             st.caption(
                 f"{tr(f'spa.scenario.{name}')} · {rule}" + (f" · C = {C}" if RULES[rule] else "")
             )
-        st.markdown(f"#### {step.title}")
-        st.markdown(step.text)
-        for formula in step.latex:
-            st.latex(formula)
-    fig_step, fig_cap, fig_pa = spa_figures(
-        name, RULES[rule], float(C), int(seed), K, L, playground, index
-    )
+        for i, step in enumerate(walk.steps):
+            with st.container(key=block_key("spatext", i)):
+                st.markdown(f"#### {step.title}")
+                st.markdown(step.text)
+                for formula in step.latex:
+                    st.latex(formula)
+    fig_cap, fig_pa = spa_figures(name, RULES[rule], float(C), int(seed), K, L, playground)
     with fig_col:
-        plot(fig_step, key="spa.fig")
+        plot(json.loads(figures[index]), key="spa-fig")
 
     st.markdown(f"#### {tr('spa.formulas')}")
     head = st.columns([1, 2, 3])
@@ -134,7 +137,9 @@ with guard():
     left, right = st.columns(2)
     with left, st.container(border=True):
         st.markdown(f"#### {tr('spa.table')}")
-        st.dataframe(shown(step.table, L), hide_index=True, width="stretch")
+        for i, step in enumerate(walk.steps):  # static tables: shown and hidden at no cost
+            with st.container(key=block_key("spatable", i)):
+                st.table(shown(step.table, L).set_index(shown(step.table, L).columns[0]))
     with right, st.container(border=True):
         st.markdown(f"#### {tr('spa.pa_beside')}")
         st.markdown(walk.pa_text)

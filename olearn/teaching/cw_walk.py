@@ -63,6 +63,41 @@ class CWWalk:
         return self.next_index if self.next_index is not None else self.n - 1
 
 
+def _stream(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The page's 2-D binary stream (labels +-1)."""
+    from olearn.datasets.toy import make_toy
+
+    ds = make_toy(
+        "separable",
+        n_samples=STREAM_LENGTH,
+        n_classes=2,
+        margin=0.2,
+        noise=0.05,
+        random_state=seed,
+    )
+    return np.asarray(ds.X, float) / 4.0, np.where(np.asarray(ds.y) == 1, 1, -1)
+
+
+def update_indices(
+    rule: str = "arow", eta: float = 0.75, r: float = 1.0, C: float = 1.0, seed: int = 0
+) -> tuple[int, ...]:
+    """The positions of the stream's examples that move the state (the steps "Next update"
+    visits), from one replay of the rule.
+
+    >>> ids = update_indices("scw1", C=0.05, seed=1)
+    >>> w = cw_update("scw1", C=0.05, warmup=6, seed=1)
+    >>> w.index == min(i for i in ids if i >= 6), w.next_index in ids
+    (True, True)
+    """
+    X, Y = _stream(seed)
+    state, out = cw_init(2, covariance="full"), []
+    for i in range(len(Y)):
+        state, tr = _step(rule, state, X[i], int(Y[i]), eta, r, C)
+        if tr.reason == "aggressive":
+            out.append(i)
+    return tuple(out)
+
+
 def cw_update(
     rule: str = "arow",
     eta: float = 0.75,
@@ -80,19 +115,9 @@ def cw_update(
     >>> cw_update("arow", warmup=w.next_t, seed=1).index > cw_update("arow", seed=1).index
     True
     """
-    from olearn.datasets.toy import make_toy
-
     if not 0.5 < eta < 1.0:
         raise ValueError(f"eta must be in (0.5, 1), got {eta}")
-    ds = make_toy(
-        "separable",
-        n_samples=STREAM_LENGTH,
-        n_classes=2,
-        margin=0.2,
-        noise=0.05,
-        random_state=seed,
-    )
-    X, Y = np.asarray(ds.X, float) / 4.0, np.where(np.asarray(ds.y) == 1, 1, -1)
+    X, Y = _stream(seed)
     start = int(np.clip(warmup, 0, len(Y) - 1))
     state = cw_init(2, covariance="full")
     path, updates = [np.asarray(state[0], float).copy()], 0

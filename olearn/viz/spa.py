@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from olearn.teaching.strings import t
-from olearn.viz.common import FastFigure, argmax_grid, region_colorscale, style
+from olearn.viz.common import FastFigure, region_traces, style
 from olearn.viz.palette import EXAMPLE_COLOR, class_color, rgba
 
 
@@ -113,22 +113,8 @@ def _plane(fig, walk, step, col: int, layer: _Layer) -> None:
     R = float(np.max(np.abs(pts))) * 1.15 + 0.3
     box = (-R, R, -R, R)
     Wp, b = planar(shown)
-    xs, ys, Z, _ = argmax_grid(Wp, b, box, steps=120)
-    fig.add_trace(
-        dict(
-            type="heatmap",
-            x=xs,
-            y=ys,
-            z=Z,
-            zmin=-0.5,
-            zmax=K - 0.5,
-            colorscale=region_colorscale(K),
-            showscale=False,
-            hoverinfo="skip",
-        ),
-        row=1,
-        col=col,
-    )
+    for trace in region_traces(Wp, b, box, band=False):  # exact polygons, straight edges
+        fig.add_trace(trace, row=1, col=col)
     xref, yref = ("x", "y") if col == 1 else (f"x{col}", f"y{col}")
     hl = set(step.highlight)
 

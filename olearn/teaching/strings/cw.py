@@ -20,6 +20,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cw.warmup": ("Start at example", "開始する例の番号"),
     "cw.next": ("Next update", "次の更新"),
     "cw.prev": ("Restart", "最初から"),
+    "cw.back": ("◀ Previous", "◀ 前へ"),
+    "cw.k_of": ("update {k} of {n}", "更新 {k} / {n}"),
     "cw.step_title": (
         "Update {k}: example {i} of {n} (y\u00a0=\u00a0{y})",
         "更新 {k}: 例 {i} / {n} (y\u00a0=\u00a0{y})",
