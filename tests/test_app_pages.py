@@ -528,32 +528,51 @@ def test_cw_page_in_japanese():
     assert "重み空間" in fig and "密度" in fig
 
 
-def test_cs_svm_page_steps_and_gap():
+def _cs_player_report(monkeypatch, at, t: int) -> None:
+    """Run ``at`` as the rerun after the player stopped at frame ``t``."""
+    from types import SimpleNamespace
+
+    import olearn.app.player as player_module
+
+    real = player_module._component
+    calls = {"n": 0}
+
+    def fake(**kw):
+        real(**kw)
+        calls["n"] += 1
+        return SimpleNamespace(pos={"t": t, "fps": 5} if calls["n"] == 1 else None)
+
+    monkeypatch.setattr(player_module, "_component", fake)
+    try:
+        at.run()
+    finally:
+        monkeypatch.setattr(player_module, "_component", real)
+
+
+def test_cs_svm_page_plays_in_the_browser_and_keeps_the_stop(monkeypatch):
     at = open_page("olearn/pages/cs_svm.py")
     assert "LIBLINEAR" in at.info[0].value
-    text0, fig0 = texts(at), charts(at)[0]
-    assert len(fig0["frames"]) > 10  # Play runs these in the browser, no rerun per frame
-    at.slider(key="cs.s").set_value(7).run()
+    fig0 = charts(at)[0]
+    assert "frames" not in fig0 or not fig0["frames"]  # the player brings the frames
+    assert fig0["layout"]["meta"].startswith("cs|") and fig0["data"][0]["meta"] == 0
+    assert any("Sub-problem 1 of" in m for m in texts(at))
+    _cs_player_report(monkeypatch, at, 6)  # the lecturer paused on the 7th frame
     assert_clean(at)
-    assert texts(at) != text0 and charts(at)[0]["data"] != fig0["data"]
-    assert "Sub-problem 7 of" in " ".join(texts(at))
-    at.button(key="cs.next").click().run()
-    assert at.slider(key="cs.s").value == 8
-    at.button(key="cs.prev").click().run()
-    at.button(key="cs.prev").click().run()
-    assert at.slider(key="cs.s").value == 6
+    assert at.query_params["s"] == "7"
+    assert charts(at)[0]["data"][0]["meta"] == 6 and charts(at)[0]["data"] != fig0["data"]
+    assert any("Sub-problem 7 of" in m for m in texts(at))  # the table's heading follows
     at.select_slider(key="cs.C").set_value(0.1).run()
     assert_clean(at)
 
 
-def test_cs_svm_presentation_and_japanese():
+def test_cs_svm_presentation_and_japanese(monkeypatch):
     at = open_page("olearn/pages/cs_svm.py", {"hide": "all", "lang": "ja", "s": "3"})
     assert not at.slider and not at.selectbox and not at.expander
     assert any("部分問題 3 /" in m for m in texts(at))
     fig = charts(at)[0]
     assert "特徴 1" in json.dumps(fig["layout"], ensure_ascii=False)
     assert "クラス" in at.dataframe[0].value.columns[0]
-    at.button(key="cs.next").click().run()
+    _cs_player_report(monkeypatch, at, 3)
     assert_clean(at)
     assert any("部分問題 4 /" in m for m in texts(at))
 

@@ -205,20 +205,25 @@ def test_region_polygons_are_the_argmax_regions(seed):
     assert all(area(c) <= area(p) + 1e-12 for c, p in zip(cores, polys))
 
 
-def test_cs_figure_moves_without_rebuilding():
+def test_cs_player_frames_are_the_figures_of_their_sub_problems():
+    """Frame i of the player moves exactly the traces cs_figure draws at that sub-problem,
+    and its note names that sub-problem."""
     from olearn.teaching.cs_walk import cs_walk
-    from olearn.viz.walks import cs_figure, cs_figure_at
+    from olearn.viz.cs_svm import cs_figure, cs_frames, n_dynamic
 
     walk = cs_walk(n_samples=30, C=0.5)
-    s = int(walk.changed[4])
-    full = cs_figure(walk, s)
-    moved = cs_figure_at(cs_figure(walk, int(walk.changed[0])).to_dict(), walk, s)
-    assert full.layout.title.text == moved.layout.title.text
-    K = walk.W.shape[1]
-    for a, b in zip(full.data[: 2 * K + 2], moved.data):  # the traces a step moves
-        np.testing.assert_allclose(np.asarray(a.x, float), np.asarray(b.x, float))
-        np.testing.assert_allclose(np.asarray(a.y, float), np.asarray(b.y, float))
-    assert len(full.frames) == len(walk.changed) and full.frames[4].name == str(s)
+    steps, frames, notes = cs_frames(walk)
+    assert steps == [int(s) for s in walk.changed][:240]
+    assert len(frames) == len(notes) == len(steps)
+    for i in (0, 4, len(steps) - 1):
+        drawn = cs_figure(walk, steps[i])
+        assert frames[i]["traces"] == list(range(n_dynamic(walk)))
+        assert frames[i]["data"][0]["meta"] == i and frames[i]["name"] == str(i)
+        for a, b in zip(drawn.data[: n_dynamic(walk)], frames[i]["data"]):
+            np.testing.assert_allclose(np.asarray(a.x, float), np.asarray(b["x"], float))
+            np.testing.assert_allclose(np.asarray(a.y, float), np.asarray(b["y"], float))
+        p = walk.steps[steps[i]].p
+        assert f"example {p} " in notes[i] and f"Sub-problem {i + 1}:" in notes[i]
 
 
 def test_direct_labels_never_overlap():

@@ -328,23 +328,45 @@ def cs_page(kind: str, n: int, K: int, C: float, seed: int):
     return cs_walk(kind, n, K, C, seed)
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
-def _cs_base(kind: str, n: int, K: int, C: float, seed: int, lang: str) -> dict:
-    """The Crammer-Singer figure with all its frames, built once per setting (as a dict)."""
-    from olearn.viz.walks import cs_figure
+@st.cache_resource(show_spinner=False, max_entries=16)  # never mutated
+def cs_player_views(kind: str, n: int, K: int, C: float, seed: int, lang: str) -> dict:
+    """The Crammer-Singer figure and what the player plays: ``steps`` (the sub-problems
+    shown), ``frames`` (JSON), ``notes``, ``sig`` (the figure's ``layout.meta``), ``ks`` (each
+    frame's number among the ``n_changed`` sub-problems that changed W)."""
+    import bisect
+    import json
+
+    from olearn.viz.cs_svm import cs_figure, cs_frames
 
     walk = cs_page(kind, n, K, C, seed)
-    return cs_figure(walk, int(walk.changed[0]) if len(walk.changed) else 0, lang).to_dict()
+    steps, frames, notes = cs_frames(walk, lang)
+    sig = f"cs|{kind}|{n}|{K}|{C}|{seed}|{lang}"
+    fig = cs_figure(walk, steps[0], lang)
+    fig.update_layout(meta=sig)
+    changed = [int(s) for s in walk.changed] or list(range(len(walk.steps)))
+    return dict(
+        figure=fig,
+        steps=steps,
+        frames=json.dumps(frames),
+        notes=notes,
+        sig=sig,
+        ks=[bisect.bisect_left(changed, s) + 1 for s in steps],  # frame -> the page's count
+        n_changed=len(changed),
+    )
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
-def cs_figures(kind: str, n: int, K: int, C: float, seed: int, s: int, lang: str):
-    """The playable figure moved to step ``s`` and the step's table."""
-    from olearn.viz.walks import cs_figure_at
-
+def cs_figure_at(kind: str, n: int, K: int, C: float, seed: int, i: int, lang: str):
+    """The figure at the player's frame ``i`` (what the server draws; the player keeps it
+    there) and that sub-problem's table."""
+    views = cs_player_views(kind, n, K, C, seed, lang)
     walk = cs_page(kind, n, K, C, seed)
-    base = _cs_base(kind, n, K, C, seed, lang)
-    return cs_figure_at(base, walk, s, lang), walk.step_table(s, lang)
+    from olearn.viz.cs_svm import cs_figure
+
+    fig = cs_figure(walk, views["steps"][i], lang)
+    fig.update_layout(meta=views["sig"])
+    fig.data[0].meta = i
+    return fig, walk.step_table(views["steps"][i], lang)
 
 
 @st.cache_resource(show_spinner=False, max_entries=16)

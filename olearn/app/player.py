@@ -108,7 +108,7 @@ function fastApply(gd, f) {
     const sp = fl._plots[(tr.xaxis || 'x') + (tr.yaxis || 'y')]; if (!sp) return false;
     const xa = sp.xaxis, ya = sp.yaxis;
     const mode = tr.mode || '';
-    if (u.x && u.y && (tr.fill === 'toself' || mode === 'lines')) {
+    if (u.x && u.y && (tr.fill === 'toself' || mode.includes('lines'))) {
       if (tr.fill === 'toself') {
         overlay(g, 'olp-fill', 'path.js-fill', { fill: tr.fillcolor, stroke: 'none' })
           .setAttribute('d', pathOf(u.x, u.y, xa, ya, true));
@@ -120,7 +120,8 @@ function fastApply(gd, f) {
           'stroke-width': tr.line.width + 'px', 'stroke-dasharray': dash || 'none' })
           .setAttribute('d', pathOf(u.x, u.y, xa, ya, false));
       }
-    } else if (u.x && u.y && mode.includes('markers')) {
+    }
+    if (u.x && u.y && mode.includes('markers')) {  // (lines+markers: both)
       const nodes = g.querySelectorAll('path.point');
       if (nodes.length < u.x.length) return false;
       nodes.forEach((nd, i) => {
@@ -190,7 +191,7 @@ export default function (component) {
     slider.value = String(P.t);
     tval.textContent = 't = ' + P.t + ' / ' + cfg.n;
     note.innerHTML = cfg.notes[P.t] || '';
-    play.textContent = P.playing ? '⏸ ' + cfg.labels.pause : '▶ ' + cfg.labels.play;
+    play.textContent = P.playing ? '‖ ' + cfg.labels.pause : '▶ ' + cfg.labels.play;
   }
   const OPTS = { mode: 'immediate', frame: { duration: 0, redraw: false },
     transition: { duration: 0 } };

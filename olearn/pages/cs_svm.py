@@ -1,15 +1,20 @@
 """The Crammer-Singer SVM: the decomposition one sub-problem at a time, played in the browser,
 against LIBLINEAR's optimum."""
 
+import bisect
+
 import streamlit as st
 
-from olearn.app.cached import cs_figures, cs_page
+from olearn.app.cached import cs_figure_at, cs_page, cs_player_views
+from olearn.app.player import chart_key, player
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
 from olearn.teaching.strings import num
 
 L = lang()
 ui = Controls("cs")
 hide_all = "all" in ui.hidden
+CHART = chart_key("cs.fig")
+SPEEDS = (2, 5, 10, 20)
 present = hide_all or presenting()  # the figure, the step's text and its buttons side by side
 
 with guard():
@@ -39,54 +44,35 @@ with guard():
     seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c5, step=1)
     with st.spinner():
         walk = cs_page(kind, int(n), int(K), float(C), int(seed))
-    n_changed = max(len(walk.changed), 1)
+        views = cs_player_views(kind, int(n), int(K), float(C), int(seed), L)
+    ks, n_changed = views["ks"], views["n_changed"]  # frame -> its number among the changes
+    k = ui.state("s", 1, lambda v: isinstance(v, int) and 1 <= v <= n_changed)
+    i = min(bisect.bisect_left(ks, k), len(ks) - 1)  # the first frame from sub-problem k on
+    fps = int(ui.state("fps", 5, lambda v: v in SPEEDS))
     left, right = st.columns([2.7, 1], vertical_alignment="top")
-    text = right.container()  # filled below; the slider sits under it
-    k = ui.slider("s", tr("cs.step"), 1, n_changed, 1, where=right)
-    s = int(walk.changed[k - 1]) if len(walk.changed) else 0
-    fig, table = cs_figures(kind, int(n), int(K), float(C), int(seed), s, L)
-    with left:
-        plot(fig, key="cs.fig")
-    with text:
-        step = walk.steps[s]
-        st.markdown("#### " + tr("cs.step_title", k=k, n=n_changed, sweep=int(walk.step_sweep[s])))
-        thetas = (
-            " → ".join(num(v, 3) for v in step.fixed_point.thetas)
-            if step.fixed_point is not None
-            else "—"
+    with right:
+        labels = {key: tr(f"play.{key}") for key in ("play", "pause", "step", "back", "rewind")}
+        labels["fps"] = tr("play.fps")
+        pos = player(
+            "cs.player",
+            {CHART: views["frames"]},
+            len(ks) - 1,
+            i,
+            views["sig"],
+            views["notes"],
+            labels,
+            fps=fps,
+            speeds=SPEEDS,
         )
-        st.markdown(
-            tr(
-                "cs.step_text",
-                p=step.p,
-                y=step.y,
-                A=num(step.A),
-                v=num(step.violation, 3),
-                thetas=thetas,
-                S="{" + ", ".join(map(str, step.support_classes)) + "}",
-            )
-        )
-        b1, b2 = st.columns(2)
-        b1.button(
-            tr("cs.prev"),
-            key="cs.prev",
-            on_click=ui.set,
-            args=("s", max(k - 1, 1)),
-            disabled=k <= 1,
-            width="stretch",
-            shortcut="left",
-        )
-        b2.button(
-            tr("cs.next"),
-            key="cs.next",
-            type="primary",
-            on_click=ui.set,
-            args=("s", min(k + 1, n_changed)),
-            disabled=k >= n_changed,
-            width="stretch",
-            shortcut="right",
-        )
+        if pos is not None:  # stopped: that sub-problem goes to the URL
+            i = int(min(max(int(pos.get("t", i)), 0), len(ks) - 1))
+            ui.adopt("s", ks[i])
+            if pos.get("fps") in SPEEDS:
+                fps = ui.adopt("fps", int(pos["fps"]))
         st.caption(tr("cs.play_help"))
+    fig, table = cs_figure_at(kind, int(n), int(K), float(C), int(seed), i, L)
+    with left:
+        plot(fig, key=CHART)
     last = walk.sweeps.iloc[-1]
     st.info(
         tr(
@@ -97,5 +83,6 @@ with guard():
             ref=num(walk.liblinear_primal, 6),
         )
     )
+    st.markdown(f"#### {tr('cs.table_title', k=ks[i], n=n_changed)}")
     st.dataframe(table, hide_index=True)
     ui.sync()

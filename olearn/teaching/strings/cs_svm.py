@@ -15,22 +15,18 @@ STRINGS: dict[str, tuple[str, str]] = {
         "下がり、ギャップは同じ目的関数の LIBLINEAR の最適値に向かって閉じます。SPA-I の"
         "一回の更新はちょうどこの部分問題一つです。",
     ),
-    "cs.step": ("Sub-problem (of those that changed W)", "部分問題 (W を変えたもの)"),
-    "cs.next": ("Next", "次へ"),
-    "cs.prev": ("Back", "前へ"),
-    "cs.play": ("▶ Play", "▶ 再生"),
-    "cs.pause": ("❚❚ Pause", "❚❚ 一時停止"),
     "cs.play_help": (
-        "▶ Play (in the figure) runs every sub-problem that changed W, in your browser; "
-        "Next / Back also update the numbers below. The lighter strip along each boundary "
-        "is the margin band (best score minus second best < 1).",
-        "図の ▶ 再生 は W を変えた部分問題をブラウザ内で順に再生します。"
-        "次へ / 前へ は下の数値も更新します。境界に沿った薄い帯はマージンの帯 "
-        "(最大のスコアと二番目のスコアの差 < 1) です。",
+        "Play, Step and the slider run the sub-problems that changed W in your browser; the "
+        "text above follows every frame, and the table below shows the sub-problem you stop "
+        "at. The lighter strip along each boundary is the margin band (best score minus "
+        "second best < 1).",
+        "再生・ステップ・スライダーは W を変えた部分問題をブラウザ内で順に表示します。上の"
+        "説明はフレームごとに変わり、下の表は止めた部分問題を示します。境界に沿った薄い帯は"
+        "マージン帯 (最大スコアと 2 番目の差 < 1) です。",
     ),
-    "cs.step_title": (
-        "Sub-problem {k} of {n} (sweep\u00a0{sweep})",
-        "部分問題 {k} / {n} ({sweep}\u00a0巡目)",
+    "cs.table_title": (
+        "Sub-problem {k} of {n}: the numbers",
+        "部分問題 {k} / {n} の数値",
     ),
     "cs.frame_title": (
         "Sub-problem {k}: example {p} (class {y}), sweep {sweep}",
@@ -42,18 +38,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cs.col.alpha_after": ("α after", "更新後の α"),
     "cs.col.tau": ("τ after (seed)", "更新後の τ (seed)"),
     "cs.now": ("now", "現在"),
-    "cs.regions": ("regions after this sub-problem", "この部分問題の後の領域"),
     "cs.primal": ("primal P(W)", "主問題 P(W)"),
     "cs.dual": ("dual D(α)", "双対 D(α)"),
     "cs.liblinear": ("LIBLINEAR's optimum", "LIBLINEAR の最適値"),
     "cs.liblinear_end": ("LIBLINEAR", "LIBLINEAR"),
     "cs.sweep": ("sweep over the examples", "全例の一巡"),
     "cs.objective": ("objective", "目的関数"),
-    "cs.gap_title": ("The duality gap closes", "双対ギャップが閉じる"),
-    "cs.plane_title": (
-        "After sub-problem {s} (example {p} circled)",
-        "部分問題 {s} の後 (例 {p} を丸で表示)",
-    ),
     "cs.x1": ("feature 1", "特徴 1"),
     "cs.x2": ("feature 2", "特徴 2"),
     "cs.step_text": (
