@@ -24,6 +24,7 @@ import re
 import string
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
@@ -168,7 +169,7 @@ def visible_texts(at: AppTest) -> list[tuple[str, str]]:
             frame = frame.reset_index()
         for col in frame.columns:
             add("dataframe column", str(col))
-            if str(col) in verbatim or frame[col].dtype != object:
+            if str(col) in verbatim or not is_text(frame[col]):
                 continue
             for cell in frame[col].dropna().unique()[:50]:
                 add(f"dataframe cell [{col}]", str(cell))
@@ -180,6 +181,12 @@ def visible_texts(at: AppTest) -> list[tuple[str, str]]:
         for text in _plotly_texts(json.loads(el.proto.spec)):
             add("plotly", text)
     return found
+
+
+def is_text(column) -> bool:
+    """Whether a column holds text: object or string dtype (pandas 3 reads strings as
+    ``str``, not ``object``; a check for ``object`` alone would skip every text cell)."""
+    return column.dtype == object or pd.api.types.is_string_dtype(column.dtype)
 
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z']+")

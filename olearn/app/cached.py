@@ -253,16 +253,17 @@ def repro_catalogue():
 
 
 def repro_run(id_: str, quick: bool, lang: str, progress=None):
-    """(result, paper-vs-ours figure) of one reproduction, computed once."""
+    """(result, paper-vs-ours figure) of one reproduction: the run computed once for every
+    language, the figure once per language (its labels in ``lang``)."""
+    from olearn.teaching.reproduce import localized_cells, numeric_pairs, run
+    from olearn.viz.reproduce import paper_vs_ours_figure
 
-    def compute():
-        from olearn.teaching.reproduce import numeric_pairs, run
-        from olearn.viz.reproduce import paper_vs_ours_figure
-
-        result = run(id_, quick, progress)
-        return result, paper_vs_ours_figure(numeric_pairs(result), lang)
-
-    return _memo(("repro", id_, bool(quick), lang), compute)
+    result = _memo(("repro", id_, bool(quick)), lambda: run(id_, quick, progress))
+    figure = _memo(
+        ("repro-figure", id_, bool(quick), lang),
+        lambda: paper_vs_ours_figure(localized_cells(numeric_pairs(result), lang), lang),
+    )
+    return result, figure
 
 
 @st.cache_resource(show_spinner=False, max_entries=128)

@@ -165,27 +165,47 @@ def curve(
     }
 
 
-def _verdict(dataset: str, runs: pd.DataFrame) -> str:
-    """Compare the seed's two schedules by the paired difference of their best F."""
+def check(dataset: str, runs: pd.DataFrame) -> dict:
+    """The seed's claim on ``dataset``, judged by the paired difference of the two schedules'
+    best F over the shuffles (``runs``: one row per run, as in ``details["runs"]``).
+
+    Returns ``dataset``, ``mean`` and ``se`` (per-feature minus global best F, points; ``se``
+    None for one shuffle), ``shuffles``, ``significant`` (None for one shuffle: no test) and
+    ``holds``.
+    """
     best = runs.pivot_table(index="seed", columns="algorithm", values="best_F")
     diff = (best[SEED_ROWS[1]] - best[SEED_ROWS[0]]).to_numpy() * 100  # points of F
     mean = float(diff.mean())
-    if diff.shape[0] < 2:
-        found = f"per-feature minus global best F = {mean:+.2f} points (one shuffle: no test)"
-        significant = None
-    else:
+    se = significant = None
+    if diff.shape[0] >= 2:
         se = float(diff.std(ddof=1) / np.sqrt(diff.shape[0]))
-        significant = abs(mean) > 2.0 * se and abs(mean) > 0.1
-        found = (
-            f"per-feature minus global best F = {mean:+.2f} ± {se:.2f} points "
-            f"(mean ± s.e. over {diff.shape[0]} shuffles)"
-        )
+        significant = bool(abs(mean) > 2.0 * se and abs(mean) > 0.1)
     if dataset == "sgd-balanced":  # per-feature better: a positive (significant) difference
         holds = mean > 0 and significant is not False
     else:  # no significant difference (one shuffle: within one point of F)
         holds = significant is False or (significant is None and abs(mean) < 1.0)
-    state = "holds" if holds else "does not hold"
-    if significant is None:
+    return {
+        "dataset": dataset,
+        "mean": mean,
+        "se": se,
+        "shuffles": int(diff.shape[0]),
+        "significant": significant,
+        "holds": bool(holds),
+    }
+
+
+def _verdict(dataset: str, runs: pd.DataFrame) -> str:
+    """:func:`check` as the summary's sentence."""
+    c = check(dataset, runs)
+    if c["significant"] is None:
+        found = f"per-feature minus global best F = {c['mean']:+.2f} points (one shuffle: no test)"
+    else:
+        found = (
+            f"per-feature minus global best F = {c['mean']:+.2f} ± {c['se']:.2f} points "
+            f"(mean ± s.e. over {c['shuffles']} shuffles)"
+        )
+    state = "holds" if c["holds"] else "does not hold"
+    if c["significant"] is None:
         state += " (tentative: a single shuffle)"
     return f"{dataset}: {found}; the seed's claim ({PAPER_CLAIMS[dataset]}) {state} here."
 

@@ -4,7 +4,8 @@ import streamlit as st
 
 from olearn.app.cached import repro_catalogue, repro_run
 from olearn.app.ui import Controls, guard, lang, plot, tr
-from olearn.teaching.reproduce import extra_tables, start_mode
+from olearn.teaching.reproduce import extra_tables, localized, start_mode
+from olearn.teaching.reproduce_summary import summary_lines
 
 L = lang()
 ui = Controls("rep")
@@ -50,20 +51,23 @@ with guard():
             )
             bar.empty()
             st.caption(tr("rep.mode", mode=tr(f"rep.mode.{mode}")))
-            st.dataframe(result.table, hide_index=True)
-            st.download_button(
+            st.dataframe(localized(result.table, L), hide_index=True)
+            st.download_button(  # the CSV keeps the original columns and values
                 tr("ui.download_csv"),
                 result.table.to_csv(index=False),
                 file_name=f"{id_}.csv",
                 mime="text/csv",
                 key="rep.csv",
+                help=tr("rep.csv_help"),
             )
             for name, frame in extra_tables(result):
                 st.subheader(tr(f"rep.table.{name}") if name in ("claims", "tests") else name)
-                st.dataframe(frame, hide_index=True)
+                st.dataframe(localized(frame, L), hide_index=True)
             if id_ == "matsushima-table4":
                 st.caption(tr("rep.diagnostic"))
             plot(fig, key="rep.fig")
-            with st.expander(tr("rep.summary"), expanded=True):
-                st.text(result.summary)
+            st.subheader(tr("rep.summary"))
+            st.markdown("\n".join(f"- {line}" for line in summary_lines(result, L, mode)))
+            with st.expander(tr("rep.cli")):  # program output, as printed: English
+                st.code(result.summary, language=None, wrap_lines=True)
     ui.sync()

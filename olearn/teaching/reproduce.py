@@ -3,12 +3,16 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
+import re
+import string
 from collections.abc import Callable
 
 import pandas as pd
 
 from olearn.experiments.reproduction import REPRODUCTIONS, ReproResult, reproduction
+from olearn.teaching import strings
 
 
 def catalogue() -> pd.DataFrame:
@@ -73,3 +77,103 @@ def numeric_pairs(result: ReproResult) -> pd.DataFrame:
     for col in ("paper", "ours"):
         tab[col] = pd.to_numeric(tab[col], errors="coerce")
     return tab.dropna(subset=["paper", "ours"])
+
+
+# --- the tables in the page's language -------------------------------------------------------
+#
+# The English of a ``rep.col.*`` key is the column's name, that of a ``rep.val.*`` key a cell
+# value as a reproduction writes it, that of a ``rep.pat.*`` key a cell pattern whose {fields}
+# match any text (olearn.teaching.strings.reproduce).  Names of algorithms and datasets, and
+# numbers, match nothing and stay as they are.
+
+
+@functools.cache
+def _values() -> dict[str, str]:
+    """English cell value -> its ``rep.val.*`` key."""
+    return {en: key for key, (en, _) in strings.STRINGS.items() if key.startswith("rep.val.")}
+
+
+@functools.cache
+def _patterns() -> tuple[tuple[re.Pattern, str], ...]:
+    """(regex, key) of every ``rep.pat.*`` key, in the order written: each literal part of
+    the English matched exactly, each {field} as a named group of any text."""
+    out = []
+    for key, (en, _) in strings.STRINGS.items():
+        if key.startswith("rep.pat."):
+            parts = string.Formatter().parse(en)
+            regex = "".join(
+                re.escape(lit) + (f"(?P<{f}>.+?)" if f else "") for lit, f, _, _ in parts
+            )
+            out.append((re.compile(regex), key))
+    return tuple(out)
+
+
+def cell(value, lang: str):
+    """One cell in ``lang``: a known value translated whole, else the first pattern that
+    matches all of it, its fields translated in turn; anything else (names, numbers, other
+    types) as it is.
+
+    >>> cell("same direction, not significant", "ja")
+    '同じ向き (有意でない)'
+    >>> cell("diagnostic: Perc within 1 point of PA (mistakes only)", "ja")
+    '診断: Perc と PA (mistakes only) の誤り率の差が 1 ポイント以内'
+    >>> cell("SPA-II below Maxent and SVM", "ja"), cell("7.12 vs 7.19", "ja")
+    ('SPA-II の誤り率が Maxent と SVM より低い', '7.12 対 7.19')
+    >>> cell("SPA-II", "ja"), cell(4.46, "ja"), cell("does not reproduce", "en")
+    ('SPA-II', 4.46, 'does not reproduce')
+    """
+    if lang == "en" or not isinstance(value, str):
+        return value
+    key = _values().get(value)
+    if key is not None:
+        return strings.t(key, lang)
+    for regex, key in _patterns():
+        match = regex.fullmatch(value)
+        if match:
+            fields = {k: cell(v, lang) for k, v in match.groupdict().items()}
+            return strings.t(key, lang, **fields)
+    return value
+
+
+def _is_text(column: pd.Series) -> bool:
+    return column.dtype == object or pd.api.types.is_string_dtype(column.dtype)
+
+
+def localized_cells(frame: pd.DataFrame, lang: str) -> pd.DataFrame:
+    """``frame`` with its text cells in ``lang`` (:func:`cell`); the columns, the numbers and
+    the rows as they are.  English: ``frame`` itself."""
+    if lang == "en":
+        return frame
+    out = frame.copy()
+    for name in out.columns:
+        if _is_text(out[name]):
+            seen = {v: cell(v, lang) for v in {v for v in out[name] if isinstance(v, str)}}
+            out[name] = [seen.get(v, v) if isinstance(v, str) else v for v in out[name]]
+    return out
+
+
+def column_name(column: str, lang: str) -> str:
+    """A result column's header in ``lang`` (``rep.col.<column>``; its own name when the
+    table has no entry for it)."""
+    key = f"rep.col.{column}"
+    return strings.t(key, lang) if key in strings.STRINGS else column
+
+
+def localized(frame: pd.DataFrame, lang: str) -> pd.DataFrame:
+    """A result table as the page shows it in ``lang``: the headers through ``rep.col.*``,
+    the text cells through :func:`cell`, every number untouched.  English: ``frame`` itself
+    (the CSV always keeps the original columns and values).
+
+    >>> frame = pd.DataFrame({"dataset": ["usps"], "claim": ["SPA below PA"], "ours": [1.5],
+    ...                       "verdict": ["reproduces"]})
+    >>> ja = localized(frame, "ja")
+    >>> ja.columns.tolist()
+    ['データセット', '主張', '本実装', '判定']
+    >>> ja.iloc[0, [0, 1, 3]].tolist(), ja.iloc[0, 2]
+    (['usps', 'SPA の誤り率が PA より低い', '再現する'], np.float64(1.5))
+    >>> localized(frame, "en") is frame
+    True
+    """
+    if lang == "en":
+        return frame
+    return localized_cells(frame, lang).rename(columns=lambda c: column_name(str(c), lang))
