@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import re
 import string
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -33,8 +32,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 import olearn.teaching.strings as strings_mod  # noqa: E402
 from olearn import datasets, registry  # noqa: E402
 from olearn.app.frame import PAGES  # noqa: E402
-
-APP = Path(__file__).resolve().parents[1] / "app.py"
+from tests.app_support import APP, page_file  # noqa: E402
 
 # Proper nouns, library and notation names that stay as they are in Japanese text.
 ALLOWED = set(
@@ -204,16 +202,16 @@ def english_left(text: str, produced: set[str], names: set[str]) -> list[str]:
     return [w for w in words if w not in ALLOWED and w.strip(string.punctuation) not in ALLOWED]
 
 
-PAGE_FILES = [f"olearn/pages/{p.key}.py" for p in PAGES]
+PAGE_FILES = [f"pages/{p.key}.py" for p in PAGES]
 
 
 # states beyond each page's default that show other texts (URL parameters of that page)
 STATES = [
-    *[("olearn/pages/lesson.py", {"step": str(i)}) for i in range(2, 9)],
-    ("olearn/pages/spa.py", {"scenario": "printed-I", "rule": "SPA-I", "C": "0.3", "step": "7"}),
-    ("olearn/pages/spa.py", {"scenario": "printed-II", "rule": "SPA-II", "step": "6"}),
-    ("olearn/pages/spa.py", {"scenario": "pa-failure", "step": "7"}),
-    ("olearn/pages/compare.py", {"data": "digits", "run": "1", "max": "300", "folds": "2"}),
+    *[("pages/lesson.py", {"step": str(i)}) for i in range(2, 9)],
+    ("pages/spa.py", {"scenario": "printed-I", "rule": "SPA-I", "C": "0.3", "step": "7"}),
+    ("pages/spa.py", {"scenario": "printed-II", "rule": "SPA-II", "step": "6"}),
+    ("pages/spa.py", {"scenario": "pa-failure", "step": "7"}),
+    ("pages/compare.py", {"data": "digits", "run": "1", "max": "300", "folds": "2"}),
 ]
 
 
@@ -223,8 +221,8 @@ def _leaks(page: str, query: dict, produced: set[str]) -> list[str]:
     for key, value in query.items():
         at.query_params[key] = value
     at.run()
-    if page != "olearn/pages/home.py":
-        at.switch_page(page).run()
+    if page != "pages/home.py":
+        at.switch_page(page_file(page)).run()
     assert not at.exception, [e.value for e in at.exception]
     names = _names()
     leaks = []

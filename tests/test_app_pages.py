@@ -9,16 +9,14 @@ here rather than a polite ``st.error``.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from tests.app_support import APP, page_file  # noqa: E402
 from tests.stepper_support import figure_step, report, shown_step  # noqa: E402
-
-APP = Path(__file__).resolve().parents[1] / "app.py"
 
 
 @pytest.fixture(autouse=True)
@@ -31,8 +29,8 @@ def open_page(page: str, query: dict | None = None) -> AppTest:
     for k, v in (query or {}).items():
         at.query_params[k] = v
     at.run()
-    if page != "olearn/pages/home.py":
-        at.switch_page(page).run()
+    if page != "pages/home.py":
+        at.switch_page(page_file(page)).run()
     assert_clean(at)
     return at
 
@@ -54,7 +52,7 @@ def texts(at: AppTest) -> list[str]:
 
 
 def test_home_shows_family_map_and_dataset_cards():
-    at = open_page("olearn/pages/home.py")
+    at = open_page("pages/home.py")
     figs = charts(at)
     assert figs and any("SPA" in json.dumps(f["data"]) for f in figs)
     names = at.dataframe[0].value["name"].tolist()
@@ -62,7 +60,7 @@ def test_home_shows_family_map_and_dataset_cards():
 
 
 def test_home_in_japanese_translates_cards_and_family_map():
-    at = open_page("olearn/pages/home.py", {"lang": "ja"})
+    at = open_page("pages/home.py", {"lang": "ja"})
     cards = at.dataframe[0].value
     assert "名前" in cards.columns and "name" not in cards.columns
     assert "ガウス分布の塊 (2次元)" in cards["内容"].tolist()
@@ -73,7 +71,7 @@ def test_home_in_japanese_translates_cards_and_family_map():
 
 
 def test_language_switch_translates_the_page():
-    at = open_page("olearn/pages/spa.py")
+    at = open_page("pages/spa.py")
     english = texts(at)
     at.sidebar.selectbox(key="lang").set_value("ja").run()
     assert_clean(at)
@@ -87,7 +85,7 @@ def test_page_error_becomes_a_message_not_a_traceback(monkeypatch):
     monkeypatch.delenv("OLEARN_APP_RAISE")
     at = AppTest.from_file(str(APP), default_timeout=120)
     at.run()
-    at.switch_page("olearn/pages/playground.py")
+    at.switch_page(page_file("pages/playground.py"))
     at.query_params["kind"] = "placed"
     at.query_params["pts"] = "0,0,0;1,1,99"  # class 99: a clear ValueError
     at.session_state["play.kind"] = "placed"
@@ -104,7 +102,7 @@ def test_spa_renders_every_sub_step_once_and_shows_the_reported_one(monkeypatch)
     stop moves the shown step, its figure and the URL; no Python rerun is needed per step."""
     from olearn.teaching.spa_walk import scenario, spa_walkthrough
 
-    at = open_page("olearn/pages/spa.py", {"scenario": "three-rivals"})
+    at = open_page("pages/spa.py", {"scenario": "three-rivals"})
     walk = spa_walkthrough(scenario("three-rivals", seed=0, K=None, C=0.3), None, 0.3, "en")
     titles = [f"#### {s.title}" for s in walk.steps]
     body = texts(at)
@@ -139,14 +137,14 @@ def test_spa_step_figures_are_the_sub_steps_geometry():
 
 
 def test_spa_support_test_text_states_the_threshold():
-    at = open_page("olearn/pages/spa.py", {"scenario": "three-rivals", "step": "6"})
+    at = open_page("pages/spa.py", {"scenario": "three-rivals", "step": "6"})
     body = " ".join(texts(at))
     assert "Support test" in body and "threshold is" in body and "search stops" in body
     assert any("t_k" in f.value for f in at.latex)  # the rule, then its numbers
 
 
 def test_spa_scenario_selects_the_rule_it_is_about():
-    at = open_page("olearn/pages/spa.py")
+    at = open_page("pages/spa.py")
     at.selectbox(key="spa.scenario").set_value("printed-I").run()
     assert at.radio(key="spa.rule").value == "SPA-I"
     at.selectbox(key="spa.scenario").set_value("printed-II").run()
@@ -158,7 +156,7 @@ def test_spa_scenario_selects_the_rule_it_is_about():
 
 
 def test_spa_second_search_is_explained_where_it_happens():
-    at = open_page("olearn/pages/spa.py", {"scenario": "printed-I", "rule": "SPA-I", "C": "0.3"})
+    at = open_page("pages/spa.py", {"scenario": "printed-I", "rule": "SPA-I", "C": "0.3"})
     titles = [m for m in texts(at) if m.startswith("#### ") and m[5].isdigit()]
     first_second = next(i for i, t in enumerate(titles) if "Second search" in t)
     assert "the cap binds" in titles[first_second - 1]  # the explanation comes just before
@@ -170,7 +168,7 @@ def test_spa_second_search_is_explained_where_it_happens():
 
 
 def test_spa_printed_and_derived_formulas_side_by_side():
-    at = open_page("olearn/pages/spa.py", {"scenario": "printed-II", "rule": "SPA-II"})
+    at = open_page("pages/spa.py", {"scenario": "printed-II", "rule": "SPA-II"})
     formulas = [f.value for f in at.latex]
     assert any(r"\textcolor{#C00000}{\frac{1}{2C}}" in f for f in formulas)  # printed
     assert any(r"\textcolor{#C00000}{\frac{k-1}{2C}}" in f for f in formulas)  # derived
@@ -181,7 +179,7 @@ def test_spa_printed_and_derived_formulas_side_by_side():
 
 
 def test_spa_tables_have_blank_cells_and_n_is_defined():
-    at = open_page("olearn/pages/spa.py", {"scenario": "three-rivals", "step": "2"})
+    at = open_page("pages/spa.py", {"scenario": "three-rivals", "step": "2"})
     assert at.table  # the per-sub-step tables are static tables
     for frame in [*at.dataframe, *at.table]:
         cells = frame.value.astype(str).to_numpy().ravel().tolist()
@@ -191,7 +189,7 @@ def test_spa_tables_have_blank_cells_and_n_is_defined():
 
 
 def test_spa_random_seed_and_K_change_the_instance():
-    at = open_page("olearn/pages/spa.py", {"scenario": "random"})
+    at = open_page("pages/spa.py", {"scenario": "random"})
     assert at.number_input(key="spa.seed").label == "Random seed"
     state = at.dataframe[-1].value.to_dict()
     at.number_input(key="spa.seed").set_value(7).run()
@@ -202,7 +200,7 @@ def test_spa_random_seed_and_K_change_the_instance():
 
 
 def test_spa_scenario_rule_and_C_change_the_content():
-    at = open_page("olearn/pages/spa.py")
+    at = open_page("pages/spa.py")
     state0 = at.dataframe[-1].value.to_dict()
     at.selectbox(key="spa.scenario").set_value("printed-II").run()
     assert_clean(at)
@@ -220,7 +218,7 @@ def test_spa_scenario_rule_and_C_change_the_content():
 
 
 def test_spa_lesson_link_hides_the_controls():
-    at = open_page("olearn/pages/spa.py", {"scenario": "pa-failure", "hide": "all", "step": "2"})
+    at = open_page("pages/spa.py", {"scenario": "pa-failure", "hide": "all", "step": "2"})
     assert not at.selectbox and not at.radio
     assert shown_step(at, "spatext") == figure_step(at) == 2
     assert "#### 3. Q values" in texts(at)
@@ -232,7 +230,7 @@ def test_spa_playground_hand_over_works_from_the_url_alone():
     from olearn.teaching.stream import instance_to_url
 
     hand_over = (("pa", "spa"), "blobs", 60, 3, 0.0, 0.5, 4, 1.0, True, None, "spa", 40, 0.2)
-    at = open_page("olearn/pages/spa.py", instance_to_url(hand_over))
+    at = open_page("pages/spa.py", instance_to_url(hand_over))
     assert at.selectbox(key="spa.scenario").value == "playground"
     from olearn.teaching.strings import t
 
@@ -252,9 +250,9 @@ def planes_text(at: AppTest) -> str:
 
 
 def test_playground_t_learners_kind_and_regenerate():
-    at = open_page("olearn/pages/playground.py")
+    at = open_page("pages/playground.py")
     planes0 = charts(at)[0]
-    at = open_page("olearn/pages/playground.py", {"t": "60"})
+    at = open_page("pages/playground.py", {"t": "60"})
     assert charts(at)[0] != planes0  # the figure is drawn at the URL's t
     assert "/ 60 mistakes" in json.dumps(charts(at)[0]["data"])
     at.multiselect(key="play.algos").set_value(["spa", "arow"]).run()
@@ -284,7 +282,7 @@ def test_playground_t_learners_kind_and_regenerate():
     ],
 )
 def test_playground_every_control_changes_the_view(kind, key, value):
-    at = open_page("olearn/pages/playground.py", {"t": "30", "algos": "pa1,spa1"})
+    at = open_page("pages/playground.py", {"t": "30", "algos": "pa1,spa1"})
     before = charts(at)[:2]
     getattr(at, kind)(key=key).set_value(value).run()
     assert_clean(at)
@@ -294,7 +292,7 @@ def test_playground_every_control_changes_the_view(kind, key, value):
 
 
 def test_playground_regions_are_exact_polygons_not_a_grid():
-    at = open_page("olearn/pages/playground.py", {"t": "40", "algos": "spa"})
+    at = open_page("pages/playground.py", {"t": "40", "algos": "spa"})
     data = charts(at)[0]["data"]
     assert not any(tr["type"] in ("heatmap", "contour") for tr in data)
     fills = [tr for tr in data if tr.get("fill") == "toself" and tr.get("x")]
@@ -302,7 +300,7 @@ def test_playground_regions_are_exact_polygons_not_a_grid():
 
 
 def test_playground_test_split_adds_the_test_error_panel():
-    at = open_page("olearn/pages/playground.py", {"test": "0.3"})
+    at = open_page("pages/playground.py", {"test": "0.3"})
     assert "yaxis2" in charts(at)[1]["layout"]
     at.select_slider(key="play.test").set_value(0.0).run()
     assert "yaxis2" not in charts(at)[1]["layout"]
@@ -310,7 +308,7 @@ def test_playground_test_split_adds_the_test_error_panel():
 
 def test_playground_url_reproduces_the_view():
     at = open_page(
-        "olearn/pages/playground.py", {"kind": "drift", "seed": "7", "t": "33", "algos": "pa1,scw1"}
+        "pages/playground.py", {"kind": "drift", "seed": "7", "t": "33", "algos": "pa1,scw1"}
     )
     assert at.session_state["play.t"] == 33
     assert at.number_input(key="play.seed").value == 7
@@ -321,7 +319,7 @@ def test_playground_url_reproduces_the_view():
 
 
 def test_playground_hand_over_link_points_to_the_spa_page():
-    at = open_page("olearn/pages/playground.py", {"t": "40", "algos": "pa,spa"})
+    at = open_page("pages/playground.py", {"t": "40", "algos": "pa,spa"})
     links = at.get("page_link")
     assert links, "a page link to the SPA step-through"
     assert "pg=" in links[0].proto.page or "pg" in str(links[0].proto)
@@ -331,7 +329,7 @@ def test_playground_hand_over_link_points_to_the_spa_page():
 
 
 def test_compare_runs_the_protocol_with_progress_and_download():
-    at = open_page("olearn/pages/compare.py")
+    at = open_page("pages/compare.py")
     assert not charts(at)  # nothing runs before the button
     at.multiselect(key="cmp.algos").set_value(["perceptron", "spa1"]).run()
     at.select_slider(key="cmp.max").set_value(300).run()
@@ -350,7 +348,7 @@ def test_compare_runs_the_protocol_with_progress_and_download():
 def test_compare_on_a_paper_dataset_starts_from_the_reproduction_protocol():
     """USPS (real data: needs OLEARN_DATA): the settings jump to Table 4's protocol, and a
     departure from it is noted beside the paper column."""
-    at = open_page("olearn/pages/compare.py")
+    at = open_page("pages/compare.py")
     assert at.number_input(key="cmp.folds").value == 3  # digits: small settings
     at.selectbox(key="cmp.data").set_value("usps").run()
     assert_clean(at)
@@ -374,7 +372,7 @@ def test_compare_upload_mode_and_bad_uploads_give_clear_errors():
     """AppTest cannot drive a file uploader: the page's upload mode is checked for its prompt,
     and the call it makes with the bytes is checked for clear ValueErrors (which the page's
     guard shows as st.error, see test_page_error_becomes_a_message_not_a_traceback)."""
-    at = open_page("olearn/pages/compare.py")
+    at = open_page("pages/compare.py")
     at.radio(key="cmp.source").set_value("upload").run()
     assert_clean(at)
     assert any("Upload a file" in i.value for i in at.info)
@@ -393,7 +391,7 @@ def test_compare_upload_mode_and_bad_uploads_give_clear_errors():
 
 def test_reproduce_quick_run_shows_paper_beside_ours():
     """pcvm-lambda's quick run (real data: needs OLEARN_DATA, fails without it)."""
-    at = open_page("olearn/pages/reproduce.py")
+    at = open_page("pages/reproduce.py")
     ids = at.selectbox(key="rep.id").options  # shown by their display names
     assert any("Table 4" in o for o in ids)
     at.selectbox(key="rep.id").set_value("pcvm-lambda").run()
@@ -408,7 +406,7 @@ def test_reproduce_quick_run_shows_paper_beside_ours():
 def test_reproduce_full_mode_from_a_link_waits_for_a_click():
     """``?mode=full`` must not start a run of minutes; it says so and waits for the button."""
     at = AppTest.from_file(str(APP), default_timeout=120).run()
-    at.switch_page("olearn/pages/reproduce.py")
+    at.switch_page(page_file("pages/reproduce.py"))
     at.query_params["id"] = "matsushima-table4"
     at.query_params["mode"] = "full"
     at.run()
@@ -444,7 +442,7 @@ def _cw_heading_of(at, index: int) -> str:
 
 
 def test_cw_page_rule_and_parameters_change_the_update():
-    at = open_page("olearn/pages/cw.py")
+    at = open_page("pages/cw.py")
     first = _cw_numbers(at).astype(str).tolist()
     assert len(charts(at)) == 3  # weight space + margin, input space, the noise claim
     at.radio(key="cw.rule").set_value("scw1").run()
@@ -473,7 +471,7 @@ def test_cw_updates_are_sent_as_a_window_and_a_report_moves_t(monkeypatch):
     from olearn.teaching.cw_walk import update_indices
 
     updates = update_indices("arow", 0.75, 1.0, 1.0, 0)
-    at = open_page("olearn/pages/cw.py", {"t": "1"})
+    at = open_page("pages/cw.py", {"t": "1"})
     sent = _cw_steps(at)
     assert sent == list(updates[: len(sent)]) and len(sent) >= 10
     assert shown_step(at, "cwtext") == figure_step(at, 0) == figure_step(at, 1) == updates[0]
@@ -495,7 +493,7 @@ def test_cw_updates_are_sent_as_a_window_and_a_report_moves_t(monkeypatch):
 
 
 def test_cw_presentation_mode_keeps_figure_text_and_buttons(monkeypatch):
-    at = open_page("olearn/pages/cw.py", {"hide": "all", "rule": "scw2", "t": "12"})
+    at = open_page("pages/cw.py", {"hide": "all", "rule": "scw2", "t": "12"})
     assert not at.radio and not at.select_slider and not at.slider  # no controls
     assert not at.expander  # and no empty box where they were
     assert len(charts(at)) == 3 and at.button(key="cw.restart")
@@ -513,15 +511,15 @@ def test_cw_past_the_last_update_says_so():
 
     last = update_indices("scw1", 0.75, 1.0, 1.0, 0)[-1]
     assert last < 78  # (this stream's SCW-I stops updating early)
-    at = open_page("olearn/pages/cw.py", {"rule": "scw1", "t": str(last + 2)})
+    at = open_page("pages/cw.py", {"rule": "scw1", "t": str(last + 2)})
     assert [i.value for i in at.info] == [t("cw.exhausted")]
     assert not at.get("bidi_component")  # nothing to step through
-    at = open_page("olearn/pages/cw.py", {"rule": "scw1", "t": str(last + 1)})
+    at = open_page("pages/cw.py", {"rule": "scw1", "t": str(last + 1)})
     assert not at.info and shown_step(at, "cwtext") == last
 
 
 def test_cw_page_in_japanese():
-    at = open_page("olearn/pages/cw.py", {"lang": "ja"})
+    at = open_page("pages/cw.py", {"lang": "ja"})
     assert at.table[0].value.index.name == "量" and list(at.table[0].value.columns) == ["値"]
     assert any(m.value.startswith("#### 更新") for m in at.markdown)
     fig = json.dumps(charts(at)[0]["layout"], ensure_ascii=False)
@@ -550,7 +548,7 @@ def _cs_player_report(monkeypatch, at, t: int) -> None:
 
 
 def test_cs_svm_page_plays_in_the_browser_and_keeps_the_stop(monkeypatch):
-    at = open_page("olearn/pages/cs_svm.py")
+    at = open_page("pages/cs_svm.py")
     assert "LIBLINEAR" in at.info[0].value
     fig0 = charts(at)[0]
     assert "frames" not in fig0 or not fig0["frames"]  # the player brings the frames
@@ -566,7 +564,7 @@ def test_cs_svm_page_plays_in_the_browser_and_keeps_the_stop(monkeypatch):
 
 
 def test_cs_svm_presentation_and_japanese(monkeypatch):
-    at = open_page("olearn/pages/cs_svm.py", {"hide": "all", "lang": "ja", "s": "3"})
+    at = open_page("pages/cs_svm.py", {"hide": "all", "lang": "ja", "s": "3"})
     assert not at.slider and not at.selectbox and not at.expander
     assert any("部分問題 3 /" in m for m in texts(at))
     fig = charts(at)[0]
@@ -578,7 +576,7 @@ def test_cs_svm_presentation_and_japanese(monkeypatch):
 
 
 def test_pcvm_page_iterations_and_lambda():
-    at = open_page("olearn/pages/pcvm.py")
+    at = open_page("pages/pcvm.py")
     last = charts(at)[0]
     assert charts(at)[1]["layout"]["xaxis"]["type"] == "log"  # the first iterations get room
     at.slider(key="pcvm.i").set_value(1).run()
@@ -591,7 +589,7 @@ def test_pcvm_page_iterations_and_lambda():
 
 
 def test_sgd_page_lambda_changes_the_curves():
-    at = open_page("olearn/pages/sgd.py")
+    at = open_page("pages/sgd.py")
     first = charts(at)[0]
     at.select_slider(key="sgd.lam").set_value(0.01).run()
     assert_clean(at)
@@ -599,12 +597,12 @@ def test_sgd_page_lambda_changes_the_curves():
     assert set(at.dataframe[0].value["schedule"]) == {"global rate", "per-feature rates"}
     at.slider(key="sgd.epochs").set_value(1).run()
     assert_clean(at)
-    ja = open_page("olearn/pages/sgd.py", {"lang": "ja"})
+    ja = open_page("pages/sgd.py", {"lang": "ja"})
     assert "学習率の方式" in ja.dataframe[0].value.columns
 
 
 def test_playground_points_placed_by_the_user():
-    at = open_page("olearn/pages/playground.py", {"kind": "placed", "t": "5"})
+    at = open_page("pages/playground.py", {"kind": "placed", "t": "5"})
     assert at.dataframe, "the editable table of points is shown"
     assert at.select_slider(key="play.n").disabled  # generated-data sliders are off
     assert at.button(key="play.regenerate").disabled
@@ -617,7 +615,7 @@ def test_playground_points_placed_by_the_user():
 
 
 def test_pcvm_animation_toggle_runs():
-    at = open_page("olearn/pages/pcvm.py")
+    at = open_page("pages/pcvm.py")
     at.slider(key="pcvm.i").set_value(3).run()
     at.toggle(key="pcvm.playing").set_value(True).run()
     assert_clean(at)
@@ -635,7 +633,7 @@ def test_pcvm_animation_toggle_runs():
 def test_lesson_next_previous_and_every_step_renders():
     from olearn.teaching.lesson import STEPS
 
-    at = open_page("olearn/pages/lesson.py")
+    at = open_page("pages/lesson.py")
     for i in range(1, len(STEPS) + 1):
         assert at.selectbox(key="lesson.step").value == i
         assert at.query_params["step"] == str(i)
@@ -650,7 +648,7 @@ def test_lesson_next_previous_and_every_step_renders():
 
 
 def test_lesson_step_from_the_url_and_hidden_picker():
-    at = open_page("olearn/pages/lesson.py", {"step": "5", "hide": "all", "lang": "ja"})
+    at = open_page("pages/lesson.py", {"step": "5", "hide": "all", "lang": "ja"})
     assert not at.selectbox
     assert texts(at)[0] == "### SPA-I, SPA-II と C"
     links = [m.value for m in at.markdown if "href=" in m.value]
@@ -661,11 +659,11 @@ def test_compare_link_starts_only_a_short_run():
     """``run=1`` in a shared link runs a short comparison at once (the lesson's), but a long
     one (a paper dataset under the full protocol) waits for the button (issue 12)."""
     short = open_page(
-        "olearn/pages/compare.py",
+        "pages/compare.py",
         {"data": "digits", "algos": "perceptron,pa1", "max": "300", "folds": "2", "run": "1"},
     )
     assert short.dataframe  # ran from the link
-    long = open_page("olearn/pages/compare.py", {"data": "usps", "run": "1"})
+    long = open_page("pages/compare.py", {"data": "usps", "run": "1"})
     assert not long.dataframe  # waits: the paper's protocol on USPS takes minutes
     from olearn.teaching.strings import t
 

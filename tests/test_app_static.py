@@ -12,7 +12,7 @@ import pytest
 from olearn.teaching.strings import STRINGS, t
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = sorted((ROOT / "olearn" / "pages").glob("*.py"))
+PAGES = sorted((ROOT / "pages").glob("*.py"))
 APP_FILES = [ROOT / "app.py", *PAGES]
 # modules that would let a page do numerical work itself
 FORBIDDEN = {"numpy", "scipy", "numba", "sklearn", "pandas", "quadprog"}
@@ -92,14 +92,28 @@ def test_the_frame_guards_every_page():
 
 
 def test_pages_folder_holds_page_scripts_only():
-    """Every file in olearn/pages/ is a page of the navigation, and no entry script has a
-    ``pages/`` folder beside it (Streamlit's legacy multipage mode would take over)."""
-    from olearn.app import ENTRY
+    """Every file in pages/ is a page of the navigation; the package ships them through the
+    link olearn/pages; the installed entry script has no ``pages/`` folder beside it, and the
+    clone's app.py, which has, is covered by every page calling ``require_frame`` first."""
+    from olearn.app import ENTRY, PAGES_DIR
     from olearn.app.frame import PAGES as NAVIGATION
 
     assert sorted(p.stem for p in PAGES) == sorted(p.key for p in NAVIGATION)
-    for entry in (ROOT / "app.py", ENTRY):
-        assert not (entry.parent / "pages").exists(), entry
+    assert (ROOT / "olearn" / "pages").is_symlink() and PAGES_DIR == (ROOT / "pages").resolve()
+    assert not (ENTRY.parent / "pages").exists()
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.name)
+def test_every_page_asks_for_the_frame_before_drawing(path):
+    """The first statement after a page's imports is ``require_frame()``."""
+    body = [
+        n
+        for n in _tree(path).body
+        if not isinstance(n, ast.Expr | ast.Import | ast.ImportFrom)
+        or (isinstance(n, ast.Expr) and not isinstance(n.value, ast.Constant))
+    ]
+    first = body[0]
+    assert ast.unparse(first) == "require_frame()", f"{path.name} starts with {ast.unparse(first)}"
 
 
 def test_no_private_streamlit_api():

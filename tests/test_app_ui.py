@@ -11,6 +11,7 @@ import pytest
 pytest.importorskip("streamlit")
 
 from olearn.app.ui import parse_param  # noqa: E402
+from tests.app_support import page_file  # noqa: E402
 from tests.stepper_support import figure_step, report, shown_step  # noqa: E402
 from tests.test_app_pages import APP, AppTest, assert_clean, open_page  # noqa: E402
 
@@ -64,14 +65,14 @@ def test_parse_param_never_raises(raw, like, expected):
 def test_hostile_url_parameters_give_defaults_not_errors(page):
     """``?seed=inf&t=1e999...`` on every page: no exception, no error box (OLEARN_APP_RAISE=1
     makes any exception a test failure)."""
-    at = open_page(f"olearn/pages/{page}.py", HOSTILE)
+    at = open_page(f"pages/{page}.py", HOSTILE)
     assert_clean(at)
     if page == "playground":
         assert at.number_input(key="play.seed").value == 0  # the default, not inf
 
 
 def test_language_switch_keeps_the_spa_sub_step_and_relabels_it(monkeypatch):
-    at = open_page("olearn/pages/spa.py")
+    at = open_page("pages/spa.py")
     report(monkeypatch, at, 3)
     assert shown_step(at, "spatext") == 3
     english = [m.value for m in at.markdown if m.value.startswith("#### 4.")]
@@ -84,7 +85,7 @@ def test_language_switch_keeps_the_spa_sub_step_and_relabels_it(monkeypatch):
 
 
 def test_language_switch_retranslates_the_scenario_box():
-    at = open_page("olearn/pages/spa.py", {"scenario": "three-rivals"})
+    at = open_page("pages/spa.py", {"scenario": "three-rivals"})
     box = at.selectbox(key="spa.scenario")
     english = box.format_func(box.value)
     at.sidebar.selectbox(key="lang").set_value("ja").run()
@@ -96,7 +97,7 @@ def test_language_switch_retranslates_the_scenario_box():
 
 
 def test_every_control_and_the_language_are_in_the_url(monkeypatch):
-    at = open_page("olearn/pages/spa.py", {"scenario": "three-rivals"})
+    at = open_page("pages/spa.py", {"scenario": "three-rivals"})
     report(monkeypatch, at, 1)
     at.sidebar.selectbox(key="lang").set_value("ja").run()
     params = {k: at.query_params[k] for k in at.query_params}
@@ -111,7 +112,7 @@ def test_present_mode_folds_the_controls_and_stays_in_the_url():
     at = AppTest.from_file(str(APP), default_timeout=120)
     at.query_params["present"] = "1"
     at.run()
-    at.switch_page("olearn/pages/playground.py").run()
+    at.switch_page(page_file("pages/playground.py")).run()
     assert_clean(at)
     assert at.sidebar.toggle(key="present").value is True
     labels = [e.label for e in at.expander]
@@ -124,7 +125,7 @@ def test_present_mode_folds_the_controls_and_stays_in_the_url():
 
 
 def test_hide_all_draws_no_widget_and_no_empty_box():
-    at = open_page("olearn/pages/playground.py", {"hide": "all", "t": "30"})
+    at = open_page("pages/playground.py", {"hide": "all", "t": "30"})
     assert not at.selectbox and not at.slider and not at.multiselect and not at.toggle
     # no bordered container is left behind (it would be an empty box on screen)
     bordered = [

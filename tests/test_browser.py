@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from olearn.teaching.strings import t
-from tests.browser_support import SHOTS, assert_no_error, free_port, settle, wait_healthy
+from tests.browser_support import ROOT, SHOTS, assert_no_error, free_port, settle, wait_healthy
 
 pytestmark = pytest.mark.browser
 
@@ -281,17 +281,26 @@ def test_language_switch_keeps_every_widget(server, projector):
     assert_no_error(pg)
 
 
-def test_deep_link_is_right_on_a_fresh_servers_first_request(tmp_path, page):
-    """``olearn app`` (the installed entry script) on a new port; the very first request is a
-    deep link to a sub-page: the frame's navigation and language switch must be there, and
-    the page must be the one asked for (Streamlit's legacy ``pages/`` mode would run the page
-    file alone)."""
+ENTRIES = {  # how a user starts the app: an installed package, and a clone
+    "olearn-app": ([sys.executable, "-m", "olearn", "app"], None),
+    "streamlit-run-app.py": ([sys.executable, "-m", "streamlit", "run", "app.py"], ROOT),
+}
+
+
+@pytest.mark.parametrize("entry", list(ENTRIES))
+def test_deep_link_is_right_on_a_fresh_servers_first_request(tmp_path, page, entry):
+    """A new server; its very first request is a deep link to a sub-page: the frame's
+    navigation and language switch must be there, and the page must be the one asked for.
+    ``streamlit run app.py`` has ``pages/`` beside it, so Streamlit's legacy multipage mode
+    serves that first request by running the page file alone: the page's
+    ``require_frame()`` must bring the frame."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
-    cmd = [sys.executable, "-m", "olearn", "app", "--server.headless", "true"]
+    cmd, cwd = ENTRIES[entry]
+    cmd = [*cmd, "--server.headless", "true"]
     cmd += ["--server.port", str(port), "--server.address", "127.0.0.1"]
     with open(tmp_path / "server.log", "w") as log:
-        proc = subprocess.Popen(cmd, cwd=tmp_path, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, cwd=cwd or tmp_path, stdout=log, stderr=subprocess.STDOUT)
         try:
             wait_healthy(url, proc)
             # a new context of the module's browser (a second sync Playwright cannot start

@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
-from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -27,10 +26,10 @@ import olearn.teaching.reproduce as reproduce_mod  # noqa: E402
 import olearn.teaching.strings as strings_mod  # noqa: E402
 from olearn.experiments.reproduction import REPRODUCTIONS  # noqa: E402
 from olearn.teaching.reproduce import extra_tables, localized  # noqa: E402
+from tests.app_support import APP, page_file  # noqa: E402
 from tests.test_app_i18n import _names, english_left, is_text, visible_texts  # noqa: E402
 
-APP = Path(__file__).resolve().parents[1] / "app.py"
-PAGE = "olearn/pages/reproduce.py"
+PAGE = "pages/reproduce.py"
 # the fastest quick run (about 1.5 s of work; the slowest, matsushima-table4, about 9 s)
 FASTEST = "ono-sgd-figure1"
 # result columns whose cells are names: they stay as the reproduction wrote them
@@ -66,7 +65,7 @@ def _leaks(id_: str) -> list[str]:
     at = AppTest.from_file(str(APP), default_timeout=240)
     at.query_params["lang"] = "ja"
     at.run()
-    at.switch_page(PAGE)
+    at.switch_page(page_file(PAGE))
     at.query_params["id"] = id_
     at.query_params["mode"] = "quick"
     at.run()

@@ -7,6 +7,7 @@ navigation both read it.
 
 from __future__ import annotations
 
+import contextvars
 from typing import NamedTuple
 
 import streamlit as st
@@ -33,8 +34,12 @@ NO_SIDEBAR_CSS = """<style>
 </style>"""
 
 
+_IN_FRAME = contextvars.ContextVar("olearn_in_frame", default=False)  # a page runs in main()
+_started = False  # has this process run the frame once (see _leave_legacy_mode)
+
+
 class PageDef(NamedTuple):
-    key: str  # file ``olearn/pages/<key>.py``, URL path ``/<key>``, title ``page.<key>``
+    key: str  # file ``pages/<key>.py``, URL path ``/<key>``, title ``page.<key>``
     icon: str
     group: str  # navigation group, a ``nav.<group>`` string
 
@@ -55,6 +60,10 @@ PAGES: list[PageDef] = [
 
 def main() -> None:
     """Run the app: one call per Streamlit rerun (the entry scripts call it)."""
+    global _started
+    if not _started:  # this server's first run: Streamlit may be in its legacy pages/ mode
+        _started = True
+        _leave_legacy_mode()
     if "lang" not in st.session_state:
         st.session_state["lang"] = query_param("lang", "en", lambda v: v in LANGS)
     if "present" not in st.session_state:
@@ -86,6 +95,17 @@ def main() -> None:
             st.caption(t("ui.share.help", lang))
             st.caption(t("ui.png_hint", lang))
 
+    navigation = st.navigation(_groups(lang))
+    token = _IN_FRAME.set(True)
+    try:
+        with guard():  # no traceback ever reaches the screen, even from a page's imports
+            navigation.run()
+    finally:
+        _IN_FRAME.reset(token)
+
+
+def _groups(lang: str) -> dict[str, list]:
+    """The navigation: every page of :data:`PAGES` under its group, titled in ``lang``."""
     groups: dict[str, list] = {}
     for page in PAGES:
         groups.setdefault(t(f"nav.{page.group}", lang), []).append(
@@ -97,6 +117,27 @@ def main() -> None:
                 default=page.key == "home",
             )
         )
-    navigation = st.navigation(groups)
-    with guard():  # no traceback ever reaches the screen, even from a page's imports
-        navigation.run()
+    return groups
+
+
+def require_frame() -> None:
+    """Called by every page script before it draws anything.
+
+    ``streamlit run app.py`` in a clone finds the folder ``pages/`` beside ``app.py``, and on
+    a fresh server's first request Streamlit's legacy multipage mode runs the requested page
+    script alone, without this frame (``st.navigation`` turns that mode off for good once it
+    has run).  The page then registers the frame's navigation (which ends that mode) and
+    reruns, drawing nothing: the rerun runs the entry script, the frame, and this page inside
+    it.  :func:`main` does the same on the server's first run, whichever page it is (a
+    widget drawn in the legacy run would get another id than in the next run, and lose its
+    state).  A deep link is right from the first request, with Streamlit's public API only.
+    """
+    if not _IN_FRAME.get():
+        _leave_legacy_mode()
+
+
+def _leave_legacy_mode() -> None:
+    """Register the frame's navigation (public ``st.navigation`` ends Streamlit's legacy
+    multipage mode for the server) and rerun, having drawn nothing."""
+    st.navigation(_groups(query_param("lang", "en", lambda v: v in LANGS)))
+    st.rerun()

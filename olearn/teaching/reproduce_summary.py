@@ -174,7 +174,7 @@ def _claims_pcvm(result: ReproResult, lang: str) -> tuple[pd.DataFrame, list[str
         return pd.DataFrame(columns=CLAIM_COLUMNS), []
     rows, notes = [], []
     for found in m.findings(result.details["runs"], result.details["lambdas"]):
-        rule = t("rep.sum.rule." + found["rule"].split()[0], lang)  # "derived" / "printed"
+        rule = t(f"rep.sum.rule.{found['rule'].split()[0]}", lang)  # "derived" / "printed"
         n = found["pairs"]
         for count, key in _PCVM_FINDINGS.items():
             claim = t(key, lang, rule=rule, spread=f"{m.ACCURACY_SPREAD:g}", factor=m.SPARSER)

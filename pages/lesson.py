@@ -16,8 +16,11 @@ from olearn.app.cached import (
     spa_walk,
     stream_views,
 )
+from olearn.app.frame import require_frame
 from olearn.app.ui import Controls, guard, lang, plot, tr
 from olearn.teaching.lesson import C_GRID, STEPS, deep_link
+
+require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 L = lang()
 ui = Controls("lesson")

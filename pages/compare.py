@@ -4,6 +4,7 @@ import streamlit as st
 
 from olearn import registry
 from olearn.app.cached import comparison, dataset_card
+from olearn.app.frame import require_frame
 from olearn.app.ui import Controls, guard, lang, plot, tr
 from olearn.datasets import names as dataset_names
 from olearn.teaching.compare import (
@@ -15,6 +16,8 @@ from olearn.teaching.compare import (
     runs_from_a_link,
     starting_settings,
 )
+
+require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 L = lang()
 ui = Controls("cmp")

@@ -4,9 +4,12 @@ taken one by one, and the lambda sweep."""
 import streamlit as st
 
 from olearn.app.cached import pcvm_figures, pcvm_page
+from olearn.app.frame import require_frame
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
 from olearn.teaching.pcvm_walk import sweep_table
 from olearn.teaching.strings import num
+
+require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 L = lang()
 ui = Controls("pcvm")

@@ -3,7 +3,10 @@
 import streamlit as st
 
 from olearn.app.cached import sgd_page
+from olearn.app.frame import require_frame
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
+
+require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 L = lang()
 ui = Controls("sgd")

@@ -11,10 +11,13 @@ import json
 import streamlit as st
 
 from olearn.app.cached import spa_figures, spa_step_figures, spa_walk
+from olearn.app.frame import require_frame
 from olearn.app.stepper import block_key, digest, initial_css, stepper
 from olearn.app.ui import Controls, guard, lang, plot, tr
 from olearn.teaching.spa_walk import SCENARIOS, shown
 from olearn.teaching.stream import instance_from_url, instance_to_url
+
+require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 L = lang()
 ui = Controls("spa")

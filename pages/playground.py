@@ -5,6 +5,7 @@ import streamlit as st
 from olearn import registry
 from olearn.app import page_path
 from olearn.app.cached import stream_views
+from olearn.app.frame import require_frame
 from olearn.app.player import chart_key, player
 from olearn.app.ui import Controls, figure_height, guard, header, lang, plot, stage, tr
 from olearn.teaching.stream import (
@@ -15,6 +16,8 @@ from olearn.teaching.stream import (
 )
 from olearn.viz.common import PLOTLY_CONFIG
 from olearn.viz.stream import placement_figure
+
+require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 L = lang()
 ui = Controls("play")

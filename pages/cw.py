@@ -7,10 +7,13 @@ import streamlit as st
 
 from olearn import registry
 from olearn.app.cached import cw_details, cw_noise, cw_page, cw_step_json, cw_updates
+from olearn.app.frame import require_frame
 from olearn.app.stepper import block_key, digest, initial_css, stepper
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
 from olearn.teaching.cw_walk import STREAM_LENGTH, cw_table
 from olearn.teaching.strings import num
+
+require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 L = lang()
 ui = Controls("cw")

@@ -6,9 +6,12 @@ import bisect
 import streamlit as st
 
 from olearn.app.cached import cs_figure_at, cs_page, cs_player_views
+from olearn.app.frame import require_frame
 from olearn.app.player import chart_key, player
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
 from olearn.teaching.strings import num
+
+require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 L = lang()
 ui = Controls("cs")

@@ -3,9 +3,12 @@
 import streamlit as st
 
 from olearn.app.cached import repro_catalogue, repro_run
+from olearn.app.frame import require_frame
 from olearn.app.ui import Controls, guard, lang, plot, tr
 from olearn.teaching.reproduce import extra_tables, localized, start_mode
 from olearn.teaching.reproduce_summary import summary_lines
+
+require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 L = lang()
 ui = Controls("rep")

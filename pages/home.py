@@ -4,8 +4,10 @@ import streamlit as st
 
 from olearn.app import page_path
 from olearn.app.cached import home_data
-from olearn.app.frame import PAGES
+from olearn.app.frame import PAGES, require_frame
 from olearn.app.ui import guard, lang, plot, tr
+
+require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 with guard():
     st.title(tr("home.title"))
