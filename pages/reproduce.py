@@ -4,7 +4,7 @@ import streamlit as st
 
 from olearn.app.cached import repro_catalogue, repro_run
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, guard, lang, plot, tr
+from olearn.app.ui import Controls, blank_missing, guard, lang, plot, tr
 from olearn.teaching.reproduce import extra_tables, localized, start_mode
 from olearn.teaching.reproduce_summary import summary_lines
 
@@ -54,7 +54,7 @@ with guard():
             )
             bar.empty()
             st.caption(tr("rep.mode", mode=tr(f"rep.mode.{mode}")))
-            st.dataframe(localized(result.table, L), hide_index=True)
+            st.dataframe(blank_missing(localized(result.table, L)), hide_index=True)
             st.download_button(  # the CSV keeps the original columns and values
                 tr("ui.download_csv"),
                 result.table.to_csv(index=False),
@@ -65,7 +65,7 @@ with guard():
             )
             for name, frame in extra_tables(result):
                 st.subheader(tr(f"rep.table.{name}") if name in ("claims", "tests") else name)
-                st.dataframe(localized(frame, L), hide_index=True)
+                st.dataframe(blank_missing(localized(frame, L)), hide_index=True)
             if id_ == "matsushima-table4":
                 st.caption(tr("rep.diagnostic"))
             plot(fig, key="rep.fig")

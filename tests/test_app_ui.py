@@ -134,3 +134,18 @@ def test_hide_all_draws_no_widget_and_no_empty_box():
         if getattr(b, "type", "") == "vertical" and b.proto.flex_container.border
     ]
     assert not bordered
+
+
+def test_blank_missing_shows_missing_cells_blank_and_keeps_the_numbers():
+    import re
+
+    import numpy as np
+    import pandas as pd
+
+    from olearn.app.ui import blank_missing
+
+    frame = pd.DataFrame({"name": ["x", None], "paper": [np.nan, 1.5], "ours": [85.50351, 0.1]})
+    styled = blank_missing(frame)
+    cells = re.findall(r">([^<]*)</td>", styled.to_html())
+    assert cells == ["x", "", "85.5035", "", "1.5", "0.1"]  # row by row; no "None", no "nan"
+    assert styled.data.equals(frame)  # the values themselves are untouched (sorting by value)

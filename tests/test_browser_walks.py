@@ -140,3 +140,19 @@ def test_pcvm_and_sgd_presentation_screens(server, projector, name):
     present(pg, server, f"{name}?hide=all&lang=en")
     inside(pg.locator(".js-plotly-plot").first, f"the {name} figure")
     pg.screenshot(path=str(SHOTS / f"present-{name}.png"))
+
+
+@pytest.mark.parametrize(
+    "name,query",
+    [
+        ("compare", "data=digits&run=1&max=300&folds=2&epochs=1"),
+        ("reproduce", "id=ono-sgd-figure1&mode=quick"),
+    ],
+)
+def test_data_pages_presentation_screens(server, projector, name, query):
+    """The real-data pages in presentation mode at 1280x720, after a (small) run: no error,
+    the page's first figure drawn; the screenshot is the note's record."""
+    pg = projector
+    present(pg, server, f"{name}?present=1&lang=en&{query}")
+    assert pg.locator(".js-plotly-plot").count() >= 1
+    pg.screenshot(path=str(SHOTS / f"present-{name}.png"))

@@ -45,19 +45,32 @@ _HTML = """
 </div>
 """
 
-_CSS = """
-.olp { font-family: "Source Sans Pro", "Noto Sans JP", sans-serif; color: #111; }
-.olp .bar { display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }
-.olp button { font-size: 18px; min-width: 44px; height: 40px; border-radius: 8px;
-  border: 1px solid #bbb; background: #fff; cursor: pointer; padding: 0 10px; }
-.olp button:hover { border-color: #ff4b4b; }
-.olp button.primary { background: #ff4b4b; color: #fff; border-color: #ff4b4b;
-  min-width: 100px; font-weight: 600; }
-.olp .slider { flex: 1 1 160px; min-width: 120px; height: 28px; accent-color: #ff4b4b; }
+
+def bar_css(root: str) -> str:
+    """The look of a bar of controls under ``.<root>`` (shared with :mod:`olearn.app.stepper`):
+    Streamlit's font and accent colour, 40 px buttons, a primary button, a stretching
+    slider."""
+    return f"""
+.{root} {{ font-family: "Source Sans Pro", "Noto Sans JP", sans-serif; color: #111; }}
+.{root} .bar {{ display: flex; align-items: center; gap: 6px; flex-wrap: wrap; }}
+.{root} button {{ font-size: 18px; min-width: 44px; height: 40px; border-radius: 8px;
+  border: 1px solid #bbb; background: #fff; cursor: pointer; padding: 0 10px; }}
+.{root} button:hover:enabled {{ border-color: #ff4b4b; }}
+.{root} button.primary {{ background: #ff4b4b; color: #fff; border-color: #ff4b4b;
+  min-width: 100px; font-weight: 600; }}
+.{root} button:disabled {{ opacity: 0.4; cursor: default; }}
+.{root} .slider {{ flex: 1 1 140px; min-width: 100px; height: 28px; accent-color: #ff4b4b; }}
+"""
+
+
+_CSS = (
+    bar_css("olp")
+    + """
 .olp .tval { font-size: 18px; font-variant-numeric: tabular-nums; min-width: 110px; }
 .olp select { font-size: 16px; height: 36px; border-radius: 8px; }
 .olp .note { font-size: 17px; line-height: 1.35; margin-top: 6px; min-height: 2.7em; }
 """
+)
 
 _JS = r"""
 const SVG = 'http://www.w3.org/2000/svg';

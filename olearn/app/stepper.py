@@ -29,6 +29,8 @@ import json
 
 import streamlit as st
 
+from olearn.app.player import bar_css
+
 _HTML = """
 <div class="ols">
   <div class="bar">
@@ -40,17 +42,13 @@ _HTML = """
 </div>
 """
 
-_CSS = """
-.ols { font-family: "Source Sans Pro", "Noto Sans JP", sans-serif; color: #111; }
-.ols .bar { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; }
-.ols button { font-size: 17px; min-width: 110px; height: 40px; border-radius: 8px;
-  border: 1px solid #bbb; background: #fff; cursor: pointer; padding: 0 12px; }
-.ols button:hover:enabled { border-color: #ff4b4b; }
-.ols button.primary { background: #ff4b4b; color: #fff; border-color: #ff4b4b; font-weight: 600; }
-.ols button:disabled { opacity: 0.4; cursor: default; }
-.ols .slider { flex: 1 1 120px; min-width: 100px; height: 28px; accent-color: #ff4b4b; }
+_CSS = (
+    bar_css("ols")
+    + """
+.ols button { min-width: 110px; font-size: 17px; }
 .ols .count { font-size: 17px; font-variant-numeric: tabular-nums; min-width: 90px; }
 """
+)
 
 _JS = r"""
 function hideRule(prefix, id) {  // every step container of `prefix` but the one of `id`

@@ -69,6 +69,16 @@ def guard():
         st.error(tr(key, message=message), icon="⚠️")
 
 
+def blank_missing(frame):
+    """``frame`` for ``st.dataframe`` with missing values shown blank (Streamlit writes
+    "None"); floats to 6 significant digits; the numbers stay numbers (a pandas Styler, so
+    a column still sorts by value)."""
+    floats = list(frame.select_dtypes("float").columns)
+    others = [c for c in frame.columns if c not in floats]
+    style = frame.style.format(lambda v: "" if v != v else f"{v:.6g}", subset=floats)
+    return style.format(na_rep="", subset=others)
+
+
 def plot(fig, key: str | None = None) -> None:
     """Render a plotly figure full width; its modebar camera saves a PNG client-side."""
     st.plotly_chart(fig, config=PLOTLY_CONFIG, key=key)

@@ -519,7 +519,10 @@ def cap_figure(walk) -> go.Figure:
     fig.update_xaxes(type="log", title_text=t("fig.C", lang))
     fig.update_yaxes(title_text=t("fig.tau_axis", lang), rangemode="tozero")
     del y
-    return style(fig, height=400, title=t("spa.cap_title", lang), legend_below=True)
+    out = style(fig, height=420, title=t("spa.cap_title", lang), legend_below=True)
+    # the legend wraps to three rows in a narrow column: keep it clear of the axis title "C"
+    out.update_layout(legend=dict(y=-0.3), margin=dict(b=125))
+    return out
 
 
 def pa_vs_spa_figure(walk) -> go.Figure:
