@@ -5,7 +5,7 @@ import streamlit as st
 from olearn import registry
 from olearn.app.cached import comparison, dataset_card
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, guard, lang, plot, tr
+from olearn.app.ui import Controls, guard, header, lang, plot, tr
 from olearn.datasets import names as dataset_names
 from olearn.teaching.compare import (
     DEFAULT_ALGORITHMS,
@@ -36,9 +36,8 @@ def label(key):  # "svm" runs olearn's own Crammer-Singer solver (baselines.svm_
 
 
 with guard():
-    st.title(tr("cmp.title"))
-    st.caption(tr("cmp.intro"))
-    with st.container(border=True):
+    header(tr("cmp.title"), tr("cmp.intro"))
+    with ui.panel():  # presentation mode: a closed "Settings" box, the results on screen
         source = ui.select(
             "source",
             tr("cmp.source"),

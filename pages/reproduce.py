@@ -4,7 +4,7 @@ import streamlit as st
 
 from olearn.app.cached import repro_catalogue, repro_run
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, blank_missing, guard, lang, plot, tr
+from olearn.app.ui import Controls, blank_missing, guard, header, lang, plot, tr
 from olearn.teaching.reproduce import extra_tables, localized, start_mode
 from olearn.teaching.reproduce_summary import summary_lines
 
@@ -14,8 +14,7 @@ L = lang()
 ui = Controls("rep")
 
 with guard():
-    st.title(tr("rep.title"))
-    st.caption(tr("rep.intro"))
+    header(tr("rep.title"), tr("rep.intro"))
     cat = repro_catalogue()
     titles = dict(zip(cat["id"], cat["title"]))
     ids = cat["id"].tolist()

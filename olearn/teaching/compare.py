@@ -222,12 +222,37 @@ COLUMN_KEYS = {
 }
 
 
-def display_table(table: pd.DataFrame, lang: str) -> pd.DataFrame:
-    """The result table with its column names in ``lang`` (the data and the CSV keep theirs).
+def params_text(params) -> str:
+    """Chosen hyper-parameters (a dict or its JSON) as a lecturer writes them.
 
-    >>> display_table(pd.DataFrame({"error %": [1.0]}), "ja").columns.tolist()
-    ['誤り率 %']
+    >>> params_text('{"C": 0.1, "eta": 0.7}'), params_text("{}"), params_text("not json")
+    ('C = 0.1, eta = 0.7', '', 'not json')
+    """
+    from olearn.teaching.strings import num
+
+    if isinstance(params, str):
+        try:
+            params = json.loads(params) if params.strip() else {}
+        except ValueError:
+            return params
+    if not isinstance(params, dict):
+        return str(params)
+    return ", ".join(
+        f"{k} = {num(v) if isinstance(v, int | float) and not isinstance(v, bool) else v}"
+        for k, v in params.items()
+    )
+
+
+def display_table(table: pd.DataFrame, lang: str) -> pd.DataFrame:
+    """The result table with its column names in ``lang`` and the chosen parameters as text
+    (the data and the CSV keep their names and JSON).
+
+    >>> shown = display_table(pd.DataFrame({"error %": [1.0], "params": ['{"C": 0.1}']}), "ja")
+    >>> shown.columns.tolist()[0], shown.iloc[0, 1]
+    ('誤り率 %', 'C = 0.1')
     """
     from olearn.teaching.strings import t
 
+    if "params" in table:
+        table = table.assign(params=[params_text(p) for p in table["params"]])
     return table.rename(columns={c: t(k, lang) for c, k in COLUMN_KEYS.items()})

@@ -2,36 +2,17 @@
 training times.  Each learner in its registry colour AND dash, curves labelled at their right
 end, text 16 px dark, bar axes from zero, parameters as readable text.
 
->>> params_text('{"C": 0.1, "eta": 0.7}')
-'C = 0.1, eta = 0.7'
->>> params_text("{}")
-''
+Parameters read as a lecturer writes them (:func:`olearn.teaching.compare.params_text`).
 """
 
 from __future__ import annotations
 
-import json
-
 import plotly.graph_objects as go
 
+from olearn.teaching.compare import params_text
 from olearn.teaching.strings import num, t
 from olearn.viz.palette import algorithm_color, algorithm_dash
 from olearn.viz.walks import end_labels, style
-
-
-def params_text(params) -> str:
-    """Chosen hyper-parameters (a dict or its JSON) as a lecturer writes them."""
-    if isinstance(params, str):
-        try:
-            params = json.loads(params) if params.strip() else {}
-        except ValueError:
-            return params
-    if not isinstance(params, dict):
-        return str(params)
-    return ", ".join(
-        f"{k} = {num(v) if isinstance(v, int | float) and not isinstance(v, bool) else v}"
-        for k, v in params.items()
-    )
 
 
 def _hover(tab) -> list[str]:
