@@ -31,10 +31,11 @@ import time
 import urllib.request
 from pathlib import Path
 
+from olearn.app.player import PLAYER, READY_JS
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
 PLAYGROUND = "/playground?algos=perceptron,pa,spa,arow&n=400&t=0&present=1"
-PLAYER = "Object.values(window.__olearnPlayers || {})[0]"
 
 
 def _stats(ms: list[float]) -> dict:
@@ -68,14 +69,7 @@ def _server():
 def _wait_player(pg, timeout: float = 180.0) -> float:
     """Seconds until the player drew its first frame on every chart."""
     start = time.perf_counter()
-    pg.wait_for_function(
-        "() => { const P = " + PLAYER + "; if (!P) return false;"
-        " const gds = [...document.querySelectorAll('.js-plotly-plot')]"
-        ".filter(g => g.layout && g.layout.meta === P.sig);"
-        " return gds.length >= 2 && gds.every(g => g.__olpShown !== undefined"
-        " || (g.data[0] && g.data[0].meta === P.t)); }",
-        timeout=timeout * 1000,
-    )
+    pg.wait_for_function(READY_JS, timeout=timeout * 1000)
     return time.perf_counter() - start
 
 

@@ -8,7 +8,7 @@ import streamlit as st
 from olearn import registry
 from olearn.app.cached import cw_details, cw_noise, cw_page, cw_step_json, cw_updates
 from olearn.app.frame import require_frame
-from olearn.app.stepper import block_key, digest, initial_css, stepper
+from olearn.app.stepper import block_key, digest, initial_css, stepper, window
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
 from olearn.teaching.cw_walk import STREAM_LENGTH, cw_table
 from olearn.teaching.strings import num
@@ -101,12 +101,8 @@ with guard():
     left, right = st.columns([2.6, 1], vertical_alignment="top")
     with right:
         if later:  # a window of updates around the current one, stepped in the browser
-            pos = updates.index(later[0])
-            lo, hi = (
-                max(0, pos // WINDOW * WINDOW - 3),
-                min(len(updates), pos // WINDOW * WINDOW + WINDOW + 3),
-            )
-            ids = list(updates[lo:hi])
+            ids, less, more = window(updates, later[0], WINDOW)
+            first = updates.index(ids[0])
             steps = [cw_step_json(*hypers, i, int(seed), L, family) for i in ids]
             reported = stepper(
                 "cw",
@@ -116,9 +112,9 @@ with guard():
                 {"cw-fig": [a for a, _ in steps], "cw-input": [b for _, b in steps]},
                 {"prev": tr("cw.back"), "next": tr("cw.next"), "slider": tr("cw.warmup")},
                 blocks=BLOCKS,
-                titles=[tr("cw.k_of", k=lo + j + 1, n=len(updates)) for j in range(len(ids))],
-                more=updates[hi] if hi < len(updates) else None,
-                less=updates[lo - 1] if lo > 0 else None,
+                titles=[tr("cw.k_of", k=first + j + 1, n=len(updates)) for j in range(len(ids))],
+                more=more,
+                less=less,
             )
             current = later[0]
             if reported is not None and reported in updates:

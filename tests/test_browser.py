@@ -103,19 +103,12 @@ def test_language_switch_and_lesson_link(server, page):
     page.screenshot(path=str(SHOTS / "spa-lesson-link.png"), full_page=True)
 
 
-PLAYER = "Object.values(window.__olearnPlayers || {})[0]"
+from olearn.app.player import PLAYER, READY_JS  # noqa: E402
 
 
 def player_ready(pg) -> None:
     """Wait until the in-browser player drew its frame on every chart."""
-    pg.wait_for_function(
-        "() => { const P = " + PLAYER + "; if (!P) return false;"
-        " const gds = [...document.querySelectorAll('.js-plotly-plot')]"
-        ".filter(g => g.layout && g.layout.meta === P.sig);"
-        " return gds.length >= 2 && gds.every(g => g.__olpShown !== undefined"
-        " || (g.data[0] && g.data[0].meta === P.t)); }",
-        timeout=120_000,
-    )
+    pg.wait_for_function(READY_JS, timeout=120_000)
 
 
 def url_t(pg) -> str | None:

@@ -312,6 +312,38 @@ export default function (component) {
 _component = st.components.v2.component("olearn_player", html=_HTML, css=_CSS, js=_JS)
 
 
+# The browser drew the player's current frame on every chart of its signature (page and
+# benchmark wait on this).
+PLAYER = "Object.values(window.__olearnPlayers || {})[0]"
+READY_JS = (
+    "() => { const P = " + PLAYER + "; if (!P) return false;"
+    " const gds = [...document.querySelectorAll('.js-plotly-plot')]"
+    ".filter(g => g.layout && g.layout.meta === P.sig);"
+    " return gds.length >= 2 && gds.every(g => g.__olpShown !== undefined"
+    " || (g.data[0] && g.data[0].meta === P.t)); }"
+)
+
+
+def send_once(sent_key: str, sig: str, parts: dict[str, str]) -> str:
+    """The JSON object of ``parts`` (name -> JSON text) the first time this session sees
+    ``sig``, else "" (the browser keeps what it was sent; a browser that lacks it asks, see
+    :func:`report_of`)."""
+    if st.session_state.get(sent_key) == sig:
+        return ""
+    st.session_state[sent_key] = sig
+    return "{" + ",".join(f"{json.dumps(k)}:{v}" for k, v in parts.items()) + "}"
+
+
+def report_of(result, sent_key: str):
+    """The component's report (its ``pos`` trigger), after handling the browser's "I have no
+    payload" (a reload): forget that it was sent and rerun, which sends it again."""
+    pos = getattr(result, "pos", None)
+    if isinstance(pos, dict) and pos.get("need"):
+        st.session_state.pop(sent_key, None)
+        st.rerun()
+    return pos
+
+
 def chart_key(name: str) -> str:
     """A chart key usable both by ``st.plotly_chart(key=...)`` and in the CSS class
     ``st-key-<key>`` the player looks for (letters, digits, ``_`` and ``-`` only).
@@ -342,11 +374,7 @@ def player(
     reruns send none, and a browser that lacks them (a reload) asks, which resends them.
     """
     sent_key = f"_player.sent.{key}"
-    if st.session_state.get(sent_key) == sig:
-        frames = ""
-    else:
-        frames = "{" + ",".join(f"{json.dumps(k)}:{v}" for k, v in charts.items()) + "}"
-        st.session_state[sent_key] = sig
+    frames = send_once(sent_key, sig, charts)
     config = dict(
         id=key,
         sig=sig,
@@ -363,10 +391,7 @@ def player(
         data={"config": json.dumps(config), "frames": frames},
         on_pos_change=lambda: None,
     )
-    pos = getattr(result, "pos", None)
-    if isinstance(pos, dict) and pos.get("need"):  # the browser has no frames: send again
-        st.session_state.pop(sent_key, None)
-        st.rerun()
+    pos = report_of(result, sent_key)
     if isinstance(pos, dict) and "t" in pos:
         return pos
     return None

@@ -29,7 +29,7 @@ import json
 
 import streamlit as st
 
-from olearn.app.player import bar_css
+from olearn.app.player import bar_css, report_of, send_once
 
 _HTML = """
 <div class="ols">
@@ -168,6 +168,22 @@ def digest(*parts) -> str:
     return hashlib.sha1(repr(parts).encode()).hexdigest()[:12]
 
 
+def window(ids, current, size: int = 10, margin: int = 3) -> tuple[list, object, object]:
+    """The steps to send around ``current`` from all ``ids``: the block of ``size`` holding it
+    plus ``margin`` either side (blocks, so a report inside one sends nothing new), and the
+    ids just past either end (None at the ends of ``ids``).
+
+    >>> window(list(range(0, 50, 2)), 24)
+    ([14, 16, 18, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40, 42, 44], 12, 46)
+    >>> window([3, 5], 3)
+    ([3, 5], None, None)
+    """
+    ids = list(ids)
+    start = ids.index(current) // size * size
+    lo, hi = max(0, start - margin), min(len(ids), start + size + margin)
+    return ids[lo:hi], (ids[lo - 1] if lo > 0 else None), (ids[hi] if hi < len(ids) else None)
+
+
 def block_key(prefix: str, step_id: int) -> str:
     """The key of step ``step_id``'s container of ``prefix`` (``st.container(key=...)``)."""
     return f"{prefix}-{int(step_id)}"
@@ -207,12 +223,8 @@ def stepper(
     """
     sig = f"{family}|{ids[0]}-{ids[-1]}"
     sent_key = f"_stepper.sent.{key}"
-    if st.session_state.get(sent_key) == sig:
-        payload = ""
-    else:
-        payload = "{" + ",".join(f"{json.dumps(k)}:[{','.join(v)}]" for k, v in figures.items())
-        payload += "}"
-        st.session_state[sent_key] = sig
+    parts = {k: "[" + ",".join(v) + "]" for k, v in figures.items()}  # a list per chart
+    payload = send_once(sent_key, sig, parts)
     ack_key = f"_stepper.ack.{key}"  # the last report the page took (the browser then leads)
     config = dict(
         key=key,
@@ -234,10 +246,7 @@ def stepper(
         data={"config": json.dumps(config), "figures": payload},
         on_pos_change=lambda: None,
     )
-    pos = getattr(result, "pos", None)
-    if isinstance(pos, dict) and pos.get("need"):  # the browser has no figures: send again
-        st.session_state.pop(sent_key, None)
-        st.rerun()
+    pos = report_of(result, sent_key)
     if isinstance(pos, dict) and "id" in pos:
         try:
             step_id, seq = int(pos["id"]), int(pos.get("seq", 0))

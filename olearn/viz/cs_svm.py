@@ -55,34 +55,23 @@ def cs_figure(walk, s: int, lang: str = "en", height: int = 430) -> go.Figure:
     plot_px = height - top - bottom
     # dynamic traces first (indices 0 .. 2K+1), in the order of _cs_dynamic
     dyn = _cs_dynamic(walk, s, box, K, sw)
-    for k in range(K):
-        fig.add_trace(
-            go.Scatter(
-                **dyn[k],
-                mode="lines",
-                fill="toself",
-                fillcolor=rgba(class_color(k), 0.14),
-                line=dict(color="#444444", width=1.5),
-                hoverinfo="skip",
-                showlegend=False,
-            ),
-            row=1,
-            col=1,
-        )
-    for k in range(K):
-        fig.add_trace(
-            go.Scatter(
-                **dyn[K + k],
-                mode="lines",
-                fill="toself",
-                fillcolor=rgba(class_color(k), 0.32),
-                line=dict(width=0),
-                hoverinfo="skip",
-                showlegend=False,
-            ),
-            row=1,
-            col=1,
-        )
+    # the regions (edged), then their confident cores (darker, no edge)
+    looks = [(0.14, dict(color="#444444", width=1.5)), (0.32, dict(width=0))]
+    for layer, (alpha, line) in enumerate(looks):
+        for k in range(K):
+            fig.add_trace(
+                go.Scatter(
+                    **dyn[layer * K + k],
+                    mode="lines",
+                    fill="toself",
+                    fillcolor=rgba(class_color(k), alpha),
+                    line=line,
+                    hoverinfo="skip",
+                    showlegend=False,
+                ),
+                row=1,
+                col=1,
+            )
     fig.add_trace(
         go.Scatter(
             **dyn[2 * K],
