@@ -105,18 +105,29 @@ def page(server):
             browser.close()
 
 
+# what settle() watches, in one round trip: charts, tables, anything still busy (a spinner,
+# "Running", a skeleton, the app's loading skeleton, a connection notice), elements drawn
+_SETTLE_STATE = """() => {
+  const n = s => document.querySelectorAll(s).length;
+  return [n('.js-plotly-plot'), n('[data-testid=stDataFrame]'),
+          n('[data-testid=stSpinner]') + n('[data-testid=stStatusWidget]')
+          + n('[data-testid=stSkeleton]') + n('[data-testid=stAppSkeleton]')
+          + n('[data-testid=stConnectionStatus]'),
+          n('[data-testid=stMain] [data-testid=stElementContainer]')];
+}"""
+
+
 def settle(pg, min_wait: float = 2.0, timeout: float = 120.0) -> None:
-    """Wait until the app stops running and the number of charts and tables is stable."""
+    """Wait until the page is connected and drawn (at least one element in the main area),
+    nothing is busy, and the numbers of charts, tables and elements are stable for 1 s.
+
+    A page still connecting shows nothing for a while (under load, seconds): without the
+    "drawn" condition an empty page would count as settled."""
     start, last, same = time.time(), None, 0
     while time.time() - start < timeout:
-        state = (
-            pg.locator(".js-plotly-plot").count(),
-            pg.locator("[data-testid='stDataFrame']").count(),
-            pg.locator("[data-testid='stSpinner']").count(),
-            pg.locator("[data-testid='stStatusWidget']").count()
-            + pg.locator("[data-testid='stSkeleton']").count(),
-        )
-        same = same + 1 if state == last and state[2] == 0 and state[3] == 0 else 0
+        state = tuple(pg.evaluate(_SETTLE_STATE))
+        idle = state[2] == 0 and state[3] > 0
+        same = same + 1 if state == last and idle else 0
         last = state
         if same >= 2 and time.time() - start > min_wait:
             return

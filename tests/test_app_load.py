@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.browser_support import SERVER_PIDS, assert_no_error, settle
 
@@ -80,8 +81,9 @@ def test_concurrent_sessions_stay_separate(server, page, where):
         for pg, seed in zip(pages, seeds):
             assert_no_error(pg)
             assert f"seed={seed}" in pg.url  # the URL the session wrote is its own
-            seed_input = pg.get_by_label("Seed", exact=True)
-            assert seed_input.input_value() == str(seed)  # its own seed, not another's
+            # its own seed, not another's nor the widget's default (waited for: a session
+            # that connected late may still be drawing)
+            expect(pg.get_by_label("Seed", exact=True)).to_have_value(str(seed), timeout=15_000)
             views.setdefault(seed, set()).add(_view(pg))
     finally:
         for c in contexts:
