@@ -7,7 +7,17 @@ from olearn.app import page_path
 from olearn.app.cached import stream_views
 from olearn.app.frame import require_frame
 from olearn.app.player import chart_key, player
-from olearn.app.ui import Controls, figure_height, guard, header, lang, plot, stage, tr
+from olearn.app.ui import (
+    Controls,
+    figure_height,
+    guard,
+    header,
+    lang,
+    plot,
+    stage,
+    swatch_css,
+    tr,
+)
 from olearn.teaching.stream import (
     KINDS,
     instance_to_url,
@@ -15,6 +25,7 @@ from olearn.teaching.stream import (
     points_to_text,
 )
 from olearn.viz.common import PLOTLY_CONFIG
+from olearn.viz.palette import CLASS_COLORS
 from olearn.viz.stream import placement_figure
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
@@ -26,7 +37,7 @@ C_VALUES = [0.001, 0.01, 0.1, 0.3, 1.0, 3.0, 10.0, 100.0]
 TEST_SHARES = [0.0, 0.1, 0.2, 0.3, 0.5]
 SPEEDS = (2, 5, 10, 20, 30, 60)
 DEFAULT_POINTS = "-2,1,0;-1.5,2,0;2,1.5,1;1.5,2.5,1;0,-2,2;0.5,-2.5,2;-1,0.5,0;1,0.2,1"
-SWATCHES = ("🟦", "🟧", "🟩", "🟪", "🔷", "🟥")  # close to the class colours 0..5
+N_PLACE_CLASSES = 6  # classes a click can place (each button shows its class colour)
 DELETE = "delete"
 CHARTS = {name: chart_key(f"play.{name}") for name in ("planes", "curves", "weights")}
 
@@ -49,13 +60,14 @@ def placed_points_editor() -> tuple:
 
     e1, e2 = st.columns([3, 2])
     with e1:
+        st.html(swatch_css("play.place_class", CLASS_COLORS[:N_PLACE_CLASSES]))
         mode = st.segmented_control(
             tr("play.place_mode"),
-            [*range(len(SWATCHES)), DELETE],
+            [*range(N_PLACE_CLASSES), DELETE],
             default=0,
             key="play.place_class",
             format_func=lambda c: (
-                "🗑 " + tr("play.delete") if c == DELETE else f"{SWATCHES[c]} {tr('ui.class')} {c}"
+                ":material/delete: " + tr("play.delete") if c == DELETE else str(c)
             ),
         )
         event = st.plotly_chart(

@@ -14,6 +14,7 @@ import sys
 import pytest
 
 from olearn.teaching.strings import t
+from olearn.viz.palette import CLASS_COLORS
 from tests.browser_support import ROOT, SHOTS, assert_no_error, free_port, settle, wait_healthy
 
 pytestmark = pytest.mark.browser
@@ -125,6 +126,14 @@ def test_playground_click_places_a_point(server, page):
     settle(page)
     tval = page.locator(".olp .tval")
     assert tval.inner_text().strip() == "t = 8 / 8"  # eight default points, all learnt
+    # each class button shows that class's colour in the figures; Delete shows none
+    swatches = page.evaluate(
+        """() => [...document.querySelectorAll('.st-key-play-place_class button p')]
+        .map(p => getComputedStyle(p, '::before'))
+        .map(b => b.content === 'none' ? null : b.backgroundColor)"""
+    )
+    rgb = [f"rgb({int(c[1:3], 16)}, {int(c[3:5], 16)}, {int(c[5:7], 16)})" for c in CLASS_COLORS]
+    assert swatches == [*rgb[:6], None]
     box = grid.locator(".nsewdrag").first.bounding_box()
     fx, fy = (2 + 4.3) / 8.6, 1 - (-3 + 4.3) / 8.6  # data (2, -3) in the [-4.3, 4.3] axes
     page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager, nullcontext
 from typing import Any
@@ -66,7 +67,7 @@ def guard():
             key = "ui.bad_param"
         else:
             key = "ui.error"
-        st.error(tr(key, message=message), icon="⚠️")
+        st.error(tr(key, message=message), icon=":material/warning:")
 
 
 def blank_missing(frame):
@@ -174,6 +175,33 @@ def header(title: str, intro: str | None = None) -> None:
         st.title(title)
         if intro:
             st.caption(intro)
+
+
+def key_class(key: str) -> str:
+    """The CSS class Streamlit gives the element with widget or container key ``key``.
+
+    >>> key_class("play.place_class")
+    'st-key-play-place_class'
+    """
+    return "st-key-" + re.sub(r"[^A-Za-z0-9_-]", "-", key)
+
+
+def swatch_css(key: str, colors: Sequence[str]) -> str:
+    """CSS putting a square of ``colors[i]`` before the label of option ``i`` of the button
+    group (``st.segmented_control`` / ``st.pills``) with key ``key``: the exact colour the
+    figures use (an emoji only comes close, and a machine without an emoji font draws an
+    empty box).  Options past ``len(colors)`` get no square."""
+    at = f".{key_class(key)} button[role=radio]"
+    rules = [
+        f'{at}:nth-of-type(-n+{len(colors)}) p::before {{ content: ""; display: inline-block;'
+        " width: 0.9em; height: 0.9em; border-radius: 0.2em; margin-right: 0.4em;"
+        " vertical-align: -0.12em; }",
+        *(
+            f"{at}:nth-of-type({i + 1}) p::before {{ background: {c}; }}"
+            for i, c in enumerate(colors)
+        ),
+    ]
+    return "<style>\n" + "\n".join(rules) + "\n</style>"
 
 
 class _Nowhere:
