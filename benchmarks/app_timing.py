@@ -110,6 +110,20 @@ def playground(pg, url: str, repeat: int, seconds: float) -> dict:
     )
     pg.locator(".olp button.play").click()
     fps = (r1 - r0) / ((t1 - t0) / 1000)
+    # a parameter change in the session, as a lecturer makes it: Regenerate (a new seed;
+    # every frame built and sent), from the click to the player's first frame of the new data
+    regenerate = []
+    pg.locator("[data-testid=stMain] [data-testid=stExpander] summary").first.click()  # Settings
+    for _ in range(3):
+        sig = pg.evaluate(f"() => {PLAYER}.sig")
+        start = time.perf_counter()
+        pg.locator(".st-key-play-regenerate button").click()
+        pg.wait_for_function(
+            f"(s) => {{ const P = {PLAYER}; return P && P.sig !== s; }}", arg=sig, timeout=120_000
+        )
+        _wait_player(pg)
+        regenerate.append(1000 * (time.perf_counter() - start))
+        pg.wait_for_timeout(1000)
     # a parameter change on a warm server: new data (seed 1), every frame built and sent
     start = time.perf_counter()
     pg.goto(url + PLAYGROUND + "&seed=1")
@@ -121,6 +135,7 @@ def playground(pg, url: str, repeat: int, seconds: float) -> dict:
         "first_render_s": round(first_render, 2),
         "player_ready_s": round(first, 2),
         "new_data_render_s": round(new_data, 2),
+        "regenerate": _stats(regenerate),
         "play_frames_per_s": round(fps, 1),
         "play_seconds": seconds,
         "frames_drawn_fast_path": fast,
@@ -246,7 +261,8 @@ def main(argv=None) -> None:
         f" frames/s** over {play['play_seconds']} s",
         f"- First render of that Playground on a fresh server (page load to the player's"
         f" first frame): {play['first_render_s']} s; with new data on a warm server:"
-        f" {play['new_data_render_s']} s",
+        f" {play['new_data_render_s']} s (a new tab); Regenerate in the session (click to the"
+        f" new data's first frame): median {play['regenerate']['median_ms']} ms",
         f"- Python, uncached: run_stream {out['python']['run_stream']['median_ms']} ms, frames"
         f" + JSON {out['python']['frames_and_json']['median_ms']} ms",
         "",

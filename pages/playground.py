@@ -114,76 +114,9 @@ def placed_points_editor() -> tuple:
     return points
 
 
-with guard():
-    header(tr("play.title"), tr("play.intro"))
-    with ui.panel():
-        c1, c2, c3, c4, c5, c6 = ui.columns([2, 1.2, 1, 1, 1, 1.3], vertical_alignment="bottom")
-        kind = ui.select(
-            "kind",
-            tr("play.kind"),
-            (*KINDS, "placed"),
-            "blobs",
-            where=c1,
-            format_func=lambda k: tr(f"play.kind.{k}"),
-        )
-        placing = kind == "placed"
-        n = ui.select_slider(
-            "n", tr("play.n"), [20, 50, 100, 150, 200, 300, 400], 150, where=c2, disabled=placing
-        )
-        K = ui.slider(
-            "K", tr("play.K"), 2, 6, 3, where=c3, disabled=kind in ("xor", "moons", "placed")
-        )
-        noise = ui.select_slider(
-            "noise", tr("play.noise"), [0.0, 0.05, 0.1, 0.2, 0.3], 0.0, where=c4, disabled=placing
-        )
-        test = ui.select_slider(
-            "test",
-            tr("play.test"),
-            TEST_SHARES,
-            0.2,
-            where=c5,
-            disabled=placing,
-            help=tr("play.test_help"),
-        )
-        seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c6, step=1, disabled=placing)
-        d1, d2, d3, d4, d5 = ui.columns([3, 1.4, 1, 1, 1.3], vertical_alignment="bottom")
-        keys = ui.multiselect(
-            "algos",
-            tr("play.algos"),
-            ONLINE,
-            registry.keys(view="playground", default=True),
-            where=d1,
-            max_selections=4,
-            format_func=lambda k: registry.get(k).name,
-        )
-        C = ui.select_slider("C", tr("play.C"), C_VALUES, 1.0, where=d2)
-        bias = ui.toggle("bias", tr("play.bias"), True, where=d3)
-        band = ui.toggle("band", tr("play.band"), True, where=d4)
-        d5.button(
-            tr("play.regenerate"),
-            icon=":material/casino:",
-            key="play.regenerate",
-            on_click=lambda: ui.set("seed", (int(ui.get("seed", 0)) + 1) % 10_001),
-            disabled=placing,
-            width="stretch",
-        )
-        points = None
-        if placing and not ui.is_hidden("pts"):
-            st.caption(tr("play.place_disabled"))
-            points = placed_points_editor()
-        elif placing:
-            raw = st.query_params.get("pts", DEFAULT_POINTS)
-            try:
-                points = points_from_text(raw)
-            except ValueError:
-                points = points_from_text(DEFAULT_POINTS)
-            ui.values["pts"] = points_to_text(points)
-    if not keys:
-        st.info(tr("play.need_algo"))
-        st.stop()
-    if placing and len({c for _, _, c in points}) < 2:
-        st.info(tr("play.need_points"))
-        st.stop()
+def learners_view(keys, kind, n, K, noise, test, seed, C, bias, band, points) -> None:
+    """The learners on the stream: the figures, the player, the hand-over to the SPA page."""
+    placing = kind == "placed"
     run_args = (
         tuple(keys),
         "blobs" if placing else kind,
@@ -261,4 +194,76 @@ with guard():
                 icon=":material/open_in_new:",
                 query_params={**instance_to_url(hand_over), "lang": L},
             )
+
+
+with guard():
+    header(tr("play.title"), tr("play.intro"))
+    with ui.panel():
+        c1, c2, c3, c4, c5, c6 = ui.columns([2, 1.2, 1, 1, 1, 1.3], vertical_alignment="bottom")
+        kind = ui.select(
+            "kind",
+            tr("play.kind"),
+            (*KINDS, "placed"),
+            "blobs",
+            where=c1,
+            format_func=lambda k: tr(f"play.kind.{k}"),
+        )
+        placing = kind == "placed"
+        n = ui.select_slider(
+            "n", tr("play.n"), [20, 50, 100, 150, 200, 300, 400], 150, where=c2, disabled=placing
+        )
+        K = ui.slider(
+            "K", tr("play.K"), 2, 6, 3, where=c3, disabled=kind in ("xor", "moons", "placed")
+        )
+        noise = ui.select_slider(
+            "noise", tr("play.noise"), [0.0, 0.05, 0.1, 0.2, 0.3], 0.0, where=c4, disabled=placing
+        )
+        test = ui.select_slider(
+            "test",
+            tr("play.test"),
+            TEST_SHARES,
+            0.2,
+            where=c5,
+            disabled=placing,
+            help=tr("play.test_help"),
+        )
+        seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c6, step=1, disabled=placing)
+        d1, d2, d3, d4, d5 = ui.columns([3, 1.4, 1, 1, 1.3], vertical_alignment="bottom")
+        keys = ui.multiselect(
+            "algos",
+            tr("play.algos"),
+            ONLINE,
+            registry.keys(view="playground", default=True),
+            where=d1,
+            max_selections=4,
+            format_func=lambda k: registry.get(k).name,
+        )
+        C = ui.select_slider("C", tr("play.C"), C_VALUES, 1.0, where=d2)
+        bias = ui.toggle("bias", tr("play.bias"), True, where=d3)
+        band = ui.toggle("band", tr("play.band"), True, where=d4)
+        d5.button(
+            tr("play.regenerate"),
+            icon=":material/casino:",
+            key="play.regenerate",
+            on_click=lambda: ui.set("seed", (int(ui.get("seed", 0)) + 1) % 10_001),
+            disabled=placing,
+            width="stretch",
+        )
+        points = None
+        if placing and not ui.is_hidden("pts"):
+            st.caption(tr("play.place_disabled"))
+            points = placed_points_editor()
+        elif placing:
+            raw = st.query_params.get("pts", DEFAULT_POINTS)
+            try:
+                points = points_from_text(raw)
+            except ValueError:
+                points = points_from_text(DEFAULT_POINTS)
+            ui.values["pts"] = points_to_text(points)
+    if not keys:
+        st.info(tr("play.need_algo"))
+    elif placing and len({c for _, _, c in points}) < 2:
+        st.info(tr("play.need_points"))
+    else:
+        learners_view(keys, kind, n, K, noise, test, seed, C, bias, band, points)
     ui.sync()

@@ -601,6 +601,29 @@ def test_sgd_page_lambda_changes_the_curves():
     assert "学習率の方式" in ja.dataframe[0].value.columns
 
 
+def test_a_value_set_by_a_callback_outlives_a_stale_rerun():
+    """``Controls.set`` (Regenerate's new seed) holds over the old value a browser sends
+    before it has the new one, until a run of the page completes; then the user's own
+    values win again.  The stale rerun is simulated: the held value is there and the browser
+    sends the old seed."""
+    at = open_page("pages/playground.py", {"seed": "0", "algos": "pa"})
+    at.session_state["_ui.pending.play.seed"] = 4
+    at.number_input(key="play.seed").set_value(0).run()
+    assert_clean(at)
+    assert at.number_input(key="play.seed").value == 4
+    assert at.query_params["seed"] == "4"
+    assert "_ui.pending.play.seed" not in at.session_state  # the run completed: let go
+    at.number_input(key="play.seed").set_value(0).run()  # the user's own change
+    assert at.number_input(key="play.seed").value == 0
+
+
+def test_regenerate_draws_the_next_seed():
+    at = open_page("pages/playground.py", {"seed": "7", "algos": "pa"})
+    at.button(key="play.regenerate").click().run()
+    assert_clean(at)
+    assert at.number_input(key="play.seed").value == 8
+
+
 def test_playground_points_placed_by_the_user():
     at = open_page("pages/playground.py", {"kind": "placed", "t": "5"})
     assert at.dataframe, "the editable table of points is shown"

@@ -127,6 +127,14 @@ def test_no_private_streamlit_api():
             assert private not in text, f"{path.name} uses {private}"
 
 
+def test_pages_do_not_stop_their_run():
+    """No page calls ``st.stop()``: the frame takes a run that ends without an exception for
+    a completed one, and only then lets go of the values callbacks set
+    (:meth:`olearn.app.ui.Controls.set`)."""
+    for path in PAGES:
+        assert "st.stop(" not in path.read_text(encoding="utf-8"), path.name
+
+
 def test_static_check_catches_numpy(tmp_path):
     """The checks above can fail: a page that imports numpy is flagged."""
     bad = tmp_path / "bad.py"

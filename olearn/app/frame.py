@@ -13,7 +13,7 @@ from typing import NamedTuple
 import streamlit as st
 
 from olearn.app import page_path
-from olearn.app.ui import guard, hidden_set, presenting, query_param
+from olearn.app.ui import forget_pending, guard, hidden_set, presenting, query_param
 from olearn.teaching.strings import LANGS, t
 
 # presentation mode: less padding above the page, so a 1280x720 screen holds the figure and
@@ -100,6 +100,9 @@ def main() -> None:
     try:
         with guard():  # no traceback ever reaches the screen, even from a page's imports
             navigation.run()
+        # the run completed (an interrupted run, or a rerun, raises past this line; pages do
+        # not call st.stop()): values set by callbacks have reached the browser
+        forget_pending()
     finally:
         _IN_FRAME.reset(token)
 

@@ -34,6 +34,8 @@ from olearn.viz.common import PLOTLY_CONFIG
 
 RAISE_ENV = "OLEARN_APP_RAISE"  # set to 1 (tests) to let page errors propagate
 _LANG_OF = "_ui.lang_of."  # session key prefix: the language a widget's labels were drawn in
+# session key prefix: a value set() gave a control, kept until a run of the page completes
+_PENDING = "_ui.pending."
 
 
 def lang() -> str:
@@ -204,6 +206,13 @@ def swatch_css(key: str, colors: Sequence[str]) -> str:
     return "<style>\n" + "\n".join(rules) + "\n</style>"
 
 
+def forget_pending() -> None:
+    """Drop the values :meth:`Controls.set` holds: called when a run of the page completes
+    (or stops), so that from then on the browser's values are the user's."""
+    for key in [k for k in st.session_state if str(k).startswith(_PENDING)]:
+        del st.session_state[key]
+
+
 class _Nowhere:
     """Stands in for a column when the controls are all hidden: every call does nothing, so a
     page can keep ``where=col`` and ``col.button(...)`` without drawing empty boxes."""
@@ -269,7 +278,9 @@ class Controls:
     def _start(self, name: str, default: Any, valid: Callable[[Any], bool]) -> str:
         """Put the URL value (if valid) or the default in session state before the widget."""
         key = self.key(name)
-        if key not in st.session_state:
+        if _PENDING + key in st.session_state and _safe(valid, st.session_state[_PENDING + key]):
+            st.session_state[key] = st.session_state[_PENDING + key]  # see :meth:`set`
+        elif key not in st.session_state:
             st.session_state[key] = query_param(name, default, valid)
         elif not _safe(valid, st.session_state[key]):
             st.session_state[key] = default
@@ -383,8 +394,15 @@ class Controls:
         return self._done(name, value)
 
     def set(self, name: str, value: Any) -> None:
-        """Change a control's value from a callback (before its widget is drawn)."""
+        """Change a control's value from a callback (before its widget is drawn).
+
+        The value holds until a run of the page completes (:func:`forget_pending`).  The
+        browser learns it only from that run: a rerun it asked for meanwhile (the player's
+        report after a Pause, a second click) carries the widget's old value, and Streamlit
+        would let that old value win in the run it interrupts.  Regenerate clicked just
+        after Pause showed the new seed over the old data."""
         st.session_state[self.key(name)] = value
+        st.session_state[_PENDING + self.key(name)] = value
 
     def get(self, name: str, default: Any = None) -> Any:
         return st.session_state.get(self.key(name), default)

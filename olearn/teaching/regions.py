@@ -89,9 +89,10 @@ def _scores(W: np.ndarray, b: np.ndarray | None) -> tuple[np.ndarray, np.ndarray
 def _keep(poly: np.ndarray, normal: np.ndarray, c: float, strict: bool) -> np.ndarray:
     """Clip by ``normal . x + c >= 0`` (``> 0`` when ``strict``); a zero normal keeps all or
     nothing, by the sign of ``c``."""
-    if np.max(np.abs(normal)) <= EPS * max(1.0, abs(c)):
+    n0, n1, c = float(normal[0]), float(normal[1]), float(c)  # floats: a 2-vector is cheaper
+    if max(abs(n0), abs(n1)) <= EPS * max(1.0, abs(c)):
         return poly if (c > EPS or (c >= -EPS and not strict)) else np.empty((0, 2))
-    return clip_halfplane(poly, float(normal[0]), float(normal[1]), float(c))
+    return clip_halfplane(poly, n0, n1, c)
 
 
 def argmax_regions(W: np.ndarray, b: np.ndarray | None, box: tuple) -> list[np.ndarray]:

@@ -335,16 +335,19 @@ def curves_animation(
                 yaxis=ya,
             )
         )
+    # each panel's top (its cursor's height) is the same in every frame
+    cursor_tops = {
+        what: max(float(np.max(v)) for v in series[what].values()) or 1.0 for _, what in panels
+    }
     frames = []
     for t in range(run.n + 1):
         fd = []
         for _, what in panels:
             values = series[what]
-            top = max(float(np.max(v)) for v in values.values()) or 1.0
             fd.append(
                 dict(x=[t] * len(run.keys), y=[float(values[k][t]) for k in run.keys], meta=t)
             )
-            fd.append(dict(x=[t, t], y=[0, top * 1.05], meta=t))
+            fd.append(dict(x=[t, t], y=[0, cursor_tops[what] * 1.05], meta=t))
         frames.append(dict(name=str(t), data=fd, traces=moving))
     # room on the right for the direct labels (~9 px a character on a ~350 px wide plot)
     label_share = min(0.4, 9 * max(len(name) for name in run.names) / 350)
