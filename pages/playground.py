@@ -228,7 +228,8 @@ with guard():
             help=tr("play.test_help"),
         )
         seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c6, step=1, disabled=placing)
-        d1, d2, d3, d4, d5 = ui.columns([3, 1.4, 1, 1, 1.3], vertical_alignment="bottom")
+        # the two switches share a column, one above the other, so no label is cut short
+        d1, d2, d3, d5 = ui.columns([3, 1.4, 1.5, 1.5], vertical_alignment="bottom")
         keys = ui.multiselect(
             "algos",
             tr("play.algos"),
@@ -240,7 +241,7 @@ with guard():
         )
         C = ui.select_slider("C", tr("play.C"), C_VALUES, 1.0, where=d2)
         bias = ui.toggle("bias", tr("play.bias"), True, where=d3)
-        band = ui.toggle("band", tr("play.band"), True, where=d4)
+        band = ui.toggle("band", tr("play.band"), True, where=d3)
         d5.button(
             tr("play.regenerate"),
             icon=":material/casino:",

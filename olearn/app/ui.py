@@ -22,13 +22,13 @@ from __future__ import annotations
 
 import math
 import os
-import re
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import streamlit as st
 
+from olearn.app.player import chart_key
 from olearn.teaching.strings import LANGS, t
 from olearn.viz.common import PLOTLY_CONFIG
 
@@ -185,7 +185,7 @@ def key_class(key: str) -> str:
     >>> key_class("play.place_class")
     'st-key-play-place_class'
     """
-    return "st-key-" + re.sub(r"[^A-Za-z0-9_-]", "-", key)
+    return "st-key-" + chart_key(key)
 
 
 def swatch_css(key: str, colors: Sequence[str]) -> str:
@@ -207,8 +207,8 @@ def swatch_css(key: str, colors: Sequence[str]) -> str:
 
 
 def forget_pending() -> None:
-    """Drop the values :meth:`Controls.set` holds: called when a run of the page completes
-    (or stops), so that from then on the browser's values are the user's."""
+    """Drop the values :meth:`Controls.set` holds: called by the frame when a run of the page
+    completes, so that from then on the browser's values are the user's."""
     for key in [k for k in st.session_state if str(k).startswith(_PENDING)]:
         del st.session_state[key]
 

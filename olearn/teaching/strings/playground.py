@@ -67,7 +67,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "online mistakes.",
         "生成したデータのうち学習に使わない割合。その誤り率を逐次の誤り数の横に描きます。",
     ),
-    "play.regenerate": ("Regenerate data", "データを作り直す"),
+    "play.regenerate": ("Regenerate data", "データ再生成"),
     "play.test_error": ("Test error", "テスト誤り率"),
     "play.count_axis": ("mistakes (count)", "誤りの数"),
     "play.fps": ("frames/s", "コマ/秒"),
