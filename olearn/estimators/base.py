@@ -13,8 +13,21 @@ Hyper-parameters are declared once per class in scikit-learn's ``_parameter_cons
 (Interval, StrOptions, "boolean") and checked by ``_validate_params`` on every ``fit`` /
 ``partial_fit``; a family may add cross-parameter checks in ``_check_params``.  Sparse input is
 checked once here, at O(nnz) (indices in range, indptr monotone), before any kernel sees it,
-and so is the finiteness of every ``||x||^2``.  State is assigned only after validation: a
-failed ``fit`` or first ``partial_fit`` leaves the estimator unfitted, not half-fitted.
+and so is the finiteness of every ``||x||^2``.
+
+Where parameters meet state (:class:`ModelState`, shared with the batch estimators):
+
+- a family declares the parameters its stored state was built for (``_state_params``: the
+  model's shape, or what its numbers mean, e.g. ``fit_intercept`` or the covariance kind);
+  changing one with ``set_params`` and then calling ``partial_fit``, ``predict`` ... is
+  refused with a ValueError naming it (as scikit-learn refuses a changed feature count);
+  the others (step sizes such as ``C``, ``eta``, ``r``, a variant) apply from the next step;
+- a family declares its state's size (``_state_bytes``), checked against the memory budget
+  (:func:`olearn._budget.require`) before anything is allocated;
+- one rule for failures: a ``fit`` that fails, or a ``partial_fit`` that fails while it
+  builds or updates the state, leaves the estimator unfitted (never half-fitted); a later
+  ``partial_fit`` refused at validation (bad X, y, labels or a changed parameter) leaves the
+  model as it was.
 
 ``fit`` = fresh state + ``epochs`` passes (shuffled with ``random_state`` if ``shuffle``);
 ``partial_fit`` = exactly one pass over the given samples, in the given order.
@@ -22,6 +35,7 @@ failed ``fit`` or first ``partial_fit`` leaves the estimator unfitted, not half-
 
 from __future__ import annotations
 
+import functools
 import math
 from numbers import Integral, Real
 
@@ -33,6 +47,7 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from olearn._budget import model_bytes, require
 from olearn.kernels.sparse import csr_rows, index_problem
 
 FLOAT_MAX = float(np.finfo(np.float64).max)
@@ -118,7 +133,80 @@ def check_sqnorms(rows: tuple) -> None:
         )
 
 
-class OnlineClassifier(ClassifierMixin, BaseEstimator):
+class ModelState:
+    """Where parameters meet fitted state: the checks every olearn estimator shares.
+
+    Hooks (a family overrides them):
+
+    - ``_state_params() -> dict``: the parameters the stored state was built for, with the
+      values that matter (only those that change the state's shape or the meaning of its
+      numbers; step sizes are not among them);
+    - ``_state_bytes(n_samples, n_features, n_classes) -> (nbytes, what)``: the bytes the
+      fit will allocate for its state, and a description naming the sizes.
+    """
+
+    def _state_params(self) -> dict:
+        return {}
+
+    def _state_bytes(self, n_samples: int, n_features: int, n_classes: int) -> tuple[int, str]:
+        return 0, "the model"
+
+    def _require_budget(self, n_samples: int, n_features: int, n_classes: int) -> None:
+        """Raise :class:`olearn._budget.BudgetError` (a ValueError) before allocating a state
+        over the memory budget (``$OLEARN_MAX_BYTES``)."""
+        nbytes, what = self._state_bytes(int(n_samples), int(n_features), int(n_classes))
+        require(nbytes, f"{type(self).__name__}: {what}")
+
+    def _remember_state_params(self) -> None:
+        """Record the parameters the state is being built for (called with the state)."""
+        self._built_for = self._state_params()
+
+    def _check_state_params(self, action: str) -> None:
+        """Raise ValueError if a parameter the state was built for changed since (set_params)."""
+        built = getattr(self, "_built_for", None)
+        if built is None:  # unfitted (or pickled before this check existed)
+            return
+        now = self._state_params()
+        changed = [name for name in built if now.get(name) != built[name]]
+        if changed:
+            what = ", ".join(f"{n}={built[n]!r} (now {now.get(n)!r})" for n in changed)
+            raise ValueError(
+                f"{type(self).__name__}: cannot {action}: the fitted model was built for "
+                f"{what}, and {'that parameter' if len(changed) == 1 else 'those parameters'} "
+                "fixes the shape or the meaning of its state.  Set it back with set_params, "
+                "or call fit to learn a new model from scratch with the new value."
+            )
+
+    def _forget(self) -> None:
+        """Drop every fitted attribute (``name_``) and private state (``_name``): the estimator
+        is unfitted again.  scikit-learn's own private settings (``_metadata_request``,
+        ``_sklearn_output_config``) are not state and stay."""
+        for name in list(vars(self)):
+            if name.startswith("__") or name in _SKLEARN_SETTINGS:
+                continue
+            if name.endswith("_") or name.startswith("_"):
+                delattr(self, name)
+
+
+_SKLEARN_SETTINGS = frozenset({"_metadata_request", "_sklearn_output_config"})
+
+
+def unfitted_on_failure(fit):
+    """Decorate a ``fit``: if it raises, the estimator is left unfitted (``_forget``), never
+    with a half-replaced model (the previous fit's attributes beside the failed one's)."""
+
+    @functools.wraps(fit)
+    def wrapper(self, *args, **kwargs):
+        try:
+            return fit(self, *args, **kwargs)
+        except Exception:
+            self._forget()
+            raise
+
+    return wrapper
+
+
+class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
     """Base class: scikit-learn ``fit`` / ``partial_fit`` / ``predict`` over a numba kernel."""
 
     _parameter_constraints: dict = {
@@ -149,6 +237,11 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         """The constant column appended to X for the intercept (0: none)."""
         return 0.0
 
+    def _state_params(self) -> dict:
+        # with or without an intercept: the state's shape (one more row) or, for SGD-SVM,
+        # whether its bias is part of the model
+        return {"fit_intercept": bool(self.fit_intercept)}
+
     # --- validation ------------------------------------------------------------------------
     def _validate(self, X, y, reset: bool):
         check_sparse_structure(X)
@@ -160,6 +253,7 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
 
     def _validate_X(self, X):
         check_is_fitted(self, "classes_")
+        self._check_state_params("predict")
         check_sparse_structure(X)
         return validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
 
@@ -183,13 +277,6 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
                 f"{[*self.classes_.tolist()]!r} (of type {'/'.join(kinds)}); pass every class "
                 "with classes=... on the first partial_fit call, with the labels' own type"
             ) from err
-
-    def _forget(self) -> None:
-        """Drop every fitted attribute: the estimator is unfitted again."""
-        for name in [k for k in vars(self) if k.endswith("_") and not k.startswith("__")]:
-            delattr(self, name)
-        for name in [k for k in vars(self) if k.startswith("_") and not k.endswith("_")]:
-            delattr(self, name)
 
     # --- the loop --------------------------------------------------------------------------
     def _arrays(self, X) -> tuple:
@@ -218,11 +305,14 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
                 f"{'' if n == 1 else 'es'}: {classes.tolist()} (with partial_fit, pass "
                 "classes=[...] listing every label)"
             )
+        self._require_budget(X.shape[0], X.shape[1], classes.shape[0])
         self.classes_ = classes
         self._init_state(X.shape[1], classes.shape[0])
+        self._remember_state_params()
         self.t_ = self.n_iter_ = self.n_updates_ = 0
 
     # --- public API ----------------------------------------------------------------------
+    @unfitted_on_failure
     def fit(self, X, y):
         """Learn from zero weights with ``epochs`` passes over (X, y).
 
@@ -235,16 +325,12 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        try:
-            self._validate_params()
-            self._check_params()
-            X, y = self._validate(X, y, reset=True)
-            arrays = self._arrays(X)
-            self._start(X, _encode_classes(y))
-            y_idx = self._labels_to_index(y)
-        except Exception:
-            self._forget()
-            raise
+        self._validate_params()
+        self._check_params()
+        X, y = self._validate(X, y, reset=True)
+        arrays = self._arrays(X)
+        self._start(X, _encode_classes(y))
+        y_idx = self._labels_to_index(y)
         rng = check_random_state(self.random_state) if self.shuffle else None
         self._run(arrays, y_idx, self.epochs, rng)
         return self
@@ -271,6 +357,8 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
         try:
             self._validate_params()
             self._check_params()
+            if not first:
+                self._check_state_params("continue with partial_fit")
             X, y = self._validate(X, y, reset=first)
             arrays = self._arrays(X)
             if first:
@@ -288,7 +376,11 @@ class OnlineClassifier(ClassifierMixin, BaseEstimator):
             if first:
                 self._forget()
             raise
-        mistakes = self._run(arrays, y_idx, 1, None, record_mistakes)
+        try:
+            mistakes = self._run(arrays, y_idx, 1, None, record_mistakes)
+        except Exception:
+            self._forget()  # the kernel stopped mid-pass: the state is half-updated
+            raise
         self.n_iter_ -= 1  # a partial pass is not an epoch
         return mistakes
 
@@ -342,6 +434,21 @@ class LinearMulticlassClassifier(OnlineClassifier):
 
     def _column_value(self) -> float:
         return float(self.intercept_scaling) if self.fit_intercept else 0.0
+
+    def _state_params(self) -> dict:
+        # the intercept's weight is stored for a column of value intercept_scaling
+        # (intercept_ = intercept_scaling * W[d]): another value changes what it means
+        params = super()._state_params()
+        if self.fit_intercept:
+            params["intercept_scaling"] = float(self.intercept_scaling)
+        return params
+
+    def _state_bytes(self, n_samples: int, n_features: int, n_classes: int) -> tuple[int, str]:
+        # W (rows x classes); two classes: the kernel's one-vector working copy
+        rows = n_features + (1 if self.fit_intercept else 0)
+        copies = n_classes + (1 if n_classes == 2 else 0)
+        what = f"a model of {n_classes:,} classes x {rows:,} features (weights)"
+        return model_bytes(copies, rows), what
 
     def _init_state(self, n_features: int, n_classes: int) -> None:
         rows = n_features + (1 if self.fit_intercept else 0)

@@ -14,7 +14,13 @@ from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from olearn.estimators.base import _encode_classes, check_sparse_structure
+from olearn._budget import model_bytes
+from olearn.estimators.base import (
+    ModelState,
+    _encode_classes,
+    check_sparse_structure,
+    unfitted_on_failure,
+)
 from olearn.kernels.sparse import csr_arrays
 
 
@@ -25,7 +31,7 @@ def with_intercept_column(X, value: float):
     return sp.hstack([X, col], format="csr")
 
 
-class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
+class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
     """Crammer-Singer multiclass linear SVM, solved exactly by its dual decomposition.
 
     Minimises ``1/2 sum_m ||w_m||^2 + C sum_i max_m (1[m != y_i] + w_m.x_i - w_{y_i}.x_i)``,
@@ -122,6 +128,24 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
     def _check_params(self) -> None:
         self._validate_params()  # _parameter_constraints
 
+    def _state_params(self) -> dict:
+        # the weights hold one more row with an intercept, stored for a column of value
+        # intercept_scaling; C, tol, ... only steer the solver
+        if self.fit_intercept:
+            return {"fit_intercept": True, "intercept_scaling": float(self.intercept_scaling)}
+        return {"fit_intercept": False}
+
+    def _state_bytes(self, n_samples: int, n_features: int, n_classes: int) -> tuple[int, str]:
+        d = n_features + (1 if self.fit_intercept else 0)
+        # W (d x K); alpha and the int64 class_index (n x K each)
+        nbytes = model_bytes(n_classes, d) + model_bytes(n_samples, n_classes, copies=2)
+        what = (
+            f"a model of {n_classes:,} classes x {d:,} features (weights) and "
+            f"{n_samples:,} samples x {n_classes:,} classes (dual variables)"
+        )
+        return nbytes, what
+
+    @unfitted_on_failure
     def fit(self, X, y):
         """Solve the Crammer-Singer dual on (X, y).
 
@@ -152,6 +176,7 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
             else (np.array([self.classes_.tolist().index(v) for v in y.tolist()]))
         )
         y_idx = np.ascontiguousarray(y_idx, dtype=np.int64)
+        self._require_budget(X.shape[0], X.shape[1], K)
         Xa = with_intercept_column(X, self.intercept_scaling) if self.fit_intercept else X
         indptr, indices, data = csr_arrays(Xa)
         n, d = Xa.shape
@@ -208,11 +233,12 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
                 f"CrammerSingerSVC did not reach tol={tol} in max_iter={self.max_iter} sweeps; "
                 "increase max_iter",
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=3,  # the caller of fit (through unfitted_on_failure)
             )
         self.n_iter_ = sweeps
         self.alpha_ = alpha
         self._W = W
+        self._remember_state_params()
         self._set_public(X.shape[1])
         self.dual_objective_ = float(alpha[np.arange(n), y_idx].sum() - 0.5 * np.sum(W * W))
         self.objective_ = self._primal(Xa, y_idx)
@@ -238,6 +264,7 @@ class CrammerSingerSVC(ClassifierMixin, BaseEstimator):
 
     def _class_scores(self, X) -> np.ndarray:
         check_is_fitted(self, "classes_")
+        self._check_state_params("predict")
         check_sparse_structure(X)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         d = self.n_features_in_

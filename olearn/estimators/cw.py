@@ -17,6 +17,7 @@ from scipy.special import ndtr
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 
+from olearn._budget import model_bytes
 from olearn.core._cw_closed_forms import phi_of
 from olearn.core.cw import COVARIANCES, CW_FORMS, DIAGONAL_FORMS, MAX_FULL_DIM, full_too_large
 from olearn.estimators.base import POSITIVE, LinearMulticlassClassifier, store_params
@@ -51,6 +52,23 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
     def _hyper(self) -> tuple[float, float, float]:
         """``(phi, r, C)`` for the kernel (the ones the rule does not use are NaN)."""
         return math.nan, math.nan, math.nan
+
+    def _state_params(self) -> dict:
+        # the covariance kind is the state's shape; ``a`` is the prior the stored covariance
+        # started from, which no later value can change (the diagonal forms, the rule's
+        # eta / r / C / variant only shape the next steps: they may change mid-stream)
+        return {**super()._state_params(), "covariance": self.covariance, "a": float(self.a)}
+
+    def _state_bytes(self, n_samples: int, n_features: int, n_classes: int) -> tuple[int, str]:
+        rows = n_features + (1 if self.fit_intercept else 0)
+        two = n_classes == 2  # the two-class pass interleaves (mean, variance) in a copy
+        if self.covariance == "full":  # A (rows x rows); the kernel's g and w vectors
+            nbytes = model_bytes(rows, rows) + model_bytes(n_classes + 2 + two, rows)
+            kind = f"and a full {rows:,} x {rows:,} covariance"
+        else:  # W, the diagonal
+            nbytes = model_bytes(n_classes + 1 + 3 * two, rows)
+            kind = "and a diagonal covariance"
+        return nbytes, f"a model of {n_classes:,} classes x {rows:,} features (means) {kind}"
 
     def _init_state(self, n_features: int, n_classes: int) -> None:
         if self.covariance == "full" and n_features > MAX_FULL_DIM:

@@ -17,9 +17,10 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from olearn._budget import model_bytes
 from olearn.core._pcvm_basis import KERNELS, basis, check_kernel
 from olearn.core.pcvm import GAMMA_RULES, PCVMConfig, pcvm_fit
-from olearn.estimators.base import check_sparse_structure
+from olearn.estimators.base import ModelState, check_sparse_structure, unfitted_on_failure
 
 
 def _positive(name: str, value, allow_zero: bool = False) -> float:
@@ -31,7 +32,7 @@ def _positive(name: str, value, allow_zero: bool = False) -> float:
     return float(value)
 
 
-class PCVMClassifier(ClassifierMixin, BaseEstimator):
+class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
     """Probabilistic Classification Vector Machine, with the noise precision gamma learned.
 
     ``y(x) = sum_j w_j phi_j(x) + b`` over kernel basis functions centred on the training
@@ -179,6 +180,21 @@ class PCVMClassifier(ClassifierMixin, BaseEstimator):
         )
         return cfg, gamma0
 
+    def _state_params(self) -> dict:
+        # the relevance vectors' weights belong to one basis: the kernel (and the RBF's
+        # width); the prior's lam, c, d and the stopping rule only steered the EM
+        params = {"kernel": self.kernel}
+        if self.kernel == "rbf":
+            params["theta"] = float(self.theta)
+        return params
+
+    def _state_bytes(self, n_samples: int, n_features: int, n_classes: int) -> tuple[int, str]:
+        # the basis Phi (N x N) and, while every weight is active, Phi D, its Gram matrix and
+        # that matrix's Cholesky factor (N x N each)
+        what = f"a {n_samples:,} x {n_samples:,} kernel basis (and 3 EM work matrices)"
+        return model_bytes(n_samples, n_samples, copies=4), what
+
+    @unfitted_on_failure
     def fit(self, X, y):
         """Run the EM on (X, y) (two classes).
 
@@ -204,6 +220,7 @@ class PCVMClassifier(ClassifierMixin, BaseEstimator):
                 "wrap it in sklearn.multiclass.OneVsRestClassifier or OneVsOneClassifier."
             )
         t = np.where(y == self.classes_[1], 1.0, -1.0)
+        self._require_budget(X.shape[0], X.shape[1], 2)
         Phi = basis(X, X, self.kernel, float(self.theta))
         state, history, n_iter = pcvm_fit(
             Phi,
@@ -221,6 +238,7 @@ class PCVMClassifier(ClassifierMixin, BaseEstimator):
         self.gamma_ = float(state.gamma)
         self.n_iter_ = int(n_iter)
         self.history_ = history
+        self._remember_state_params()
         return self
 
     def _seed(self):
@@ -232,6 +250,7 @@ class PCVMClassifier(ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """``y(x) = sum_j w_j phi_j(x) + b`` (Eq. 1); positive means ``classes_[1]``."""
         check_is_fitted(self, "dual_coef_")
+        self._check_state_params("predict")
         check_sparse_structure(X)
         X = validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
         if self.dual_coef_.size == 0:

@@ -8,6 +8,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from olearn._budget import model_bytes
 from olearn.core.sgd_svm import REGULARIZE, SCHEDULES, check_sgd_hyper
 from olearn.estimators.base import FLOAT_MAX, POSITIVE, OnlineClassifier, store_params
 
@@ -100,6 +101,25 @@ class SGDSVMClassifier(OnlineClassifier):
             self.lam, self.t0, self.schedule, self.regularize, self.bias_rate
         )
         self._resolved = (lam, t0, sgd_code(schedule, regularize))
+
+    def _state_params(self) -> dict:
+        # the stored v / scale / last hold w only for the kernel mode (schedule, regularize)
+        # and the t0 they were built with: sgd_weights catches pending shrinks up with t0
+        # (lam, bias_rate only set the next steps' sizes)
+        _, t0, schedule, regularize = check_sgd_hyper(
+            self.lam, self.t0, self.schedule, self.regularize, self.bias_rate
+        )
+        return {
+            **super()._state_params(),
+            "(schedule, regularize)": (schedule, regularize),  # resolved: "auto" is one of them
+            "t0 ('auto' follows lam)": t0,
+        }
+
+    def _state_bytes(self, n_samples: int, n_features: int, n_classes: int) -> tuple[int, str]:
+        P = 1 if n_classes == 2 else n_classes
+        # v, counts, last, coef_, and the next coef_ while _set_public builds it
+        what = f"{P:,} binary SVM{'s' if P > 1 else ''} x {n_features:,} features"
+        return model_bytes(P, n_features, copies=5), f"{what} (weights, clocks, rates)"
 
     def _init_state(self, n_features: int, n_classes: int) -> None:
         P = 1 if n_classes == 2 else n_classes  # binary problems: 1, or one per class (OvR)

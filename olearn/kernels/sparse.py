@@ -6,9 +6,21 @@ import numba
 import numpy as np
 import scipy.sparse as sp
 
+# The widest feature count whose indices (and the intercept column's index, n_features) fit
+# int32: kernels read int32 indices below it, int64 from it on (never a wrapped index).
+INT32_FEATURES = int(np.iinfo(np.int32).max)
+
+
+def index_dtype(n_features: int) -> type:
+    """int32 for the indices of up to 2^31 - 1 features (half the memory traffic of int64 on
+    text data), int64 beyond, where int32 would wrap (n_features itself is the intercept
+    column's index)."""
+    return np.int32 if int(n_features) <= INT32_FEATURES else np.int64
+
 
 def csr_arrays(X, dense_view: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``(indptr, indices, data)`` of X as CSR (int64, int32, float64); dense X is converted.
+    """``(indptr, indices, data)`` of X as CSR (int64, :func:`index_dtype`, float64); dense X
+    is converted.
 
     Explicit zeros of a dense matrix are dropped, so a dense and a CSR copy of the same data
     give the same arrays.  A CSR input that is not canonical (unsorted or duplicate indices)
@@ -35,7 +47,7 @@ def csr_arrays(X, dense_view: bool = False) -> tuple[np.ndarray, np.ndarray, np.
             n, d = X.shape
             return (
                 np.arange(0, n * d + 1, d, dtype=np.int64),
-                np.tile(np.arange(d, dtype=np.int32), n),
+                np.tile(np.arange(d, dtype=index_dtype(d)), n),
                 X.reshape(-1),
             )
     if sp.issparse(X):
@@ -47,7 +59,7 @@ def csr_arrays(X, dense_view: bool = False) -> tuple[np.ndarray, np.ndarray, np.
         X = sp.csr_matrix(X, dtype=np.float64)
     return (
         np.ascontiguousarray(X.indptr, dtype=np.int64),
-        np.ascontiguousarray(X.indices, dtype=np.int32),
+        np.ascontiguousarray(X.indices, dtype=index_dtype(X.shape[1])),
         np.ascontiguousarray(X.data, dtype=np.float64),
     )
 
@@ -73,7 +85,7 @@ def csr_rows(X, dense_view: bool = False, intercept_scaling: float = 0.0) -> tup
     n = main[0].shape[0] - 1
     column = (
         np.arange(n + 1, dtype=np.int64),
-        np.full(n, X.shape[1], dtype=np.int32),
+        np.full(n, X.shape[1], dtype=main[1].dtype),  # numba: the blocks share one type
         np.full(n, s, dtype=np.float64),
     )
     for ours, theirs in zip(column, main):  # numba iterates a tuple of blocks of one type only:
