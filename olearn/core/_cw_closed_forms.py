@@ -26,6 +26,14 @@ import math
 import numba
 from scipy.special import ndtri
 
+# The largest margin variance x'Sigma x the closed forms are used with.  Their intermediates
+# are at most cubic in the scale of v (``m^2 phi^2 v^2`` in SCW-II with margins |m| of the
+# order of sqrt(v); ``(alpha phi v)^2`` in std_after), so v <= 1e100 keeps every one below
+# 1e300 < 1.8e308, the float64 maximum; it mirrors TINY_VARIANCE = 1e-100 (olearn._numerics),
+# below which the rules stay passive.  Every step shrinks Sigma, so the estimators check it
+# once, on the prior: ``2 a ||x||^2 <= MAX_VARIANCE`` for every row (multiclass v = 2 x'Sigma x).
+MAX_VARIANCE = 1e100
+
 
 def phi_of(eta: float) -> float:
     """``phi = Phi^{-1}(eta)``, the standard normal quantile (eta must lie in (0.5, 1)).
@@ -144,14 +152,27 @@ def scw2_alpha(m: float, v: float, phi: float, C: float, lam: float = 1.0) -> fl
 
     ``s`` is the positive root of ``(phi^2 v + n lam) s^2 - m phi v s - n lam v``; for lam = 1
     this is the paper's ``(-(2mn + phi^2 m v) + gamma) / (2(n^2 + n v phi^2))``.
+
+    Divided by n (``rho = v / n`` in [0, 1)), the quadratic is ``(phi^2 rho + lam) s^2 -
+    m phi rho s - lam v``: no term grows faster than v, so the step stays finite for every
+    ``C > 0`` (C = 1e-300 made ``q n v`` overflow, then ``alpha = inf`` and a division by
+    zero; a C whose ``1/(2C)`` overflows gives ``n = inf``, ``rho = 0`` and the passive
+    step, the limit C -> 0).
+
+    >>> phi = phi_of(0.75)
+    >>> abs(scw2_alpha(0.2, 0.9, phi, 0.5) - scw2_alpha_printed(0.2, 0.9, phi, 0.5)) < 1e-15
+    True
+    >>> scw2_alpha(0.0, 1.0, phi, 1e-300) > 0.0, scw2_alpha(0.0, 1.0, phi, 5e-324)
+    (True, 0.0)
     """
     n = v + 1.0 / (2.0 * C)
-    q = phi * phi * v + n * lam
-    disc = math.sqrt(m * m * phi * phi * v * v + 4.0 * q * n * lam * v)
+    rho = v / n
+    q = phi * phi * rho + lam
+    disc = math.sqrt(m * m * phi * phi * rho * rho + 4.0 * q * lam * v)
     if m >= 0.0:
-        s = (m * phi * v + disc) / (2.0 * q)
+        s = (m * phi * rho + disc) / (2.0 * q)
     else:
-        s = 2.0 * n * lam * v / (disc - m * phi * v)
+        s = 2.0 * lam * v / (disc - m * phi * rho)
     return max(0.0, (phi * s - m) / n)
 
 

@@ -66,6 +66,17 @@ class _PositiveFinite(Interval):
 POSITIVE = _PositiveFinite()
 
 
+class Bounded(Interval):
+    """``low <= value <= high`` (closed), with the reason for the bounds in error messages."""
+
+    def __init__(self, low: float, high: float, reason: str):
+        super().__init__(Real, low, high, closed="both")
+        self.reason = reason
+
+    def __str__(self) -> str:
+        return f"a number in [{self.left:.3g}, {self.right:.3g}] ({self.reason})"
+
+
 def store_params(estimator, scope: dict) -> None:
     """``__init__``'s whole job (scikit-learn's rule): store every argument unchanged.
 
@@ -110,27 +121,38 @@ def check_sparse_structure(X) -> None:
         raise ValueError(f"malformed sparse matrix ({X.format}): {what}")
 
 
-def check_sqnorms(rows: tuple) -> None:
-    """Raise ValueError if some ``||x_i||^2`` overflows float64 (feature values ~1e154 up).
+def largest_sqnorm(rows: tuple, enough: float = FLOAT_MAX) -> float:
+    """``max_i ||x_i||^2`` over the kernels' CSR blocks (``kernels.sparse.csr_rows``), or a
+    smaller-than-``enough`` upper bound of it when that settles a check (``inf`` on overflow).
 
-    ``rows`` are the kernels' CSR blocks (``kernels.sparse.csr_rows``).  Cheap first: the sum
-    of all squares (one pass) bounds every row's; only when it overflows are the rows summed
-    one by one.  ``einsum``, not ``data @ data``: a BLAS call leaves its threads spinning, and
-    on two cores they halve the speed of the single-threaded epoch that follows.
+    Cheap first: the sum of all squares (one pass) bounds every row's; only when it exceeds
+    ``enough`` are the rows summed one by one.  ``einsum``, not ``data @ data``: a BLAS call
+    leaves its threads spinning, and on two cores they halve the speed of the single-threaded
+    epoch that follows.
     """
     with np.errstate(over="ignore", invalid="ignore"):
         total = sum(float(np.einsum("i,i", data, data)) for _, _, data in rows)
-        if math.isfinite(total):
-            return
-        big = max(float(np.abs(data).max(initial=0.0)) for _, _, data in rows)
+        if total <= enough:
+            return total
         sq = sum(
             np.add.reduceat(np.r_[d * d, 0.0], ip[:-1]) * (np.diff(ip) > 0) for ip, _, d in rows
         )
-    if not np.all(np.isfinite(sq)):
-        raise ValueError(
-            f"||x||^2 overflows float64 (feature values up to {big:.3g}); scale the features "
-            "first, e.g. sklearn.preprocessing.MaxAbsScaler or Normalizer"
-        )
+    sq = np.asarray(sq)
+    if sq.size == 0:
+        return 0.0
+    return math.inf if not np.all(np.isfinite(sq)) else float(sq.max())
+
+
+def check_sqnorms(rows: tuple) -> None:
+    """Raise ValueError if some ``||x_i||^2`` overflows float64 (feature values ~1e154 up)."""
+    if math.isfinite(largest_sqnorm(rows)):
+        return
+    big = max(float(np.abs(data).max(initial=0.0)) for _, _, data in rows)
+    raise ValueError(
+        f"||x||^2 overflows float64 (feature values up to {big:.3g}, the intercept column's "
+        "intercept_scaling included); scale the features first, e.g. "
+        "sklearn.preprocessing.MaxAbsScaler or Normalizer"
+    )
 
 
 class ModelState:

@@ -180,8 +180,10 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
         Xa = with_intercept_column(X, self.intercept_scaling) if self.fit_intercept else X
         indptr, indices, data = csr_arrays(Xa)
         n, d = Xa.shape
-        sqnorm = np.add.reduceat(data * data, indptr[:-1]) if data.size else np.zeros(n)
+        with np.errstate(over="ignore"):  # an overflow is refused by _check_range below
+            sqnorm = np.add.reduceat(data * data, indptr[:-1]) if data.size else np.zeros(n)
         sqnorm[np.diff(indptr) == 0] = 0.0  # reduceat repeats a value for empty rows
+        self._check_range(n, float(np.max(sqnorm, initial=0.0)))
         W = np.zeros((d, K))  # feature-major
         alpha = np.zeros((n, K))
         class_index = np.tile(np.arange(K, dtype=np.int64), (n, 1))
@@ -243,6 +245,22 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
         self.dual_objective_ = float(alpha[np.arange(n), y_idx].sum() - 0.5 * np.sum(W * W))
         self.objective_ = self._primal(Xa, y_idx)
         return self
+
+    def _check_range(self, n: int, largest_sqnorm: float) -> None:
+        """Refuse a problem whose solution may overflow float64, before solving it.
+
+        With ``0 <= alpha_i^m <= C`` (up to sign), every weight ``w_m = sum_i alpha_i^m x_i``
+        and score ``w_m . x_j`` is bounded by ``n C max ||x||^2`` (the intercept column
+        included), so that product up to 1e300 keeps every sweep's quantities finite.
+        """
+        bound = n * float(self.C) * largest_sqnorm
+        if not bound <= 1e300:
+            raise ValueError(
+                f"C={float(self.C):.3g} and intercept_scaling={float(self.intercept_scaling):.3g}"
+                f" are too large for these rows: n C max ||x||^2 = {bound:.3g} (the intercept "
+                "column included) exceeds 1e300, past which the weights and scores may overflow "
+                "float64; lower C or intercept_scaling, or scale the features down"
+            )
 
     def _set_public(self, d: int) -> None:
         W = self._W

@@ -18,14 +18,33 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 
 from olearn._budget import model_bytes
-from olearn.core._cw_closed_forms import phi_of
+from olearn._numerics import TINY_VARIANCE
+from olearn.core._cw_closed_forms import MAX_VARIANCE, phi_of
 from olearn.core.cw import COVARIANCES, CW_FORMS, DIAGONAL_FORMS, MAX_FULL_DIM, full_too_large
-from olearn.estimators.base import POSITIVE, LinearMulticlassClassifier, store_params
+from olearn.estimators.base import (
+    FLOAT_MAX,
+    POSITIVE,
+    Bounded,
+    LinearMulticlassClassifier,
+    largest_sqnorm,
+    store_params,
+)
 from olearn.estimators.pa import INTERCEPT_DOC
 from olearn.kernels.cw import cw_code, cw_epoch, diagonal_code
 
 _GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
 ETA = Interval(Real, 0.5, 1.0, closed="neither")  # confidence; phi = Phi^{-1}(eta) > 0
+
+
+# AROW's r: one step makes the variance along x ``v r / (v + r) < r``, and below TINY_VARIANCE
+# the rules stay passive, so an r under it would freeze every direction after its first step
+# (a subnormal r even overflows the precision step 1/r).
+AROW_R = Bounded(
+    TINY_VARIANCE,
+    FLOAT_MAX,
+    f"one step leaves the variance along x below r, and under {TINY_VARIANCE:.0e} the rule "
+    "stops learning",
+)
 
 
 class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
@@ -69,6 +88,21 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
             nbytes = model_bytes(n_classes + 1 + 3 * two, rows)
             kind = "and a diagonal covariance"
         return nbytes, f"a model of {n_classes:,} classes x {rows:,} features (means) {kind}"
+
+    def _arrays(self, X) -> tuple:
+        """The rows, with the margin variance ``v = 2 x' Sigma x <= 2 a ||x||^2`` checked to stay
+        within the closed forms' float64 range (``MAX_VARIANCE``, derived where it is defined)."""
+        rows = super()._arrays(X)
+        a = float(self.a)
+        v = 2.0 * a * largest_sqnorm(rows, MAX_VARIANCE / (2.0 * a))
+        if not v <= MAX_VARIANCE:
+            raise ValueError(
+                f"a={a:.3g} is too large for these rows: the margin variance 2 a ||x||^2 "
+                f"reaches {v:.3g}, over {MAX_VARIANCE:.0e}, beyond which the closed-form steps "
+                "overflow float64 (they are cubic in it).  The rule depends on a ||x||^2 only: "
+                "use a smaller a, or scale the features down"
+            )
+        return rows
 
     def _init_state(self, n_features: int, n_classes: int) -> None:
         if self.covariance == "full" and n_features > MAX_FULL_DIM:
@@ -310,7 +344,7 @@ class AROWClassifier(ConfidenceWeightedClassifier):
 
     _parameter_constraints: dict = {
         **ConfidenceWeightedClassifier._parameter_constraints,
-        "r": [POSITIVE],
+        "r": [AROW_R],
     }
 
     def _rule_name(self) -> str:

@@ -7,6 +7,7 @@ N to a few dozen), not a per-sample loop.
 
 from __future__ import annotations
 
+import math
 import numbers
 from numbers import Integral, Real
 
@@ -20,7 +21,13 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from olearn._budget import model_bytes
 from olearn.core._pcvm_basis import KERNELS, basis, check_kernel
 from olearn.core.pcvm import GAMMA_RULES, PCVMConfig, pcvm_fit
-from olearn.estimators.base import ModelState, check_sparse_structure, unfitted_on_failure
+from olearn.estimators.base import (
+    FLOAT_MAX,
+    Bounded,
+    ModelState,
+    check_sparse_structure,
+    unfitted_on_failure,
+)
 
 
 def _positive(name: str, value, allow_zero: bool = False) -> float:
@@ -30,6 +37,10 @@ def _positive(name: str, value, allow_zero: bool = False) -> float:
         bound = ">= 0" if allow_zero else "> 0"
         raise ValueError(f"{name} must be a finite number {bound}, got {value!r}")
     return float(value)
+
+
+# the RBF basis is exp(-theta^2 ||x - x_j||^2): theta^2 must be a float64
+THETA = Bounded(5e-324, math.sqrt(FLOAT_MAX), "theta^2 must not overflow float64")
 
 
 class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
@@ -114,7 +125,7 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
         "kernel": [StrOptions(set(KERNELS))],
         "gamma": [None, Interval(Real, 0, np.inf, closed="neither")],
         "lam": [Interval(Real, 0, np.inf, closed="neither")],
-        "theta": [Interval(Real, 0, np.inf, closed="neither")],
+        "theta": [THETA],
         "c": [Interval(Real, -0.5, np.inf, closed="neither")],
         "d": [Interval(Real, 0, np.inf, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
@@ -221,16 +232,32 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
             )
         t = np.where(y == self.classes_[1], 1.0, -1.0)
         self._require_budget(X.shape[0], X.shape[1], 2)
-        Phi = basis(X, X, self.kernel, float(self.theta))
-        state, history, n_iter = pcvm_fit(
-            Phi,
-            t,
-            cfg,
-            gamma0=gamma0,
-            max_iter=int(self.max_iter),
-            tol=float(self.tol),
-            random_state=self._seed(),
-        )
+        try:
+            Phi = basis(X, X, self.kernel, float(self.theta))
+            state, history, n_iter = pcvm_fit(
+                Phi,
+                t,
+                cfg,
+                gamma0=gamma0,
+                max_iter=int(self.max_iter),
+                tol=float(self.tol),
+                random_state=self._seed(),
+            )
+            finite = np.isfinite([*state.w, state.b, state.gamma]).all()
+        except (np.linalg.LinAlgError, ArithmeticError, ValueError) as err:
+            # X and y are valid by now: what breaks is float64 at these hyper-parameters
+            finite, reason = False, f"{type(err).__name__}: {err}"
+        else:
+            reason = "non-finite weights"
+        if not finite:
+            hyper = ", ".join(
+                f"{k}={getattr(self, k)!r}" for k in ("gamma", "lam", "theta", "c", "d")
+            )
+            raise ValueError(
+                f"PCVMClassifier's EM broke down in float64 ({reason}) with {hyper}: move "
+                "the hyper-parameters towards their defaults (e.g. gamma or lam nearer 1, "
+                "theta nearer 1 / the typical distance between points)"
+            )
         self.relevance_indices_ = state.active.copy()
         self.dual_coef_ = state.w[state.active].copy()
         self.relevance_vectors_ = X[state.active]
