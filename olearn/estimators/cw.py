@@ -26,11 +26,13 @@ from olearn.estimators.base import (
     POSITIVE,
     Bounded,
     LinearMulticlassClassifier,
+    check_sqnorms,
     largest_sqnorm,
     store_params,
 )
 from olearn.estimators.pa import INTERCEPT_DOC
 from olearn.kernels.cw import cw_code, cw_epoch, diagonal_code
+from olearn.kernels.sparse import csr_rows
 
 _GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
 ETA = Interval(Real, 0.5, 1.0, closed="neither")  # confidence; phi = Phi^{-1}(eta) > 0
@@ -92,9 +94,12 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
     def _arrays(self, X) -> tuple:
         """The rows, with the margin variance ``v = 2 x' Sigma x <= 2 a ||x||^2`` checked to stay
         within the closed forms' float64 range (``MAX_VARIANCE``, derived where it is defined)."""
-        rows = super()._arrays(X)
+        rows = csr_rows(X, self._dense_view, self._column_value())
         a = float(self.a)
-        v = 2.0 * a * largest_sqnorm(rows, MAX_VARIANCE / (2.0 * a))
+        largest = largest_sqnorm(rows, min(FLOAT_MAX, MAX_VARIANCE / (2.0 * a)))  # one pass
+        if not math.isfinite(largest):
+            check_sqnorms(rows)  # raises: ||x||^2 overflows
+        v = 2.0 * a * largest
         if not v <= MAX_VARIANCE:
             raise ValueError(
                 f"a={a:.3g} is too large for these rows: the margin variance 2 a ||x||^2 "
