@@ -52,7 +52,9 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
         Append a synthetic feature equal to ``intercept_scaling``; its weight is regularised
         like the others (LIBLINEAR's convention); ``intercept_ = intercept_scaling * weight``.
     intercept_scaling : float, default=1.0
-        Value of the synthetic feature (> 0).
+        Value of the synthetic feature (> 0).  ``fit`` refuses ``n C max ||x||^2 > 1e300``
+        (the synthetic feature included): a bound of every weight and score, beyond which
+        they may overflow float64.
     tol : float, default=1e-4
         Stop when a full sweep's largest KKT violation ``max G - min_free G`` is below it.
     max_iter : int, default=1000

@@ -209,7 +209,10 @@ _COMMON_DOC = """
         it shrinks the variances too fast (AROW on raw iris: 67% training accuracy against
         87% with "truncated"); standardise such data or use "truncated".
     a : float, default=1.0
-        Prior variance: the covariance starts at ``a I``.
+        Prior variance: the covariance starts at ``a I``.  The rule depends on ``a ||x||^2``
+        only, and ``2 a ||x||^2`` must stay below ``MAX_VARIANCE = 1e100`` for every row (the
+        closed forms are cubic in the margin variance; above it they would overflow float64):
+        a larger ``a`` is refused by ``fit`` / ``partial_fit`` with the rows' value.
     probability : bool, default=False
         Enable :meth:`predict_proba` (the Gaussian's probability that each class wins).
     {intercept}
@@ -311,8 +314,10 @@ class AROWClassifier(ConfidenceWeightedClassifier):
     Parameters
     ----------
     r : float, default=1.0
-        Regularisation (> 0): ``alpha = max(0, 1 - m) / (v + r)``, ``1/Sigma += x x'/r``
-        (binary; see :mod:`olearn.core.cw` for the multiclass factor).
+        Regularisation: ``alpha = max(0, 1 - m) / (v + r)``, ``1/Sigma += x x'/r`` (binary;
+        see :mod:`olearn.core.cw` for the multiclass factor).  At least ``1e-100`` (the
+        passivity threshold TINY_VARIANCE): a step leaves the variance along x below r, so a
+        smaller r would freeze each direction after its first step.
     {common}
 
     Examples
@@ -368,6 +373,8 @@ class SCWClassifier(ConfidenceWeightedClassifier):
     variant : {"I", "II"}, default="I"
     C : float, default=1.0
         Price of the loss ``l = max(0, phi sqrt(v) - m)`` (> 0); SCW-I caps ``alpha <= C``.
+        Every C > 0 gives finite steps (SCW-II's is computed divided by ``n = v + 1/(2C)``);
+        as C -> 0 the steps vanish.
     eta : float, default=0.75
         Confidence in (0.5, 1).
     {common}

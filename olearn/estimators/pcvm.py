@@ -68,7 +68,9 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
         lambda, the precision of gamma's half-normal prior (seed Eq. 13; its Tables use
         10^4 .. 8 x 10^4 for N = 400).  Larger lam: smaller gamma, fewer relevance vectors.
     theta : float, default=1.0
-        RBF inverse width (ignored by the other kernels).
+        RBF inverse width (ignored by the other kernels), up to ``sqrt(float64 max)`` so that
+        ``theta^2`` is a number.  Hyper-parameters at which the EM breaks down in float64 (a
+        Cholesky factor that is not positive definite, NaN) raise ValueError naming them.
     c, d : float, default=0.0
         Gamma(c, d) hyper-prior of each weight precision: ``alphabar = (2c+1)/(w^2 + 2d)``.
         0, 0 is Jeffreys'; ``c=-0.25`` reproduces Chen et al.'s published code.
