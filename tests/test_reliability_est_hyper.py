@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from sklearn.utils._param_validation import Interval
 
 from olearn import registry
-from tests.fuzz_support import FUZZ
+from tests.fuzz_support import FUZZ, record
 
 TINY = 5e-324  # the smallest positive float64
 HUGE = float(np.finfo(np.float64).max)
@@ -78,11 +78,13 @@ def test_extreme_hyper_parameters_refused_or_finite(key):
         except ValueError as err:
             assert any(n in str(err) for n in values), f"{values}: unclear refusal: {err}"
             assert not hasattr(est, "classes_")  # refused before anything was learned
+            record("estimators: extreme hyper-parameters", f"{type(err).__name__}")
             return
         scores = est.decision_function(X)
         weights = [getattr(est, a, 0.0) for a in ("coef_", "intercept_", "dual_coef_")]
         for w in [scores, *weights]:
             assert np.isfinite(w).all(), f"{values}: non-finite {w}"
+        record("estimators: extreme hyper-parameters", "finite weights")
 
     check()
 
@@ -96,6 +98,7 @@ def test_extreme_hyper_parameters_refused_or_finite(key):
         ("arow", {"r": TINY}, "'r' parameter"),  # was a learner frozen after one step
         ("cs-svm", {"intercept_scaling": 1e155}, "intercept_scaling=1e\\+155"),  # was inf
         ("pcvm", {"kernel": "rbf", "theta": 1e300}, "'theta' parameter"),  # was OverflowError
+        ("sgd-svm", {"lam": TINY}, "lam=5e-324 is too small"),  # was "t0 ... got inf"
     ],
 )
 def test_the_issues_extreme_hyper_parameters(key, params, refused):

@@ -58,6 +58,8 @@ import numpy as np
 
 from olearn.trace import frozen_array
 
+FLOAT_MAX = float(np.finfo(np.float64).max)
+
 SCHEDULES = ("global", "per-feature")
 REGULARIZE = ("all", "touched")
 
@@ -80,6 +82,11 @@ def check_sgd_hyper(
     if isinstance(t0, str):
         if t0 != "auto":
             raise ValueError(f"t0 must be a number > 1 or 'auto', got {t0!r}")
+        if not lam * FLOAT_MAX >= 1.0:  # 1/lam overflows: a subnormal lam
+            raise ValueError(
+                f"lam={lam!r} is too small for t0='auto' (= 1/lam overflows float64): use "
+                f"lam >= {1.0 / FLOAT_MAX:.3g} or give t0 as a number"
+            )
         t0 = max(1.0 / lam, 2.0)
     t0 = float(t0)
     if not (1.0 < t0 < np.inf):
