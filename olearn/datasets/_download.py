@@ -111,7 +111,6 @@ def download_file(url: str, dest: Path, *, progress: bool = True) -> Path:
                 f"{dest.name} downloaded from {url} failed verification ({exc}); "
                 f"nothing was written to {dest.parent}."
             ) from exc
-        os.chmod(tmp, 0o644)
     return dest
 
 
