@@ -151,14 +151,14 @@ def verify_archive(path: Path, name: str) -> None:
         truncated, empty or mismatching archive; the message names the file.
     """
     path = Path(path)
-    expected_file = read_members_sha256(path.parent / f"{name}.sha256")
+    expected_file = _archive.read_members_sha256(path.parent / f"{name}.sha256")
     if expected_file:
         digest = _archive.file_sha256(path)
         if digest not in expected_file.values():
             raise _archive.corrupt(path, f"sha256 {digest} differs from {name}.sha256")
     if name.endswith((".tar.gz", ".tgz")):
         stem = name.removesuffix(".tar.gz").removesuffix(".tgz")
-        expected = read_members_sha256(path.parent / f"{stem}.members.sha256")
+        expected = _archive.read_members_sha256(path.parent / f"{stem}.members.sha256")
         digests = tar_member_sha256(path)
         if expected is not None:
             try:
@@ -170,18 +170,7 @@ def verify_archive(path: Path, name: str) -> None:
 
 
 tar_member_sha256 = _archive.tar_member_sha256
-
-
-def read_members_sha256(path: Path) -> dict[str, str] | None:
-    """Parse a ``sha256sum`` listing (``<hex>  <name>`` lines), or None if absent."""
-    if not path.is_file():
-        return None
-    expected = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            digest, _, member = line.strip().partition(" ")
-            expected[member.strip().lstrip("*")] = digest.lower()
-    return expected
+read_members_sha256 = _archive.read_members_sha256
 
 
 def check_members(digests: dict[str, str], expected: dict[str, str]) -> None:
