@@ -126,7 +126,7 @@ def load(
             if _cache.read_card(path, sources) is None:  # sidecar lost or from old code
                 _cache.write_card(path, cached, sources)
             return cached
-    paths = {f: ensure_file(f, home, download=download, progress=progress) for f in s.files}
+    paths = {f: ensure_file(f, data_home, download=download, progress=progress) for f in s.files}
     try:
         ds = s.function()(paths, **s.fixed, **opts)
     except ArchiveCorrupt as exc:
@@ -190,8 +190,7 @@ def fetch(
     Embedded datasets need none (returns ``[]``).  ``python -m olearn datasets fetch NAME``.
     """
     s = spec(name)
-    home = _paths.data_home(data_home)
-    return [ensure_file(f, home, download=True, progress=progress) for f in s.files]
+    return [ensure_file(f, data_home, download=True, progress=progress) for f in s.files]
 
 
 def _cache_file(s: DatasetSpec, opts: dict, home: Path, create: bool = True) -> Path | None:
