@@ -162,3 +162,11 @@ def test_nested_or_unsupported_compression_is_refused_clearly(data, name, messag
 def test_compression_is_recognised_by_content(compress):
     ds = read_upload(compress(PLAIN), "no-suffix.csv")
     np.testing.assert_array_equal(ds.X, np.array(COORDS, dtype=float))
+
+
+@pytest.mark.parametrize("text", ["犬,1\n", "a,1\n", "ab\n"])
+def test_short_text_without_nul_bytes_is_not_taken_for_utf16(text):
+    from olearn.datasets._decode import open_upload
+
+    for codec in ("cp932", "utf-8"):
+        assert open_upload(text.encode(codec), "s.csv", max_bytes=99).data == text.encode()

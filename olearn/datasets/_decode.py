@@ -276,9 +276,10 @@ def _utf16_without_bom(raw: bytes) -> str | None:
     if len(head) < 4:
         return None
     even, odd = head[0::2].count(0), head[1::2].count(0)
-    if odd >= len(head) // 6 and even <= odd // 20:  # >= 1/3 of the odd bytes, 95% of NULs
+    third = max(1, len(head) // 6)  # a third of the odd (or even) positions, at least 1
+    if odd >= third and even <= odd // 20:  # and 95% of the NULs there
         return "utf-16-le"
-    if even >= len(head) // 6 and odd <= even // 20:
+    if even >= third and odd <= even // 20:
         return "utf-16-be"
     return None
 
