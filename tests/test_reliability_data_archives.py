@@ -120,11 +120,14 @@ def test_members_outside_the_checksum_list_are_not_parsed(tmp_path):
 
 @pytest.mark.skipif(not (DATA / usps.TRAIN).is_file(), reason="real data folder absent")
 def test_the_caps_are_far_above_the_real_corpora():
-    """The caps' stated margins hold against the real files (docstring of _archive)."""
+    """The caps' margins hold against the real files (docstring of _archive): usps.bz2, the
+    largest single member, is drained; a .tar.gz's size field (ISIZE, its last 4 bytes)
+    bounds all its members together, so no member is near the cap either."""
     assert _archive.drain_compressed(DATA / usps.TRAIN) * 10 < _archive.MAX_MEMBER_BYTES
     for name in ("20news-bydate.tar.gz", "reuters21578.tar.gz", "ldcc-20140209.tar.gz"):
         if (DATA / name).is_file():
-            with tarfile.open(DATA / name) as tar:
-                sizes = [m.size for m in tar if m.isfile()]
-            assert max(sizes) * 10 < _archive.MAX_MEMBER_BYTES
-            assert sum(sizes) * 10 < _archive.MAX_ARCHIVE_BYTES
+            with open(DATA / name, "rb") as f:
+                f.seek(-4, 2)
+                tar_bytes = int.from_bytes(f.read(4), "little")
+            assert tar_bytes * 5 < _archive.MAX_MEMBER_BYTES
+            assert tar_bytes * 40 < _archive.MAX_ARCHIVE_BYTES

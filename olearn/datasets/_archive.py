@@ -20,9 +20,10 @@ download, keying the cache):
   :data:`MAX_ARCHIVE_BYTES` (2 GiB); a ``.bz2``/``.gz`` file may not decompress to more than
   ``MAX_MEMBER_BYTES`` (counted as it streams).  The real files' largest decompressed member
   is ``usps.bz2`` (14,063,928 bytes; the largest tar member, ``reut2-017.sgm``, has 1,546,911)
-  and the largest archive's members total 35,855,003 bytes (20news-bydate): the caps are
-  ~19x and ~60x above them, while a 130-byte sparse tar or a 4 MB gzip bomb that expands to
-  gigabytes is refused at its header (a sparse member's header gives its expanded size).
+  and the largest archive's members total 35,855,003 bytes (20news-bydate, 50,288,640 bytes
+  of tar with its headers): the caps are ~19x and ~40-60x above them, while a 130-byte
+  sparse tar or a 4 MB gzip bomb that expands to gigabytes is refused at its header (a
+  sparse member's header gives its expanded size).
 
 Every integrity failure raises :class:`ArchiveCorrupt` naming the file and how to replace it.
 """
