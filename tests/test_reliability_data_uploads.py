@@ -9,6 +9,7 @@ from __future__ import annotations
 import bz2
 import gzip
 import io
+import tarfile
 import zipfile
 
 import numpy as np
@@ -137,6 +138,15 @@ def _zip(data: bytes) -> bytes:
     return buf.getvalue()
 
 
+def _tar(data: bytes) -> bytes:
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        info = tarfile.TarInfo("data.csv")
+        info.size = len(data)
+        tar.addfile(info, io.BytesIO(data))
+    return buf.getvalue()
+
+
 PLAIN = _text("x,y,label", [0, 1] * 6).encode()
 
 
@@ -150,8 +160,9 @@ PLAIN = _text("x,y,label", [0, 1] * 6).encode()
         (gzip.compress(_zip(PLAIN)), "d.zip.gz", "holds a ZIP archive .* inside gzip"),
         (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(100), "d.xls", "an Excel .xls workbook"),
         (PLAIN, "d.csv.gz", "named like a gzip file but its content is not gzip"),
+        (gzip.compress(_tar(PLAIN)), "d.tar.gz", "holds a tar archive inside gzip"),
     ],
-    ids=["gz-in-gz", "bz2-in-gz", "zip", "zip-in-gz", "xls", "not-gz"],
+    ids=["gz-in-gz", "bz2-in-gz", "zip", "zip-in-gz", "xls", "not-gz", "tar-gz"],
 )
 def test_nested_or_unsupported_compression_is_refused_clearly(data, name, message):
     with pytest.raises(ValueError, match=message):

@@ -6,8 +6,8 @@ to fix it:
 
 - size: at most ``max_bytes`` as uploaded and, once decompressed, again;
 - compression: recognised by its magic bytes, whatever the name: one layer of gzip or bzip2
-  is undone; a second layer inside it (a ``.gz`` of a ``.gz``), ZIP, xz, zstd and 7-Zip
-  archives and Excel workbooks are refused with what to do instead; a name ending in ``.gz``
+  is undone; a second layer inside it (a ``.gz`` of a ``.gz``), ZIP, tar, xz, zstd and
+  7-Zip archives and Excel workbooks are refused with what to do instead; a name ending in ``.gz``
   or ``.bz2`` whose content is not compressed that way is refused too;
 - encoding: a byte-order mark decides (UTF-8, UTF-16 LE/BE, UTF-32 LE/BE: the mark is
   dropped); without one, UTF-16 text is recognised by its NUL bytes (ASCII-range text in
@@ -179,14 +179,16 @@ def _compression(raw: bytes) -> str | None:
 
 
 def _refuse_unsupported(raw: bytes, filename: str, inside: str | None = None) -> None:
-    for magic, what in _REFUSED:
-        if raw.startswith(magic):
-            where = f"holds {what} inside {inside}" if inside else f"is {what}"
-            raise ValueError(
-                f"{filename} {where}, not text; extract or save the data as CSV (Excel: "
-                "File > Save As > CSV UTF-8) or LIBSVM/svmlight text and upload that "
-                "(plain, or compressed once with gzip or bzip2)"
-            )
+    found = [what for magic, what in _REFUSED if raw.startswith(magic)]
+    if raw[257:262] == b"ustar":  # a tar header's magic field
+        found.append("a tar archive")
+    if found:
+        where = f"holds {found[0]} inside {inside}" if inside else f"is {found[0]}"
+        raise ValueError(
+            f"{filename} {where}, not text; extract or save the data as CSV (Excel: "
+            "File > Save As > CSV UTF-8) or LIBSVM/svmlight text and upload that "
+            "(plain, or compressed once with gzip or bzip2)"
+        )
 
 
 def _decompress(raw: bytes, compression: str, filename: str, max_bytes: int) -> bytes:
