@@ -136,7 +136,7 @@ def _clean_once_in_a_while(folder: Path) -> None:
 def _temp_beside(path: Path, suffix: str = ".tmp") -> tuple[int, Path]:
     _clean_once_in_a_while(path.parent)
     fd, name = tempfile.mkstemp(
-        prefix=f".{path.name}.olearn-{_HOST}-{os.getpid()}-", suffix=suffix, dir=path.parent
+        prefix=f".{path.name[:100]}.olearn-{_HOST}-{os.getpid()}-", suffix=suffix, dir=path.parent
     )
     try:
         if hasattr(os, "fchmod"):

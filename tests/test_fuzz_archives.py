@@ -16,10 +16,12 @@ a documented error, never a smaller corpus or a traceback of another type (issue
 
 from __future__ import annotations
 
+import atexit
 import bz2
 import gzip
 import hashlib
 import io
+import shutil
 import tarfile
 import tempfile
 import tracemalloc
@@ -40,6 +42,7 @@ from tests.fuzz_support import FUZZ, record
 
 TOPICS = ["earn", "acq", "gold", "crude"]
 WORK = Path(tempfile.mkdtemp(prefix="olearn-fuzz-"))
+atexit.register(shutil.rmtree, WORK, True)  # nothing left behind, even when only collected
 
 
 def _reuters_bytes() -> bytes:
