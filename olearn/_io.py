@@ -5,6 +5,19 @@ full disk or any other failure the temp file is removed and the previous file is
 :func:`atomic_write_many` stages every file first and renames only when all were written, so
 the outputs of one run are never mixed with those of an earlier run by a failure midway.
 
+Files are created with the process umask (``0o666 & ~umask``, as ``open`` would), not the
+``0600`` of :func:`tempfile.mkstemp`, so a lecturer's shared results or cache folder stays
+readable by the group.  The umask is read from ``/proc/self/status`` where there is one
+(``os.umask`` can only be read by setting it: process-global, not thread-safe), else once
+at import.
+
+A writer killed mid-write (SIGKILL, power cut) cannot remove its temp file.  Temp names are
+therefore recognisable, ``.<name>.olearn-<host>-<pid>-<random><suffix>``, and every write
+first removes, in the folder it writes into, the stale temp files this user owns: those whose
+writer process (same host) is dead, and any older than :data:`STALE_SECONDS` (an hour: a
+writer on another host, or a pid reused since).  Temp files of the old form
+(``.<name>.<random>.tmp``) are removed after the hour too.
+
 >>> import tempfile, pathlib
 >>> d = pathlib.Path(tempfile.mkdtemp())
 >>> atomic_write_text(d / "a.txt", "hello")
@@ -19,14 +32,119 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import socket
 import tempfile
+import threading
+import time
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
+STALE_SECONDS = 3600.0
+_HOST = re.sub(r"[^A-Za-z0-9]", "", socket.gethostname())[:16] or "host"
+# .<target>.olearn-<host>-<pid>-<8 random chars from mkstemp><suffix>
+_TEMP_NAME = re.compile(r"^\..+\.olearn-(?P<host>[A-Za-z0-9]+)-(?P<pid>\d+)-\w{8}\.\w+$")
+_LEGACY_TEMP_NAME = re.compile(r"^\..+\.[a-z0-9_]{8}\.(tmp|part)$")  # mkstemp, before the tag
+
+
+def _umask_from_proc() -> int | None:
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _umask_at_import() -> int:
+    found = _umask_from_proc()
+    if found is None:  # no /proc: set and restore once, while importing (one thread)
+        found = os.umask(0o022)
+        os.umask(found)
+    return found
+
+
+_UMASK_AT_IMPORT = _umask_at_import()
+
+
+def current_umask() -> int:
+    """The process umask: live from ``/proc/self/status``, else the one at import."""
+    found = _umask_from_proc()
+    return _UMASK_AT_IMPORT if found is None else found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError, OverflowError):
+        return True  # exists under another user, or cannot tell: keep the file
+    return True
+
+
+def _is_stale(name: str, st: os.stat_result, now: float) -> bool:
+    old = now - st.st_mtime > STALE_SECONDS
+    match = _TEMP_NAME.match(name)
+    if match is None:
+        return old and _LEGACY_TEMP_NAME.match(name) is not None
+    return old or (match["host"] == _HOST and not _alive(int(match["pid"])))
+
+
+def remove_stale_temp_files(folder: str | os.PathLike) -> list[Path]:
+    """Remove the stale temp files of interrupted writers in ``folder`` (rules in the
+    module docstring); only files this user owns.  Never raises; the removed paths."""
+    removed: list[Path] = []
+    now = time.time()
+    uid = os.geteuid() if hasattr(os, "geteuid") else None
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return removed
+    for entry in entries:
+        if not entry.name.startswith("."):
+            continue
+        try:
+            st = entry.stat(follow_symlinks=False)
+            if not entry.is_file(follow_symlinks=False) or (uid is not None and st.st_uid != uid):
+                continue
+            if _is_stale(entry.name, st, now):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+        except OSError:
+            continue
+    return removed
+
+
+_CLEANED: dict[str, float] = {}  # folder -> when this process last cleaned it
+_CLEANED_LOCK = threading.Lock()
+_CLEAN_EVERY_SECONDS = 60.0
+
+
+def _clean_once_in_a_while(folder: Path) -> None:
+    key, now = str(folder), time.monotonic()
+    with _CLEANED_LOCK:
+        if now - _CLEANED.get(key, -_CLEAN_EVERY_SECONDS) < _CLEAN_EVERY_SECONDS:
+            return
+        _CLEANED[key] = now
+    remove_stale_temp_files(folder)
+
 
 def _temp_beside(path: Path, suffix: str = ".tmp") -> tuple[int, Path]:
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
+    _clean_once_in_a_while(path.parent)
+    fd, name = tempfile.mkstemp(
+        prefix=f".{path.name[:100]}.olearn-{_HOST}-{os.getpid()}-", suffix=suffix, dir=path.parent
+    )
+    try:
+        if hasattr(os, "fchmod"):
+            os.fchmod(fd, 0o666 & ~current_umask())  # mkstemp's 0600 -> what open() gives
+    except OSError:
+        os.close(fd)
+        os.unlink(name)
+        raise
     return fd, Path(name)
 
 

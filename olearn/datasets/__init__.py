@@ -8,6 +8,7 @@
 True
 
 Public API: :func:`load`, :func:`names`, :func:`card`, :func:`fetch`, :func:`read_upload`,
+:func:`check_options` (an option's value converted to its declared type, or a clear error),
 the :class:`Dataset` container and the :class:`DatasetUnavailable` error; :func:`data_home`
 and :func:`cache_dir` say where archives and parsed matrices live.
 
@@ -30,6 +31,7 @@ from olearn.datasets import _cache, _paths
 from olearn.datasets._archive import corrupt, file_sha256
 from olearn.datasets._base import ArchiveCorrupt, Dataset, DatasetUnavailable
 from olearn.datasets._download import ensure_file
+from olearn.datasets._options import check_options
 from olearn.datasets._paths import cache_dir, data_home
 from olearn.datasets._registry import KINDS, SPECS, DatasetSpec, spec
 
@@ -39,6 +41,7 @@ __all__ = [
     "DatasetUnavailable",
     "cache_dir",
     "card",
+    "check_options",
     "data_home",
     "fetch",
     "load",
@@ -89,7 +92,9 @@ def load(
         Show a tqdm bar while downloading.
     **options
         The dataset's options (``n_samples``, ``noise``, ``margin``, ``random_state`` for
-        toys; ``min_df``... for corpora); unknown options raise ValueError.
+        toys; ``min_df``... for corpora), converted to their declared types
+        (:func:`check_options`: ``"no"`` is False for a boolean); unknown options and values
+        of the wrong type raise ValueError.
 
     Returns
     -------
@@ -109,7 +114,7 @@ def load(
     ((40, 2), [0, 1])
     """
     s = spec(name)
-    opts = _options(s, options)
+    opts = check_options(s, options)
     if not s.files:
         return s.function()(**s.fixed, **opts)
     home = _paths.data_home(data_home)
@@ -121,7 +126,7 @@ def load(
             if _cache.read_card(path, sources) is None:  # sidecar lost or from old code
                 _cache.write_card(path, cached, sources)
             return cached
-    paths = {f: ensure_file(f, home, download=download, progress=progress) for f in s.files}
+    paths = {f: ensure_file(f, data_home, download=download, progress=progress) for f in s.files}
     try:
         ds = s.function()(paths, **s.fixed, **opts)
     except ArchiveCorrupt as exc:
@@ -167,7 +172,7 @@ def card(name: str, data_home: str | os.PathLike | None = None, *, build: bool =
     if not s.files:
         return {**head, "downloaded": True, **_meta(load(name))}
     home = _paths.data_home(data_home)
-    path = _cache_file(s, _options(s, {}), home, create=False)
+    path = _cache_file(s, dict(s.defaults), home, create=False)
     stored = None if path is None else _cache.read_card(path, _sources(s, home))
     missing = [f for f in s.files if not (home / f).is_file()]
     if stored is not None:
@@ -185,17 +190,7 @@ def fetch(
     Embedded datasets need none (returns ``[]``).  ``python -m olearn datasets fetch NAME``.
     """
     s = spec(name)
-    home = _paths.data_home(data_home)
-    return [ensure_file(f, home, download=True, progress=progress) for f in s.files]
-
-
-def _options(s: DatasetSpec, options: dict) -> dict:
-    unknown = sorted(set(options) - set(s.defaults))
-    if unknown:
-        raise ValueError(
-            f"{s.name} has no option(s) {unknown}; its options are {sorted(s.defaults) or 'none'}"
-        )
-    return {**s.defaults, **options}
+    return [ensure_file(f, data_home, download=True, progress=progress) for f in s.files]
 
 
 def _cache_file(s: DatasetSpec, opts: dict, home: Path, create: bool = True) -> Path | None:

@@ -12,7 +12,18 @@ download, keying the cache):
   decompresses to nothing is an error.
 - SHA-256: of the whole file (:func:`file_sha256`, memoised per path, size and mtime) and of
   each tar member (:func:`tar_member_sha256`), both in ``CHUNK_BYTES`` chunks: memory stays
-  bounded whatever the member sizes.
+  bounded whatever the member sizes.  Where a ``<stem>.members.sha256`` list lies beside a
+  ``.tar.gz``, :func:`read_tar_texts` parses only the members it lists, each checked against
+  its digest as it is read.
+- Size caps, checked before anything is read whole: a tar member may not declare more than
+  :data:`MAX_MEMBER_BYTES` (256 MiB) nor the members of one archive more than
+  :data:`MAX_ARCHIVE_BYTES` (2 GiB); a ``.bz2``/``.gz`` file may not decompress to more than
+  ``MAX_MEMBER_BYTES`` (counted as it streams).  The real files' largest decompressed member
+  is ``usps.bz2`` (14,063,928 bytes; the largest tar member, ``reut2-017.sgm``, has 1,546,911)
+  and the largest archive's members total 35,855,003 bytes (20news-bydate, 50,288,640 bytes
+  of tar with its headers): the caps are ~19x and ~40-60x above them, while a 130-byte
+  sparse tar or a 4 MB gzip bomb that expands to gigabytes is refused at its header (a
+  sparse member's header gives its expanded size).
 
 Every integrity failure raises :class:`ArchiveCorrupt` naming the file and how to replace it.
 """
@@ -33,6 +44,8 @@ from typing import IO
 from olearn.datasets._base import ArchiveCorrupt
 
 CHUNK_BYTES = 1 << 20
+MAX_MEMBER_BYTES = 256 * 2**20
+MAX_ARCHIVE_BYTES = 2 * 2**30
 _NOT_CORRUPTION = (FileNotFoundError, PermissionError, IsADirectoryError, NotADirectoryError)
 _DAMAGE = (OSError, EOFError, zlib.error, tarfile.TarError, ValueError)
 
@@ -126,10 +139,12 @@ def iter_tar(path: Path) -> Iterator[tuple[tarfile.TarInfo, IO[bytes]]]:
     path = Path(path)
     try:
         with tarfile.open(path, "r:gz", tarinfo=_CheckedTarInfo) as archive:
-            n_files = 0
+            n_files = total = 0
             while (member := archive.next()) is not None:
                 if member.isfile():
                     n_files += 1
+                    total += member.size
+                    _check_sizes(path, member, total)
                     yield member, _Member(path, archive.extractfile(member))
             _check_tail(archive.fileobj)
         if n_files == 0:
@@ -142,17 +157,83 @@ def iter_tar(path: Path) -> Iterator[tuple[tarfile.TarInfo, IO[bytes]]]:
         raise corrupt(path, f"{type(exc).__name__}: {exc}") from exc
 
 
+def _check_sizes(path: Path, member: tarfile.TarInfo, total: int) -> None:
+    """Refuse a member (or an archive) declaring more than the caps, before reading it."""
+    what = "a sparse member" if member.issparse() else "member"
+    if member.size > MAX_MEMBER_BYTES:
+        raise corrupt(
+            path,
+            f"{what} {member.name[:80]!r} expands to {member.size:,} bytes, over the "
+            f"{MAX_MEMBER_BYTES:,} any real corpus file needs (a decompression bomb?)",
+        )
+    if total > MAX_ARCHIVE_BYTES:
+        raise corrupt(
+            path,
+            f"its members expand to more than {MAX_ARCHIVE_BYTES:,} bytes (at "
+            f"{member.name[:80]!r}), over what any real corpus needs (a decompression bomb?)",
+        )
+
+
+def members_list(path: Path) -> dict[str, str] | None:
+    """``{member: sha256}`` from the ``<stem>.members.sha256`` list beside the ``.tar.gz``
+    at ``path``, or None if there is none."""
+    stem = path.name.removesuffix(".tar.gz").removesuffix(".tgz")
+    return read_members_sha256(path.parent / f"{stem}.members.sha256")
+
+
+def read_members_sha256(path: Path) -> dict[str, str] | None:
+    """Parse a ``sha256sum`` listing (``<hex>  <name>`` lines), or None if absent."""
+    if not path.is_file():
+        return None
+    expected = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            digest, _, member = line.strip().partition(" ")
+            expected[member.strip().lstrip("*")] = digest.lower()
+    return expected
+
+
 def read_tar_texts(
     path: Path, wanted: Callable[[str], bool], encoding: str
 ) -> list[tuple[str, str]]:
     """``(member name, text)`` of each regular file whose name passes ``wanted``, decoded
     with ``encoding``, in archive order; returned only once the whole archive is verified
-    (so a damaged archive never yields a partial corpus or garbage text)."""
+    (so a damaged archive never yields a partial corpus or garbage text).
+
+    With a ``<stem>.members.sha256`` list beside the archive, only the members it lists are
+    parsed, each must match its digest, and every listed member ``wanted`` accepts must be
+    there (a size field that lies by exactly some members' length makes tar skip them).
+    Sizes are capped (module docstring).
+    """
+    path = Path(path)
+    listed = members_list(path)
     out = []
     for member, reader in iter_tar(path):
-        if wanted(member.name):
-            out.append((member.name, reader.read().decode(encoding)))
+        if not wanted(member.name) or (listed is not None and member.name not in listed):
+            continue
+        data = _read_capped(reader, path, member.name)
+        if listed is not None and hashlib.sha256(data).hexdigest() != listed[member.name]:
+            raise corrupt(path, f"member {member.name!r} differs from its listed sha256")
+        out.append((member.name, data.decode(encoding)))
+    missing = [] if listed is None else sorted(set(filter(wanted, listed)) - {n for n, _ in out})
+    if missing:
+        raise corrupt(path, f"listed members missing: {missing[:5]}")
     return out
+
+
+def _read_capped(reader: IO[bytes], path: Path, name: str) -> bytes:
+    """All of ``reader`` in chunks, refusing past ``MAX_MEMBER_BYTES`` (never held whole)."""
+    chunks, total = [], 0
+    while chunk := reader.read(CHUNK_BYTES):
+        total += len(chunk)
+        if total > MAX_MEMBER_BYTES:
+            raise corrupt(
+                path,
+                f"{name} expands to more than {MAX_MEMBER_BYTES:,} bytes, over what any real "
+                "corpus file needs (a decompression bomb?)",
+            )
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def tar_member_sha256(path: Path) -> dict[str, str]:
@@ -178,7 +259,9 @@ def read_compressed(path: Path) -> bytes:
     path = Path(path)
     try:
         with _opener(path.name)(path, "rb") as f:
-            data = f.read()
+            data = _read_capped(f, path, path.name)
+    except ArchiveCorrupt:
+        raise
     except _NOT_CORRUPTION:
         raise
     except _DAMAGE as exc:
@@ -203,6 +286,14 @@ def drain_compressed(path: Path, name: str | None = None) -> int:
         with _opener(name or path.name)(path, "rb") as f:
             while chunk := f.read(CHUNK_BYTES):
                 total += len(chunk)
+                if total > MAX_MEMBER_BYTES:
+                    raise corrupt(
+                        path,
+                        f"it expands to more than {MAX_MEMBER_BYTES:,} bytes, over what any "
+                        "real corpus file needs (a decompression bomb?)",
+                    )
+    except ArchiveCorrupt:
+        raise
     except _NOT_CORRUPTION:
         raise
     except _DAMAGE as exc:

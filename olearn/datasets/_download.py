@@ -24,7 +24,7 @@ from tqdm.auto import tqdm
 from olearn._io import atomic_path
 from olearn.datasets import _archive
 from olearn.datasets._base import DatasetUnavailable
-from olearn.datasets._paths import _data_home, is_writable_dir
+from olearn.datasets._paths import _data_home, data_home_origin, is_writable_dir
 
 _LIBSVM = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/multiclass"
 
@@ -56,21 +56,48 @@ def ensure_file(
     if path.is_file():
         return path
     url = URLS.get(filename, "(no known URL)")
+    origin = data_home_origin(data_home)
+    if home.exists() and not home.is_dir():
+        raise DatasetUnavailable(
+            f"the data folder {home} (from {origin}) is a file, not a folder, so {filename} "
+            f"cannot be there. Set OLEARN_DATA (or pass data_home=) to the folder holding the "
+            f"archives, or move that file away so the folder can be created."
+        )
+    where = _describe_folder(home, origin)
     if not download:
         raise DatasetUnavailable(
-            f"{filename} is not in {home} and download=False. Download it from {url} into "
-            f"{home} (or call olearn.datasets.fetch), or set OLEARN_DATA to a folder that has it."
+            f"{filename} is not in {home}{where} and download=False. Download it from {url} "
+            f"into {home} (or call olearn.datasets.fetch), or set OLEARN_DATA to a folder "
+            "that has it."
         )
     if filename not in URLS:
-        raise DatasetUnavailable(f"{filename} is not in {home} and has no download URL.")
+        raise DatasetUnavailable(f"{filename} is not in {home}{where} and has no download URL.")
     if not _can_write_into(home):
         raise DatasetUnavailable(
-            f"{filename} is not in {home}, and that folder is read-only so it cannot be "
-            f"downloaded there from {url}. Pass data_home= (or set OLEARN_DATA) to a "
+            f"{filename} is not in {home}{where}, and that folder is read-only so it cannot "
+            f"be downloaded there from {url}. Pass data_home= (or set OLEARN_DATA) to a "
             f"writable folder, or put the file in {home} by hand."
         )
     download_file(url, path, progress=progress)
     return path
+
+
+def _describe_folder(home: Path, origin: str) -> str:
+    """`` (from $OLEARN_DATA; it does not exist)`` / ``...; it holds none of olearn's
+    archives)``: what a reader needs to see a wrong OLEARN_DATA at once ("" if the folder
+    holds some archive)."""
+    if not home.exists():
+        return f" (from {origin}; that folder does not exist)"
+    try:
+        present = {p.name for p in home.iterdir()} & set(URLS)
+    except OSError:
+        return f" (from {origin}; that folder cannot be listed)"
+    if present:
+        return ""
+    return (
+        f" (from {origin}; that folder holds none of olearn's archives "
+        f"{sorted(URLS)}: is it the right folder?)"
+    )
 
 
 def _can_write_into(home: Path) -> bool:
@@ -111,7 +138,6 @@ def download_file(url: str, dest: Path, *, progress: bool = True) -> Path:
                 f"{dest.name} downloaded from {url} failed verification ({exc}); "
                 f"nothing was written to {dest.parent}."
             ) from exc
-        os.chmod(tmp, 0o644)
     return dest
 
 
@@ -152,14 +178,14 @@ def verify_archive(path: Path, name: str) -> None:
         truncated, empty or mismatching archive; the message names the file.
     """
     path = Path(path)
-    expected_file = read_members_sha256(path.parent / f"{name}.sha256")
+    expected_file = _archive.read_members_sha256(path.parent / f"{name}.sha256")
     if expected_file:
         digest = _archive.file_sha256(path)
         if digest not in expected_file.values():
             raise _archive.corrupt(path, f"sha256 {digest} differs from {name}.sha256")
     if name.endswith((".tar.gz", ".tgz")):
         stem = name.removesuffix(".tar.gz").removesuffix(".tgz")
-        expected = read_members_sha256(path.parent / f"{stem}.members.sha256")
+        expected = _archive.read_members_sha256(path.parent / f"{stem}.members.sha256")
         digests = tar_member_sha256(path)
         if expected is not None:
             try:
@@ -171,18 +197,7 @@ def verify_archive(path: Path, name: str) -> None:
 
 
 tar_member_sha256 = _archive.tar_member_sha256
-
-
-def read_members_sha256(path: Path) -> dict[str, str] | None:
-    """Parse a ``sha256sum`` listing (``<hex>  <name>`` lines), or None if absent."""
-    if not path.is_file():
-        return None
-    expected = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            digest, _, member = line.strip().partition(" ")
-            expected[member.strip().lstrip("*")] = digest.lower()
-    return expected
+read_members_sha256 = _archive.read_members_sha256
 
 
 def check_members(digests: dict[str, str], expected: dict[str, str]) -> None:

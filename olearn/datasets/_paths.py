@@ -31,6 +31,16 @@ def data_home(data_home: str | os.PathLike | None = None) -> Path:
     return _data_home(data_home)
 
 
+def data_home_origin(value: str | os.PathLike | None = None) -> str:
+    """Where the data folder comes from, for messages: the argument, ``$OLEARN_DATA`` or
+    the default."""
+    if value is not None:
+        return "the data_home argument"
+    if os.environ.get("OLEARN_DATA"):
+        return "$OLEARN_DATA"
+    return "the default (no $OLEARN_DATA set)"
+
+
 def _data_home(value: str | os.PathLike | None) -> Path:
     if value is None:
         value = os.environ.get("OLEARN_DATA") or "~/olearn_data"

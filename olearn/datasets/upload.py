@@ -3,20 +3,24 @@
 Rules (every violation is a ``ValueError`` that says what is wrong and where: row and line,
 column):
 
-- size: at most ``max_bytes`` (50 MiB) as uploaded and, for ``.gz``/``.bz2`` uploads
-  (decompressed here), after decompression too;
-- text: UTF-8 (a BOM is dropped) or else Latin-1; line endings ``\\n``, ``\\r\\n`` or ``\\r``;
+- opening and decoding (:mod:`olearn.datasets._decode`, the one place for it): size at most
+  ``max_bytes`` (50 MiB) as uploaded and after decompression; one layer of gzip/bzip2
+  undone (recognised by content), nested compression, ZIP and Excel files refused; the
+  encoding from a byte-order mark (UTF-8, UTF-16, UTF-32), else UTF-8, else cp932
+  (Shift-JIS), else Latin-1, or ``encoding=``; line endings ``\\n``, ``\\r\\n`` or ``\\r``;
+  lines starting with ``#`` are comments;
 - format: ``fmt="auto"`` reads ``.csv``/``.tsv`` as CSV, ``.svm``/``.libsvm``/``.svmlight`` as
   svmlight, and anything else as svmlight if its first data line looks like
   ``label index:value ...``, else as CSV;
 - svmlight: scikit-learn's ``load_svmlight_file`` (indices 0- or 1-based, detected), CSR;
   feature indices at most ``max_features``;
-- CSV: the delimiter is sniffed among tab, ``;`` and ``,`` (the first of these, in that order,
+- CSV: the delimiter is sniffed among tab, ``;``, ``,`` and ``|`` (the first, in that order,
   that splits the first lines into the same number (> 1) of cells; ``.tsv``: tab); a header
   row is recognised when the first row has a non-numeric cell above a numeric one (so a text
   label column alone does not make a header); the label column is ``label_column`` (a header
   name, or a position such as 0 or -1) or, by default, the header column named ``label``,
-  ``class``, ``target`` or ``y`` (any case) if there is one, else the **last** column; every
+  ``class``, ``target`` or ``y`` (any case; the first of these names that is there, so
+  ``x,y,label`` takes ``label``), else the **last** column; every
   other column is a numeric feature (dense float64); all rows have the same number of cells;
 - values: no missing cells, no NaN or infinity;
 - labels, exact: integers when every label is an integral number (int64; integers beyond
@@ -33,7 +37,8 @@ file size plus 2 MiB.  The terms: 8 bytes per number, where each number takes at
 bytes of the file (<= 4x); 4 bytes per row code and 8 per int64 label (<= 3x, a row takes
 at least 4 bytes); string labels only while ``rows x longest label`` stays within the file
 size + 256 Ki characters (else a ValueError; <= 4x + 1 MiB); one copy of the text (line
-endings); and the rows being parsed (the first two, for the header test, then one at a
+endings; text not in UTF-8 is transcoded, so its size here is the UTF-8 one, at most twice
+the file); and the rows being parsed (the first two, for the header test, then one at a
 time) as Python strings, at most ~23 bytes per byte of those rows (2-character cells).
 Cells beyond 128 KiB are refused by the CSV reader.  ``tests/test_datasets_reliability.py``
 measures the peak with ``tracemalloc`` on adversarial files (5-25x).
@@ -42,21 +47,24 @@ measures the peak with ``tracemalloc`` on adversarial files (5-25x).
 from __future__ import annotations
 
 import array
-import bz2
-import codecs
 import csv
 import decimal
-import gzip
 import io
 import math
 import re
-import zlib
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.datasets import load_svmlight_file
 
 from olearn.datasets._base import Dataset, make_dataset
+from olearn.datasets._decode import (
+    DELIMITER_NAMES,
+    csv_lines,
+    data_lines,
+    open_upload,
+    sniff_delimiter,
+)
 
 MAX_BYTES = 50 * 1024 * 1024
 MAX_CLASSES = 1000
@@ -64,11 +72,9 @@ MAX_FEATURES = 2**24
 MIN_ROWS = 10
 MEMORY_FACTOR = 32  # peak bytes <= MEMORY_FACTOR * file size + MEMORY_SLACK (docstring)
 MEMORY_SLACK = 2 * 2**20
-LABEL_NAMES = ("label", "class", "target", "y")
-DELIMITERS = ("\t", ";", ",")  # sniffing order
+LABEL_NAMES = ("label", "class", "target", "y")  # by priority: x,y,label takes label
 _SVMLIGHT_LINE = re.compile(r"^\s*[^\s:#]+(\s+(qid:\S+\s+)?\d+:\S+)+\s*(#.*)?$")
 _INTEGER = re.compile(r"\s*[+-]?\d+\s*")
-_DELIMITER_NAMES = {"\t": "tab", ";": "semicolon", ",": "comma"}
 
 
 def read_upload(
@@ -80,6 +86,7 @@ def read_upload(
     fmt: str = "auto",
     max_classes: int = MAX_CLASSES,
     min_rows: int = MIN_ROWS,
+    encoding: str | None = None,
 ) -> Dataset:
     """Parse and validate an uploaded svmlight or CSV file (rules in the module docstring).
 
@@ -97,6 +104,9 @@ def read_upload(
     fmt : {"auto", "csv", "svmlight"}, default="auto"
     max_classes : int, default=1000
     min_rows : int, default=10
+    encoding : str, optional
+        Decode the text with this codec instead of detecting it (e.g. ``"latin-1"`` for a
+        file the detection reads as cp932).
 
     Returns
     -------
@@ -105,8 +115,9 @@ def read_upload(
     Raises
     ------
     ValueError
-        Too large, empty, unparsable, ragged, non-numeric, NaN/inf, < 2 or > ``max_classes``
-        classes, fewer than ``min_rows`` rows; the message names the row/line and column.
+        Too large, empty, compressed twice, not text, unparsable, ragged, non-numeric,
+        NaN/inf, < 2 or > ``max_classes`` classes, fewer than ``min_rows`` rows; the message
+        names the row/line and column.
 
     Examples
     --------
@@ -123,30 +134,20 @@ def read_upload(
     """  # noqa: E501
     if fmt not in ("auto", "csv", "svmlight"):
         raise ValueError(f"fmt must be 'auto', 'csv' or 'svmlight', got {fmt!r}")
-    raw = _read_bytes(data, filename, max_bytes)
-    lower = filename.lower()
-    if lower.endswith(".gz") or lower.endswith(".bz2"):
-        raw = _decompress(raw, filename, max_bytes)
-        lower = lower.rsplit(".", 1)[0]
-    if not re.search(rb"\S", raw):
-        raise ValueError(f"{filename} is empty")
-    if b"\r" in raw:  # \r\n and lone \r (old Mac) -> \n: one copy, then a single rule
-        raw = re.sub(rb"\r\n?", b"\n", raw)
-    encoding = _encoding(raw)
+    text = open_upload(data, filename, max_bytes=max_bytes, encoding=encoding)
+    raw, lower = text.data, text.name
     if fmt == "auto":
         if lower.endswith((".csv", ".tsv")):
             fmt = "csv"
         elif lower.endswith((".svm", ".libsvm", ".svmlight")):
             fmt = "svmlight"
         else:
-            fmt = _sniff(raw, encoding)
+            fmt = _sniff(raw)
     if fmt == "svmlight":
-        X, codes, classes, how = _parse_svmlight(raw, filename, encoding, max_classes)
+        X, codes, classes, how = _parse_svmlight(raw, filename, max_classes)
     else:
-        delimiter = "\t" if lower.endswith(".tsv") else _sniff_delimiter(raw, encoding)
-        X, codes, classes, how = _parse_csv(
-            raw, encoding, filename, delimiter, label_column, max_classes
-        )
+        delimiter = "\t" if lower.endswith(".tsv") else sniff_delimiter(raw)
+        X, codes, classes, how = _parse_csv(raw, filename, delimiter, label_column, max_classes)
     y = _labels(codes, classes, filename, max_classes, len(raw))
     n, d = X.shape
     if n < min_rows:
@@ -169,93 +170,25 @@ def read_upload(
         "source": "uploaded by the user",
         "url": "upload",
         "licence": "unknown (the uploader's data)",
-        "notes": how,
+        "notes": f"{how} {text.notes}",
         "format": fmt,
     }
     return make_dataset(f"upload:{filename}", X, y, card)
 
 
-def _read_bytes(data, filename: str, max_bytes: int) -> bytes:
-    if isinstance(data, bytes):
-        raw = data
-    elif isinstance(data, bytearray | memoryview):
-        raw = bytes(data)
-    elif hasattr(data, "read"):
-        raw = data.read(max_bytes + 1)
-        if isinstance(raw, str):
-            raw = raw.encode("utf-8")
-    else:
-        raise ValueError(f"upload {filename}: expected bytes or a binary file, got {type(data)}")
-    if len(raw) > max_bytes:
-        raise ValueError(f"{filename} is larger than the limit of {max_bytes / 2**20:.0f} MiB")
-    return raw
-
-
-def _decompress(raw: bytes, filename: str, max_bytes: int) -> bytes:
-    opener = gzip.open if filename.lower().endswith(".gz") else bz2.open
-    try:
-        with opener(io.BytesIO(raw), "rb") as f:
-            out = f.read(max_bytes + 1)
-    except (OSError, EOFError, ValueError, zlib.error) as exc:
-        raise ValueError(f"{filename} could not be decompressed: {exc}") from exc
-    if len(out) > max_bytes:
-        raise ValueError(
-            f"{filename} decompresses to more than the limit of {max_bytes / 2**20:.0f} MiB"
-        )
-    return out
-
-
-def _encoding(raw: bytes) -> str:
-    """``utf-8-sig`` if ``raw`` is valid UTF-8 (checked in 1 MiB chunks), else ``latin-1``."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    try:
-        for start in range(0, len(raw), 1 << 20):
-            decoder.decode(raw[start : start + (1 << 20)])
-        decoder.decode(b"", final=True)
-    except UnicodeDecodeError:
-        return "latin-1"
-    return "utf-8-sig"
-
-
-def _lines(raw: bytes, encoding: str, limit: int | None = None):
-    """``(line number, text)`` of the non-blank, non-comment lines, streamed."""
-    stream = io.TextIOWrapper(io.BytesIO(raw), encoding=encoding, newline="\n")
-    count = 0
-    for number, line in enumerate(stream, 1):
-        if line.strip() and not line.lstrip().startswith("#"):
-            yield number, line
-            count += 1
-            if limit is not None and count >= limit:
-                return
-
-
-def _sniff(raw: bytes, encoding: str) -> str:
-    first = next((line for _, line in _lines(raw, encoding, 1)), "")
+def _sniff(raw: bytes) -> str:
+    first = next((line for _, line in data_lines(raw, 1)), "")
     return "svmlight" if _SVMLIGHT_LINE.match(first) else "csv"
-
-
-def _sniff_delimiter(raw: bytes, encoding: str) -> str:
-    """The first of tab, ``;``, ``,`` that splits the first 20 data lines into the same
-    number (> 1) of cells; ``,`` if none does (its errors then say what is wrong)."""
-    sample = "".join(line for _, line in _lines(raw, encoding, 20))
-    for delimiter in DELIMITERS:
-        try:
-            widths = {len(row) for row in csv.reader(io.StringIO(sample), delimiter=delimiter)}
-        except csv.Error:
-            continue
-        if len(widths) == 1 and widths.pop() > 1:
-            return delimiter
-    return ","
 
 
 # ---------------------------------------------------------------------------- svmlight
 
 
-def _parse_svmlight(raw: bytes, filename: str, encoding: str, max_classes: int):
+def _parse_svmlight(raw: bytes, filename: str, max_classes: int):
     """CSR matrix from scikit-learn's reader; labels taken from our own scan of each line's
     first token (exact: scikit-learn reads them as float64)."""
     codes, classes, n_lines = array.array("i"), {}, 0
-    for number, line in _lines(raw, encoding):
+    for number, line in data_lines(raw):
         token = line.split("#", 1)[0].split(None, 1)
         if not token:
             continue
@@ -270,7 +203,7 @@ def _parse_svmlight(raw: bytes, filename: str, encoding: str, max_classes: int):
     try:
         X, y_float = load_svmlight_file(io.BytesIO(raw), dtype=np.float64)
     except (ValueError, IndexError, TypeError, RuntimeError, OverflowError) as exc:
-        problem = _svmlight_problem(raw, encoding, filename)  # where, in words
+        problem = _svmlight_problem(raw, filename)  # where, in words
         raise ValueError(
             problem
             or f"{filename} could not be parsed as LIBSVM/svmlight ('label index:value ...' "
@@ -288,14 +221,14 @@ def _parse_svmlight(raw: bytes, filename: str, encoding: str, max_classes: int):
 _PAIR = re.compile(r"(\d+):(\S+)$")
 
 
-def _svmlight_problem(raw: bytes, encoding: str, filename: str) -> str | None:
+def _svmlight_problem(raw: bytes, filename: str) -> str | None:
     """The first malformed line (its number, the bad pair, its column), or None.
 
     Checks what scikit-learn's reader reports without a place or not at all: a token that
     is not ``index:value``, an index beyond ``MAX_FEATURES``, a label or value that is not
     a number.
     """
-    for number, line in _lines(raw, encoding):
+    for number, line in data_lines(raw):
         tokens = line.split("#", 1)[0].split()
         if not tokens:
             continue
@@ -351,10 +284,9 @@ def _looks_like_header(rows: list[list[str]]) -> bool:
     return any(not a and b for a, b in zip(first, second))
 
 
-def _csv_rows(raw: bytes, encoding: str, delimiter: str, filename: str):
-    """``(row number, line number, cells)`` of the non-blank rows, streamed."""
-    stream = io.TextIOWrapper(io.BytesIO(raw), encoding=encoding, newline="")
-    reader = csv.reader(stream, delimiter=delimiter)
+def _csv_rows(raw: bytes, delimiter: str, filename: str):
+    """``(row number, line number, cells)`` of the non-blank, non-comment rows, streamed."""
+    reader = csv.reader(csv_lines(raw), delimiter=delimiter)
     number = 0
     try:
         for row in reader:
@@ -367,10 +299,8 @@ def _csv_rows(raw: bytes, encoding: str, delimiter: str, filename: str):
         ) from None
 
 
-def _parse_csv(
-    raw: bytes, encoding: str, filename: str, delimiter: str, label_column, max_classes: int
-):
-    rows = _csv_rows(raw, encoding, delimiter, filename)
+def _parse_csv(raw: bytes, filename: str, delimiter: str, label_column, max_classes: int):
+    rows = _csv_rows(raw, delimiter, filename)
     head = _take(rows, 2)
     if not head:
         raise ValueError(f"{filename} is empty")
@@ -381,7 +311,11 @@ def _parse_csv(
     body = head[1:] if header is not None else head
     del head  # the rows live on only in ``body``, which the loop empties as it goes
     if width < 2:
-        raise ValueError(f"{filename} needs a label column and at least one feature column")
+        raise ValueError(
+            f"{filename} has a single column: no tab, ';', ',' or '|' splits its first lines "
+            "into the same number of cells. A CSV needs a label column and at least one "
+            "feature column, separated by one of these"
+        )
     j = _label_index(label_column, header, width, filename)
     names = None if header is None else [h for k, h in enumerate(header) if k != j]
     features = array.array("d")
@@ -404,7 +338,7 @@ def _parse_csv(
     X = np.frombuffer(features, dtype=np.float64).reshape(n, width - 1)  # no copy, writable
     label_name = header[j] if header is not None else f"column {j + 1} of {width}"
     how = (
-        f"CSV ({_DELIMITER_NAMES.get(delimiter, repr(delimiter))}-separated, "
+        f"CSV ({DELIMITER_NAMES.get(delimiter, repr(delimiter))}-separated, "
         f"{'with' if header is not None else 'without'} header); labels from {label_name!r}, "
         f"{width - 1} numeric feature columns; dense matrix."
     )
@@ -444,10 +378,10 @@ def _raise_cell(cells: list[str], names, filename: str, where: str) -> None:
 
 def _label_index(label_column, header, width: int, filename: str) -> int:
     if label_column is None:
-        if header is not None:
-            for k, h in enumerate(header):
-                if h.lower() in LABEL_NAMES:
-                    return k
+        lowered = [h.lower() for h in header or ()]
+        for name in LABEL_NAMES:  # by priority, not by position
+            if name in lowered:
+                return lowered.index(name)
         return width - 1
     if isinstance(label_column, str):
         if header is None:
