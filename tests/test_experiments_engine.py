@@ -166,7 +166,11 @@ def test_a_failed_or_interrupted_run_kills_its_workers(fault):
 
 def test_dask_scheduler_without_workers_times_out():
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=0,
+        processes=True,
+        dashboard_address=None,  # a tcp:// scheduler, no worker
+    ) as cluster:
         address = cluster.scheduler_address
         started = time.monotonic()
         with pytest.raises(TimeoutError, match=f"scheduler at {address} has no worker after 1 s"):

@@ -70,7 +70,8 @@ def run(extra: Sequence[str] = ()) -> int:
 
 
 def _run_child(argv: list[str]) -> int:
-    """Run ``argv``, forwarding SIGINT/SIGTERM to it; its exit status."""
+    """Run ``argv``, forwarding SIGINT/SIGTERM to it; its exit status (``128 + N`` when
+    signal ``N`` ended it, as a shell reports it)."""
     child = subprocess.Popen(argv)
 
     def forward(signum, _frame) -> None:
@@ -78,7 +79,8 @@ def _run_child(argv: list[str]) -> int:
 
     previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
-        return child.wait()
+        status = child.wait()
+        return 128 - status if status < 0 else status
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
