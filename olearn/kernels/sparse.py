@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import scipy.sparse as sp
+
+from olearn._jit import jit
 
 
 def csr_arrays(X, dense_view: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -86,7 +87,7 @@ def csr_rows(X, dense_view: bool = False, intercept_scaling: float = 0.0) -> tup
 # wraparound test (the estimators check every index at the boundary).
 
 
-@numba.njit(cache=True)
+@jit
 def row_scores(rows, i, W, scores):
     """``scores[u] = W[:, u] . x_i``; returns ``||x_i||^2``."""
     K = W.shape[1]
@@ -104,7 +105,7 @@ def row_scores(rows, i, W, scores):
     return sqnorm
 
 
-@numba.njit(cache=True)
+@jit
 def row_dot(rows, i, w):
     """``(w . x_i, ||x_i||^2)`` for one weight vector ``w`` (the two-class paths)."""
     s = 0.0
@@ -118,7 +119,7 @@ def row_dot(rows, i, w):
     return s, sqnorm
 
 
-@numba.njit(cache=True)
+@jit
 def row_axpy(rows, i, W, coef, active, n_active):
     """``W[:, u] += coef[u] * x_i`` for the ``n_active`` classes listed in ``active``."""
     for b in range(len(rows)):  # X's block, then the intercept's
@@ -131,7 +132,7 @@ def row_axpy(rows, i, W, coef, active, n_active):
                 W[j, u] += coef[u] * v
 
 
-@numba.njit(cache=True)
+@jit
 def row_axpy_all(rows, i, W, coef):
     """``W[:, u] += coef[u] * x_i`` for every class u, contiguously.
 
@@ -148,7 +149,7 @@ def row_axpy_all(rows, i, W, coef):
                 W[j, u] += coef[u] * v
 
 
-@numba.njit(cache=True)
+@jit
 def row_axpy1(rows, i, w, c):
     """``w += c * x_i`` for one weight vector (the two-class paths)."""
     for b in range(len(rows)):  # X's block, then the intercept's
@@ -157,7 +158,7 @@ def row_axpy1(rows, i, w, c):
             w[np.uintp(indices[p])] += c * data[p]
 
 
-@numba.njit(cache=True)
+@jit
 def row_nnz(rows, i):
     """Stored entries of row i (over all blocks)."""
     count = 0
@@ -170,7 +171,7 @@ def row_nnz(rows, i):
 # --- the two-class fast path: one selector for every family --------------------------------
 
 
-@numba.njit(cache=True)
+@jit
 def is_mirrored(W):
     """``W[:, 1] == -W[:, 0]`` exactly (two classes, as every additive or CW rule leaves them
     from zero: their two coefficients are opposite and IEEE negation is exact)."""
@@ -180,7 +181,7 @@ def is_mirrored(W):
     return True
 
 
-@numba.njit(cache=True)
+@jit
 def use_mirrored_path(rows, order, W):
     """True when a pass may keep one vector ``w = W[:, 0]`` for a two-class ``W``: the state
     is mirrored and the pass reads at least as many non-zeros as ``W`` has rows (the path
@@ -193,7 +194,7 @@ def use_mirrored_path(rows, order, W):
     return visited >= W.shape[0] and is_mirrored(W)
 
 
-@numba.njit(cache=True)
+@jit
 def store_mirrored(W, w):
     """Write ``w`` back as ``W[:, 0] = w``, ``W[:, 1] = -w`` (without turning +0 into -0)."""
     for j in range(W.shape[0]):
@@ -204,7 +205,7 @@ def store_mirrored(W, w):
 # --- one-pass checks of the input (the estimators' boundary) --------------------------------
 
 
-@numba.njit(cache=True)
+@jit
 def index_problem(indptr, indices, minor):
     """0 if ``indptr`` is non-decreasing and every index lies in ``[0, minor)``; else 1 (a
     decreasing indptr) or 2 (an index out of range).  One branch-free pass over the indices
