@@ -13,6 +13,7 @@ whether it succeeds, fails or is interrupted.  A Dask scheduler that has no work
 from __future__ import annotations
 
 import os
+import tempfile
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -274,13 +275,20 @@ def _run_dask(fn, tasks, results, workers, scheduler, done_callback, timeout) ->
         from distributed import Client, LocalCluster, as_completed
     except ImportError as exc:  # pragma: no cover - dask is in requirements.txt
         raise ValueError("backend='dask' needs the 'distributed' package") from exc
-    cluster = client = None
+    cluster = client = scratch = None
     if isinstance(scheduler, Client):
         client = scheduler
         _wait_for_a_worker(client, timeout, where="the Dask client's scheduler")
     elif scheduler is None:
+        # the cluster's scratch folder is ours, removed with it (Dask's default,
+        # $TMPDIR/dask-scratch-space, stays behind)
+        scratch = tempfile.TemporaryDirectory(prefix="olearn-dask-")
         cluster = LocalCluster(
-            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None
+            n_workers=workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            local_directory=scratch.name,
         )
         client = Client(cluster)
     elif isinstance(scheduler, str):
@@ -303,3 +311,5 @@ def _run_dask(fn, tasks, results, workers, scheduler, done_callback, timeout) ->
             client.close()
         if cluster is not None:
             cluster.close()
+        if scratch is not None:
+            scratch.cleanup()
