@@ -94,13 +94,15 @@ def snapshot(state: Path) -> None:
     state.write_text(json.dumps(data))
 
 
-def leftovers(state: Path, basetemp: str | None = None) -> tuple[list[tuple[int, str]], list[str]]:
+def leftovers(
+    state: Path, basetemp: str | None = None, grace: float = GRACE
+) -> tuple[list[tuple[int, str]], list[str]]:
     """``([(pid, description)], paths)`` left since :func:`snapshot` wrote ``state``; the
     paths are entries of the temporary folder (a leaked ``mkdtemp`` folder is one entry)."""
     data = json.loads(state.read_text())
     mark = os.environ.get(MARK)
     me = _ancestors(os.getpid())
-    deadline = time.monotonic() + GRACE
+    deadline = time.monotonic() + grace
     while True:
         new = _session_pids(data["sid"]) - set(data["pids"])
         if mark:
@@ -120,6 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("state", type=Path, help="the snapshot's JSON file")
     parser.add_argument("--basetemp", default=None, help="pytest's --basetemp (not checked)")
     parser.add_argument(
+        "--grace", type=float, default=GRACE, help="seconds to let exiting processes end"
+    )
+    parser.add_argument(
         "--kill", action="store_true", help="after listing them, kill the processes left"
     )
     args = parser.parse_args(argv)
@@ -129,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "snapshot":
         snapshot(args.state)
         return 0
-    processes, files = leftovers(args.state, args.basetemp)
+    processes, files = leftovers(args.state, args.basetemp, args.grace)
     for pid, line in processes:
         print(f"leftovers: process still running: {line}", file=sys.stderr)
         if args.kill:

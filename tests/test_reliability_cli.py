@@ -289,7 +289,8 @@ def test_the_ci_leftover_check_finds_a_leaked_process_and_file(tmp_path):
     (tmpdir / "leaked").mkdir()
     try:
         leaky = subprocess.run(
-            [*tool, "check", str(state), "--basetemp", str(tmpdir / "pytest"), "--kill"],
+            [*tool, "check", str(state), "--basetemp", str(tmpdir / "pytest"), "--kill"]
+            + ["--grace", "0.5"],
             env=env,
             capture_output=True,
             text=True,
