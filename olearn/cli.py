@@ -8,25 +8,38 @@ Commands::
     olearn datasets info NAME
     olearn app [STREAMLIT OPTIONS]      (needs the [app] extra)
     olearn reproduce ID [--datasets A B] [--folds N] [--epochs N] [--jobs N]
-                                  [--backend loky|threading|dask] [--scheduler ADDR] [--quick]
-                                  [--out results]
+                                  [--backend loky|threading|dask] [--scheduler ADDR]
+                                  [--scheduler-timeout S] [--quick] [--out results]
 
-Errors (unknown ID, a dataset missing while offline, a bad option) print one line on stderr
-and exit with status 2; no traceback.
+Errors print one line on stderr and no traceback: a bad option or value, an unknown ID, a
+dataset missing while offline, an unusable results folder (checked before any work) exit with
+status 2; an unexpected failure exits with status 1 and asks for a report (set
+``OLEARN_DEBUG=1`` to see its traceback).
 """
 
 from __future__ import annotations
 
 import argparse
 import inspect
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-EXIT_ERROR = 2
+EXIT_ERROR = 2  # the user can fix it: a bad option, a missing dataset, an unusable folder
+EXIT_BUG = 1  # anything else: a defect to report
+SEED_MAX = 2**32 - 1  # numpy's and scikit-learn's largest seed
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors as one line (``olearn: error: ...``) instead of the usage
+    block; sub-commands' parsers are made by the same class."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(EXIT_ERROR, f"olearn: error: {message} (see `{self.prog} --help`)\n")
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="olearn", description="Online linear classification: experiments, data and the app."
     )
     sub = parser.add_subparsers(dest="command", required=True)
@@ -50,11 +63,11 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("id", help="e.g. matsushima-table4")
     rep.add_argument("--datasets", nargs="+", default=None)
     rep.add_argument("--algorithms", nargs="+", default=None)
-    rep.add_argument("--folds", type=int, default=None)
+    rep.add_argument("--folds", type=_int_in(2), default=None)
     rep.add_argument(
         "--epochs", type=_epochs, default=None, help="passes; several report each, e.g. 1,10"
     )
-    rep.add_argument("--seed", type=int, default=None)
+    rep.add_argument("--seed", type=_int_in(0, SEED_MAX), default=None)
     rep.add_argument(
         "--tuning",
         choices=("fold", "nested"),
@@ -64,7 +77,9 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--scale", choices=("none", "l2"), default=None)
     rep.add_argument("--c-grid", type=_floats, default=None, help="online C grid, e.g. 0.01,0.1,1")
     rep.add_argument("--batch-c-grid", type=_floats, default=None)
-    rep.add_argument("--max-samples", type=int, default=None, help="stratified subsample size")
+    rep.add_argument(
+        "--max-samples", type=_int_in(1), default=None, help="stratified subsample size"
+    )
     rep.add_argument("--svm", choices=("auto", "liblinear", "olearn"), default=None)
     rep.add_argument(
         "--fit-intercept",
@@ -73,9 +88,21 @@ def _parser() -> argparse.ArgumentParser:
         help="give every learner a bias (default: none, as in the paper)",
     )
     rep.add_argument("--no-curves", dest="curves", action="store_false", default=None)
-    rep.add_argument("--jobs", type=int, default=1)
+    rep.add_argument(
+        "--jobs",
+        type=_jobs,
+        default=1,
+        help="parallel workers (-1: all CPUs); capped at the CPUs this process may use",
+    )
     rep.add_argument("--backend", choices=("loky", "threading", "dask"), default="loky")
     rep.add_argument("--scheduler", default=None, help="Dask scheduler address (tcp://...)")
+    rep.add_argument(
+        "--scheduler-timeout",
+        type=_positive_float,
+        default=None,
+        metavar="S",
+        help="seconds to wait for the Dask scheduler to answer and have a worker (default 30)",
+    )
     rep.add_argument("--data-home", default=None)
     rep.add_argument(
         "--data-option",
@@ -90,6 +117,52 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--out", default="results", help="results folder (default ./results)")
     rep.add_argument("--no-progress", dest="show_progress", action="store_false")
     return parser
+
+
+def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type: an integer in ``[low, high]``.
+
+    >>> _int_in(0)("3")
+    3
+    >>> _int_in(0)("-1")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: expected an integer >= 0, got '-1'
+    """
+    bounds = f">= {low}" if high is None else f"from {low} to {high}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = None
+        if value is None or value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"expected an integer {bounds}, got {text!r}")
+        return value
+
+    return parse
+
+
+def _jobs(text: str) -> int:
+    """``--jobs``: a positive integer, or -1 for every CPU."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1 and value != -1:
+        msg = f"expected a positive number of workers, or -1 for all CPUs; got {text!r}"
+        raise argparse.ArgumentTypeError(msg)
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
 
 
 def _floats(text: str) -> tuple[float, ...]:
@@ -112,6 +185,8 @@ def _epochs(text: str) -> int | tuple[int, ...]:
         raise argparse.ArgumentTypeError(msg) from None
     if not values:
         raise argparse.ArgumentTypeError("no epochs given")
+    if min(values) < 1:
+        raise argparse.ArgumentTypeError(f"epochs must be >= 1, got {text!r}")
     return values[0] if len(values) == 1 else values
 
 
@@ -261,7 +336,8 @@ class _Bar:
 
 
 def _cmd_reproduce(args) -> int:
-    from olearn.experiments.report import render, write_all
+    from olearn.experiments.engine import SCHEDULER_TIMEOUT, connect, worker_count
+    from olearn.experiments.report import check_results_dir, render, write_all
     from olearn.experiments.reproduction import reproduction
 
     module = reproduction(args.id)
@@ -299,11 +375,26 @@ def _cmd_reproduce(args) -> int:
     if unsupported:
         flags = ", ".join("--" + n.replace("_", "-") for n in unsupported)
         raise ValueError(f"reproduction {args.id!r} does not take {flags}")
+    check_results_dir(args.out)  # before the work, not after it
+    local = args.scheduler is None or args.backend != "dask"
+    if local and (args.jobs == -1 or worker_count(args.jobs) < args.jobs):
+        print(
+            f"olearn: --jobs {args.jobs}: this process may use {worker_count(-1)} CPU(s), "
+            f"so {worker_count(args.jobs)} worker(s) run",
+            file=sys.stderr,
+        )
+    client = None
+    if args.scheduler is not None and args.backend == "dask":
+        # connect once, before the work: no scheduler or no worker is an error in seconds
+        timeout = args.scheduler_timeout or SCHEDULER_TIMEOUT
+        client = options["scheduler"] = connect(args.scheduler, timeout)
     bar = _Bar(args.show_progress)
     try:
         result = module.run(quick=args.quick, jobs=args.jobs, progress=bar, **options)
     finally:
         bar.close()
+        if client is not None:
+            client.close()
     print(render(result), end="")
     paths = write_all(result, args.out)
     print("Wrote " + ", ".join(str(p) for p in paths))
@@ -316,7 +407,7 @@ def _one_line(exc: BaseException) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point; returns the exit status (0 ok, 2 error)."""
+    """Entry point; returns the exit status (0 ok, 2 error, 1 unexpected error, 130 Ctrl-C)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
     if argv[:1] == ["app"]:  # everything after `app` belongs to `streamlit run`
@@ -342,6 +433,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (KeyError, ValueError, OSError, ImportError) as exc:
         print(f"olearn: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_ERROR
+    except Exception as exc:  # a defect: still one line, unless asked for the traceback
+        if os.environ.get("OLEARN_DEBUG"):
+            raise
+        print(
+            f"olearn: unexpected error: {type(exc).__name__}: {_one_line(exc)} "
+            "(please report it; OLEARN_DEBUG=1 shows the traceback)",
+            file=sys.stderr,
+        )
+        return EXIT_BUG
 
 
 def console() -> None:
@@ -350,8 +450,6 @@ def console() -> None:
         status = main()
         sys.stdout.flush()
     except BrokenPipeError:  # `olearn list | head`: the reader left; not an error
-        import os
-
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         status = 0
     raise SystemExit(status)

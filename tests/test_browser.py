@@ -8,6 +8,8 @@ visits every page (no exception, no traceback on screen), and saves screenshots 
 
 from __future__ import annotations
 
+import os
+import signal
 import subprocess
 import sys
 
@@ -326,7 +328,9 @@ def test_deep_link_is_right_on_a_fresh_servers_first_request(tmp_path, page, ent
     cmd = [*cmd, "--server.headless", "true"]
     cmd += ["--server.port", str(port), "--server.address", "127.0.0.1"]
     with open(tmp_path / "server.log", "w") as log:
-        proc = subprocess.Popen(cmd, cwd=cwd or tmp_path, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            cmd, cwd=cwd or tmp_path, stdout=log, stderr=subprocess.STDOUT, start_new_session=True
+        )
         try:
             wait_healthy(url, proc)
             # a new context of the module's browser (a second sync Playwright cannot start
@@ -342,6 +346,6 @@ def test_deep_link_is_right_on_a_fresh_servers_first_request(tmp_path, page, ent
                 assert_no_error(pg)
             finally:
                 context.close()
-        finally:
-            proc.terminate()
+        finally:  # the whole process group: a launcher's server child too
+            os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(timeout=30)

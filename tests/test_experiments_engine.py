@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
 
-from olearn.experiments.engine import run_tasks
+from olearn.experiments.engine import cpu_count, run_tasks, worker_count
 
 
 def seeded_draw(seed: int, n: int = 3, delay: float = 0.0) -> list[float]:
@@ -114,3 +116,75 @@ def test_bad_arguments(kwargs, match):
 def test_task_must_be_a_mapping():
     with pytest.raises(ValueError, match="dict of keyword arguments"):
         run_tasks(seeded_draw, [3])
+
+
+def own_pid(seed: int) -> int:
+    time.sleep(0.05)
+    return os.getpid()
+
+
+def _worker_children() -> list[int]:
+    """Live loky workers under this process (loky's resource tracker excepted: a singleton
+    that ends with this process)."""
+    from tests import leftovers
+
+    me = os.getpid()
+    return [
+        int(e.name)
+        for e in Path("/proc").iterdir()
+        if e.name.isdigit()
+        and me in leftovers._ancestors(int(e.name)) - {int(e.name)}
+        and leftovers._alive(int(e.name))
+        and "resource_tracker" not in leftovers._describe(int(e.name))
+    ]
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts processes through /proc")
+def test_jobs_beyond_the_cpus_are_capped_and_no_worker_outlives_the_call():
+    pids = run_tasks(own_pid, [{"seed": s} for s in range(16)], jobs=1000, backend="loky")
+    assert 1 <= len(set(pids)) <= cpu_count() == worker_count(1000) == worker_count(-1)
+    assert os.getpid() not in pids  # they did run in workers
+    assert _worker_children() == []
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="counts processes through /proc")
+@pytest.mark.parametrize("fault", ["task", "interrupt"])
+def test_a_failed_or_interrupted_run_kills_its_workers(fault):
+    def interrupt(done, total, message):
+        if done == 1:
+            raise KeyboardInterrupt
+
+    tasks = [{"x": i} for i in range(8)]
+    if fault == "task":
+        with pytest.raises(RuntimeError, match="task 2 failed"):
+            run_tasks(failing, tasks, jobs=2, backend="loky")
+    else:
+        with pytest.raises(KeyboardInterrupt):
+            run_tasks(own_pid, [{"seed": s} for s in range(8)], jobs=2, progress=interrupt)
+    assert _worker_children() == []
+
+
+def test_dask_scheduler_without_workers_times_out():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=0,
+        processes=True,
+        dashboard_address=None,  # a tcp:// scheduler, no worker
+    ) as cluster:
+        address = cluster.scheduler_address
+        started = time.monotonic()
+        with pytest.raises(TimeoutError, match=f"scheduler at {address} has no worker after 1 s"):
+            run_tasks(seeded_draw, TASKS, backend="dask", scheduler=address, scheduler_timeout=1)
+        with distributed.Client(cluster) as client:  # a client given as is: the same wait
+            with pytest.raises(TimeoutError, match="no worker after 1 s"):
+                run_tasks(seeded_draw, TASKS, backend="dask", scheduler=client, scheduler_timeout=1)
+        assert time.monotonic() - started < 20
+
+
+def test_unreachable_scheduler_times_out():
+    pytest.importorskip("distributed")
+    from tests.browser_support import free_port
+
+    address = f"tcp://127.0.0.1:{free_port()}"  # nobody listens there
+    with pytest.raises(TimeoutError, match="no Dask scheduler answered"):
+        run_tasks(seeded_draw, TASKS, backend="dask", scheduler=address, scheduler_timeout=1)

@@ -90,3 +90,14 @@ def test_page_scripts_ship_with_the_package():
     data = PYPROJECT["tool"]["setuptools"]["package-data"]["olearn"]
     assert "pages/*.py" in data
     assert PYPROJECT["project"]["scripts"]["olearn"] == "olearn.cli:console"
+
+
+def test_upload_limit_is_one_number():
+    """The server's upload limit (``olearn app`` and ``streamlit run app.py``) is the upload
+    parser's: Streamlit's default (200 MB) once accepted files the page refused."""
+    from olearn.datasets.upload import MAX_BYTES
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    mib = 1024 * 1024  # Streamlit's megabytes: max_size_bytes = maxUploadSize * 1024 * 1024
+    assert SETTINGS["server.maxUploadSize"] * mib == MAX_BYTES
+    assert config["server"]["maxUploadSize"] * mib == MAX_BYTES

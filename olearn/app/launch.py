@@ -4,16 +4,25 @@ Streamlit reads ``.streamlit/config.toml`` from the working directory, which an 
 package cannot rely on, so the app's settings are passed as command-line options; the
 repository's ``.streamlit/config.toml`` is written from :data:`SETTINGS` and a test keeps the
 two equal.  This module imports nothing from Streamlit: the CLI can say what is missing.
+
+``olearn app`` becomes the Streamlit server (``os.execv``, on POSIX) rather than starting it
+as a child: a signal sent to ``olearn app`` (Ctrl-C, ``kill``, a test's ``terminate()``) reaches
+the server itself, and no server is left running when the command is stopped.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
+import signal
 import subprocess
 import sys
 from collections.abc import Sequence
 
 from olearn.app import ENTRY
+from olearn.datasets.upload import MAX_BYTES
+
+MIB = 1024 * 1024  # Streamlit's "megabytes" (server.maxUploadSize) are MiB
 
 # Streamlit options ("section.name": value) the app is designed for.
 SETTINGS: dict[str, object] = {
@@ -21,6 +30,8 @@ SETTINGS: dict[str, object] = {
     "client.toolbarMode": "minimal",
     "browser.gatherUsageStats": False,
     "server.runOnSave": False,
+    # the server refuses what the upload parser would refuse: one limit, MAX_BYTES (50 MiB)
+    "server.maxUploadSize": MAX_BYTES // MIB,
     "theme.base": "light",
     "theme.primaryColor": "#006D2C",  # SPA's green (olearn.viz.palette)
     "theme.font": "sans serif",
@@ -42,7 +53,37 @@ def command(extra: Sequence[str] = ()) -> list[str]:
 
 
 def run(extra: Sequence[str] = ()) -> int:
-    """Start the app (blocks until Streamlit exits); returns its exit status."""
+    """Start the app.
+
+    On POSIX this process becomes Streamlit (``os.execv``) and never returns.  Elsewhere
+    Streamlit runs as a child: SIGINT/SIGTERM received here are passed on to it, it is
+    waited for, and its exit status is returned.
+    """
     if importlib.util.find_spec("streamlit") is None:
         raise ImportError('the app needs the [app] extra: pip install "olearn[app]"')
-    return subprocess.call(command(extra))
+    argv = command(extra)
+    if os.name == "posix":
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os.execv(argv[0], argv)
+    return _run_child(argv)
+
+
+def _run_child(argv: list[str]) -> int:
+    """Run ``argv``, forwarding SIGINT/SIGTERM to it; its exit status (``128 + N`` when
+    signal ``N`` ended it, as a shell reports it)."""
+    child = subprocess.Popen(argv)
+
+    def forward(signum, _frame) -> None:
+        child.send_signal(signum)
+
+    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        status = child.wait()
+        return 128 - status if status < 0 else status
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if child.poll() is None:  # this process is leaving (an exception): the server too
+            child.terminate()
+            child.wait()

@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import math
 
-import numba
 from scipy.special import ndtri
+
+from olearn._jit import jit
 
 # The largest margin variance x'Sigma x the closed forms are used with.  Their intermediates
 # are at most cubic in the scale of v (``m^2 phi^2 v^2`` in SCW-II with margins |m| of the
@@ -47,7 +48,7 @@ def phi_of(eta: float) -> float:
     return float(ndtri(eta))
 
 
-@numba.njit(cache=True)
+@jit
 def std_after(alpha: float, v: float, phi: float, lam: float = 1.0) -> float:
     """``sqrt(u)``: the standard deviation of the margin after a step of size ``alpha``.
 
@@ -62,7 +63,7 @@ def std_after(alpha: float, v: float, phi: float, lam: float = 1.0) -> float:
     return 2.0 * lam * v / (a + math.sqrt(a * a + 4.0 * lam * lam * v))
 
 
-@numba.njit(cache=True)
+@jit
 def std_cw(m: float, v: float, phi: float, lam: float = 1.0) -> float:
     """``sqrt(u)`` at the exact-CW solution: root of ``(phi^2 + lam) s^2 - m phi s - lam v``."""
     zeta = lam + phi * phi
@@ -72,7 +73,7 @@ def std_cw(m: float, v: float, phi: float, lam: float = 1.0) -> float:
     return 2.0 * lam * v / (disc - m * phi)
 
 
-@numba.njit(cache=True)
+@jit
 def cw_alpha(m: float, v: float, phi: float, lam: float = 1.0) -> float:
     """Exact CW (NIPS 2008, as restated by the SCW paper): the step making ``m' = phi sqrt(v')``.
 
@@ -97,7 +98,7 @@ def cw_alpha_printed(m: float, v: float, phi: float) -> float:
     return max(0.0, (-m * psi + root) / (v * zeta))
 
 
-@numba.njit(cache=True)
+@jit
 def cw_beta(alpha: float, v: float, phi: float, lam: float = 1.0) -> tuple[float, float, float]:
     """``(sqrt_u, c, beta)`` for the exact-CW family (CW, SCW-I, SCW-II) at step ``alpha``.
 
@@ -107,7 +108,7 @@ def cw_beta(alpha: float, v: float, phi: float, lam: float = 1.0) -> tuple[float
     return s, alpha * phi / (lam * s), alpha * phi / (lam * s + v * alpha * phi)
 
 
-@numba.njit(cache=True)
+@jit
 def cw_variance_alpha(m: float, v: float, phi: float, lam: float = 1.0) -> float:
     """CW, variance version (Dredze, Crammer, Pereira, ICML 2008): constraint ``m' >= phi v'``.
 
@@ -124,7 +125,7 @@ def cw_variance_alpha(m: float, v: float, phi: float, lam: float = 1.0) -> float
     return (disc - b) / (4.0 * phi * v)
 
 
-@numba.njit(cache=True)
+@jit
 def cw_variance_c_beta(alpha: float, v: float, phi: float, lam: float = 1.0) -> tuple[float, float]:
     """``(c, beta)`` of CW-variance at step ``alpha``: ``c = 2 alpha phi / lam`` (ICML 2008:
     ``inv(Sigma') = inv(Sigma) + 2 alpha phi x x'`` for lam = 1), ``beta = c / (1 + c v)``."""
@@ -132,13 +133,13 @@ def cw_variance_c_beta(alpha: float, v: float, phi: float, lam: float = 1.0) -> 
     return c, c / (1.0 + c * v)
 
 
-@numba.njit(cache=True)
+@jit
 def arow_alpha(m: float, v: float, r: float) -> float:
     """AROW (NIPS 2009): ``alpha = max(0, 1 - m) / (v + r)`` (independent of lam)."""
     return max(0.0, 1.0 - m) / (v + r)
 
 
-@numba.njit(cache=True)
+@jit
 def arow_c_beta(v: float, r: float, lam: float = 1.0) -> tuple[float, float]:
     """``(c, beta)`` of AROW: ``inv(Sigma') = inv(Sigma) + Delta Delta' / (lam r)``, so
     ``c = 1 / (lam r)`` and ``beta = c / (1 + c v) = 1 / (lam r + v)``."""
@@ -146,7 +147,7 @@ def arow_c_beta(v: float, r: float, lam: float = 1.0) -> tuple[float, float]:
     return c, c / (1.0 + c * v)
 
 
-@numba.njit(cache=True)
+@jit
 def scw2_alpha(m: float, v: float, phi: float, C: float, lam: float = 1.0) -> float:
     """SCW-II (ICML 2012): constraint ``m + alpha n = phi s`` with ``n = v + 1/(2C)``.
 

@@ -19,24 +19,24 @@ from __future__ import annotations
 
 import math
 
-import numba
+from olearn._jit import jit
 
 # --- PA: one constraint against the rival -------------------------------------------------
 
 
-@numba.njit(cache=True)
+@jit
 def tau_pa(loss: float, sqnorm: float) -> float:
     """PA: the smallest step that makes the margin 1: ``l / (2||x||^2)``."""
     return loss / (2.0 * sqnorm)
 
 
-@numba.njit(cache=True)
+@jit
 def tau_pa1(loss: float, sqnorm: float, C: float) -> float:
     """PA-I: the PA step clipped at ``C`` (the slack's price)."""
     return min(C, loss / (2.0 * sqnorm))
 
 
-@numba.njit(cache=True)
+@jit
 def tau_pa2(loss: float, sqnorm: float, C: float) -> float:
     """PA-II: ``l / (2||x||^2 + 1/(2C))``."""
     return loss / (2.0 * sqnorm + 0.5 / C)
@@ -45,19 +45,19 @@ def tau_pa2(loss: float, sqnorm: float, C: float) -> float:
 # --- SPA: the support-class tests (what Q_k must exceed, given S = sum_{j<k} Q_j) ----------
 
 
-@numba.njit(cache=True)
+@jit
 def hard_test(k: int, S: float) -> float:
     """Eq. (8): class k is a support class iff ``Q_k > sum_{j<k} Q_j / k``."""
     return S / k
 
 
-@numba.njit(cache=True)
+@jit
 def spa2_test(k: int, S: float, sqnorm: float, h: float) -> float:
     """SPA-II (derived), ``h = 1/2C``: ``Q_k > (n + h) S / (k n + (k-1) h)``."""
     return (sqnorm + h) * S / (k * sqnorm + (k - 1) * h)
 
 
-@numba.njit(cache=True)
+@jit
 def cap_test(k: int, S: float, C: float) -> float:
     """SPA-I when the cap binds (derived): ``Q_k > (S - C) / (k - 1)``; the first is in."""
     if k == 1:
@@ -68,7 +68,7 @@ def cap_test(k: int, S: float, C: float) -> float:
 # --- SPA: the step of a support class, without cancellation ----------------------------------
 
 
-@numba.njit(cache=True)
+@jit
 def support_tau(Q_u: float, J: int, S: float, a: float) -> float:
     """``tau_u = Q_u - a S / (1 + a J)`` as ``(Q_u + a (J Q_u - S)) / (1 + a J)``.
 
@@ -79,7 +79,7 @@ def support_tau(Q_u: float, J: int, S: float, a: float) -> float:
     return (Q_u + a * excess) / (1.0 + a * J)
 
 
-@numba.njit(cache=True)
+@jit
 def capped_tau(Q_u: float, J: int, S: float, C: float) -> float:
     """SPA-I, cap binding: ``tau_u = Q_u - (S - C) / J`` as ``(J Q_u - S + C) / J``."""
     return (J * Q_u - S + C) / J

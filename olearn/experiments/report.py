@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -72,6 +73,45 @@ def outputs(result: ReproResult) -> dict[str, bytes]:
         files[f"{result.id}-runs.json"] = json.dumps(records, indent=1).encode()
     files[f"{result.id}.txt"] = render(result).encode()
     return files
+
+
+def check_results_dir(results_dir: str | Path) -> Path:
+    """Make sure results can be written into ``results_dir`` before any work is done.
+
+    Creates the folder (and its parents) if missing, then creates and removes a temporary
+    file in it: a path that is a file or a device (``/dev/null``), a parent that is a file, a
+    read-only folder or file system all fail here, in seconds, rather than after the run.
+
+    Raises
+    ------
+    OSError : with a one-line message that names the folder, the reason and the fix.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     check_results_dir(pathlib.Path(d) / "new" / "results").is_dir()
+    True
+    >>> check_results_dir("/dev/null")
+    Traceback (most recent call last):
+    ...
+    NotADirectoryError: cannot write results to /dev/null: it exists and is not a folder; \
+choose another results folder (--out)
+    """
+    out = Path(results_dir)
+    fix = "choose another results folder (--out)"
+    if out.exists() and not out.is_dir():
+        msg = f"cannot write results to {out}: it exists and is not a folder; {fix}"
+        raise NotADirectoryError(msg)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        msg = f"cannot write results to {out}: {reason}; {fix}"
+        raise type(exc)(msg) from None
+    return out
 
 
 def write_all(result: ReproResult, results_dir: str | Path = "results") -> list[Path]:

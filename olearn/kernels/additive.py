@@ -13,9 +13,9 @@ same numbers as the general loop, half the arithmetic and a contiguous gather.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from olearn._jit import jit
 from olearn.kernels.codes import PERCEPTRON, SPA, SPA1, SPA2
 from olearn.kernels.pa import pa_coefficients, perceptron_coefficients
 from olearn.kernels.spa import spa_coefficients
@@ -30,7 +30,7 @@ from olearn.kernels.sparse import (
 )
 
 
-@numba.njit(cache=True)
+@jit
 def rule_coefficients(code, scores, y, sqnorm, C, coef, active, qbuf):
     """Fill ``coef`` for one step of rule ``code``; returns the number of active classes."""
     if code == PERCEPTRON:
@@ -40,7 +40,7 @@ def rule_coefficients(code, scores, y, sqnorm, C, coef, active, qbuf):
     return pa_coefficients(scores, y, sqnorm, code, C, coef, active)
 
 
-@numba.njit(cache=True)
+@jit
 def _mirrored_pass(rows, y, order, W, code, C, coef_out, mistake_out):
     """:func:`additive_epoch` on a mirrored two-class ``W`` through ``w = W[:, 0]``."""
     w = W[:, 0].copy()
@@ -69,7 +69,7 @@ def _mirrored_pass(rows, y, order, W, code, C, coef_out, mistake_out):
     return n_updates
 
 
-@numba.njit(cache=True)
+@jit
 def additive_epoch(rows, y, order, W, code, C, coef_out, mistake_out):
     """Run one pass over the rows ``order`` (in that order), updating ``W`` in place.
 

@@ -11,14 +11,15 @@ caller undoes the shrinking before it trusts a small violation (see
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from olearn._jit import jit
 
 # as olearn.core.cs_svm.SKIP_VIOLATION
 SKIP_VIOLATION = 1e-12
 
 
-@numba.njit(cache=True)
+@jit
 def cs_subproblem(A, B, n_active, y_pos, C, D, alpha_new):
     """Mirror of :func:`olearn.core.cs_subproblem.solve_cs_subproblem` on ``B[:n_active]``.
 
@@ -49,7 +50,7 @@ def cs_subproblem(A, B, n_active, y_pos, C, D, alpha_new):
         alpha_new[a] = min(bound, (beta - B[a]) / A)  # alpha_m = min(bound_m, (beta - B_m)/A)
 
 
-@numba.njit(cache=True)
+@jit
 def cs_sweep(
     indptr,
     indices,

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 
+from olearn._jit import jit
 from olearn._numerics import TINY_VARIANCE
 from olearn.core._cw_closed_forms import (
     arow_alpha,
@@ -72,7 +72,7 @@ def diagonal_code(form: str) -> int:
         raise ValueError(f"unknown diagonal form {form!r}; known: {sorted(_DIAG)}") from None
 
 
-@numba.njit(cache=True)
+@jit
 def cw_coefficients(code, m, v, phi, r, C, lam):
     """``(alpha, c, beta)`` of one step along Delta; ``(0, 0, 0)`` when passive."""
     if code == AROW:
@@ -101,7 +101,7 @@ def cw_coefficients(code, m, v, phi, r, C, lam):
     return alpha, c, beta
 
 
-@numba.njit(cache=True)
+@jit
 def multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out):
     """``(alpha, c_x, beta_x)`` of step t against the rival (recorded when asked): the
     Delta-level closed form with ``v = 2 x'Sigma x``, and the feature-level covariance factors
@@ -116,7 +116,7 @@ def multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out):
     return alpha, 2.0 * c, 2.0 * beta
 
 
-@numba.njit(cache=True)
+@jit
 def row_scores_variance(rows, i, W, S_diag, scores):
     """``scores[u] = W[:, u] . x_i`` and, in the same pass, ``x_i' diag(S) x_i``.
 
@@ -138,7 +138,7 @@ def row_scores_variance(rows, i, W, S_diag, scores):
     return x_Sigma_x
 
 
-@numba.njit(cache=True)
+@jit
 def diagonal_after(Sj, xj, c_x, beta_x, diag_form):
     """The new variance of feature j after a step (``core.cw._diagonal_update``)."""
     if diag_form == DIAG_PRECISION:
@@ -147,7 +147,7 @@ def diagonal_after(Sj, xj, c_x, beta_x, diag_form):
     return Sj - beta_x * gj * gj  # S_j -= beta_x (Sigma x)_j^2
 
 
-@numba.njit(cache=True)
+@jit
 def full_direction(rows, i, A_full, w, g):
     """``w = A'x``, ``g = A w = Sigma x``; returns ``x'Sigma x = |A'x|^2``."""
     D = A_full.shape[0]
@@ -170,7 +170,7 @@ def full_direction(rows, i, A_full, w, g):
     return x_Sigma_x
 
 
-@numba.njit(cache=True)
+@jit
 def _mirrored_diagonal_pass(rows, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out):
     """:func:`cw_epoch` for two classes, a diagonal covariance and a mirrored ``W``.
 
@@ -224,7 +224,7 @@ def _mirrored_diagonal_pass(rows, y, order, W, S_diag, rule, alpha_out, beta_out
     return n_updates
 
 
-@numba.njit(cache=True)
+@jit
 def cw_epoch(rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mistake_out):
     """Run one pass over the rows ``order``, updating ``W`` and the covariance in place.
 

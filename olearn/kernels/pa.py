@@ -7,14 +7,13 @@ compiled functions of :mod:`olearn.core._pa_closed_forms` that the readable rule
 
 from __future__ import annotations
 
-import numba
-
+from olearn._jit import jit
 from olearn._numerics import TINY_SQNORM
 from olearn.core._pa_closed_forms import tau_pa, tau_pa1, tau_pa2
 from olearn.kernels.codes import PA1, PA2, PA_MISTAKES
 
 
-@numba.njit(cache=True)
+@jit
 def best_rival(scores, y):
     """``argmax_{u != y} scores[u]``, lowest index on ties (as ``core._common.best_rival``)."""
     rival = -1
@@ -26,7 +25,7 @@ def best_rival(scores, y):
     return rival
 
 
-@numba.njit(cache=True)
+@jit
 def perceptron_coefficients(scores, y, coef, active):
     """On a mistake (``s_rival >= s_y``): ``w_y += x``, ``w_rival -= x``."""
     r = best_rival(scores, y)
@@ -39,7 +38,7 @@ def perceptron_coefficients(scores, y, coef, active):
     return 2
 
 
-@numba.njit(cache=True)
+@jit
 def pa_coefficients(scores, y, sqnorm, code, C, coef, active):
     """PA (``code`` PA), PA-I (PA1), PA-II (PA2) or the mistakes-only PA (PA_MISTAKES)
     against the highest-scoring wrong class."""

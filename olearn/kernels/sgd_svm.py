@@ -12,8 +12,9 @@ The state travels in small arrays so the caller can stop after any fraction of a
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from olearn._jit import jit
 
 GLOBAL_ALL = 0  # Bottou: w = scale * v
 GLOBAL_TOUCHED = 1
@@ -36,7 +37,7 @@ def sgd_code(schedule: str, regularize: str) -> int:
     return _CODES[(schedule, regularize)]
 
 
-@numba.njit(cache=True)
+@jit
 def sgd_epoch(
     indptr,
     indices,
@@ -126,7 +127,7 @@ def sgd_epoch(
     return n_active
 
 
-@numba.njit(cache=True)
+@jit
 def sgd_weights(v, scalars, counts, last, t0, code, out):
     """Write the current ``w`` into ``out`` (the pending catch-up included), leaving the state
     as it is (so training can continue exactly where it stopped)."""

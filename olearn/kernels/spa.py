@@ -12,9 +12,9 @@ allocation).  Above ``FULL_SORT_FROM`` candidates one stable merge sort is cheap
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from olearn._jit import jit
 from olearn._numerics import TINY_SQNORM
 from olearn.core._pa_closed_forms import cap_test, capped_tau, hard_test, spa2_test, support_tau
 from olearn.kernels.codes import SPA1, SPA2
@@ -22,7 +22,7 @@ from olearn.kernels.codes import SPA1, SPA2
 FULL_SORT_FROM = 32  # candidates above which a full stable sort beats lazy selection
 
 
-@numba.njit(cache=True)
+@jit
 def select_next(negq, classes, k, p):
     """Stable selection step: move the largest Q of positions ``k..p-1`` to position ``k``.
 
@@ -44,7 +44,7 @@ def select_next(negq, classes, k, p):
         classes[k] = u
 
 
-@numba.njit(cache=True)
+@jit
 def sort_all(negq, classes, p):
     """Order all ``p`` candidates at once (stable merge sort on -Q)."""
     rank = np.argsort(negq[:p], kind="mergesort")
@@ -54,7 +54,7 @@ def sort_all(negq, classes, p):
     classes[:p] = sorted_classes
 
 
-@numba.njit(cache=True)
+@jit
 def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf):
     """Fill ``coef`` for one SPA step (``code`` SPA, SPA1 or SPA2); return the active count.
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import scipy.sparse as sp
+
+from olearn._jit import jit
 
 # The widest feature count whose indices (and the intercept column's index, n_features) fit
 # int32: kernels read int32 indices below it, int64 from it on (never a wrapped index).
@@ -98,7 +99,7 @@ def csr_rows(X, dense_view: bool = False, intercept_scaling: float = 0.0) -> tup
 # wraparound test (the estimators check every index at the boundary).
 
 
-@numba.njit(cache=True)
+@jit
 def row_scores(rows, i, W, scores):
     """``scores[u] = W[:, u] . x_i``; returns ``||x_i||^2``."""
     K = W.shape[1]
@@ -116,7 +117,7 @@ def row_scores(rows, i, W, scores):
     return sqnorm
 
 
-@numba.njit(cache=True)
+@jit
 def row_dot(rows, i, w):
     """``(w . x_i, ||x_i||^2)`` for one weight vector ``w`` (the two-class paths)."""
     s = 0.0
@@ -130,7 +131,7 @@ def row_dot(rows, i, w):
     return s, sqnorm
 
 
-@numba.njit(cache=True)
+@jit
 def row_axpy(rows, i, W, coef, active, n_active):
     """``W[:, u] += coef[u] * x_i`` for the ``n_active`` classes listed in ``active``."""
     for b in range(len(rows)):  # X's block, then the intercept's
@@ -143,7 +144,7 @@ def row_axpy(rows, i, W, coef, active, n_active):
                 W[j, u] += coef[u] * v
 
 
-@numba.njit(cache=True)
+@jit
 def row_axpy_all(rows, i, W, coef):
     """``W[:, u] += coef[u] * x_i`` for every class u, contiguously.
 
@@ -160,7 +161,7 @@ def row_axpy_all(rows, i, W, coef):
                 W[j, u] += coef[u] * v
 
 
-@numba.njit(cache=True)
+@jit
 def row_axpy1(rows, i, w, c):
     """``w += c * x_i`` for one weight vector (the two-class paths)."""
     for b in range(len(rows)):  # X's block, then the intercept's
@@ -169,7 +170,7 @@ def row_axpy1(rows, i, w, c):
             w[np.uintp(indices[p])] += c * data[p]
 
 
-@numba.njit(cache=True)
+@jit
 def row_nnz(rows, i):
     """Stored entries of row i (over all blocks)."""
     count = 0
@@ -182,7 +183,7 @@ def row_nnz(rows, i):
 # --- the two-class fast path: one selector for every family --------------------------------
 
 
-@numba.njit(cache=True)
+@jit
 def is_mirrored(W):
     """``W[:, 1] == -W[:, 0]`` exactly (two classes, as every additive or CW rule leaves them
     from zero: their two coefficients are opposite and IEEE negation is exact)."""
@@ -192,7 +193,7 @@ def is_mirrored(W):
     return True
 
 
-@numba.njit(cache=True)
+@jit
 def use_mirrored_path(rows, order, W):
     """True when a pass may keep one vector ``w = W[:, 0]`` for a two-class ``W``: the state
     is mirrored and the pass reads at least as many non-zeros as ``W`` has rows (the path
@@ -205,7 +206,7 @@ def use_mirrored_path(rows, order, W):
     return visited >= W.shape[0] and is_mirrored(W)
 
 
-@numba.njit(cache=True)
+@jit
 def store_mirrored(W, w):
     """Write ``w`` back as ``W[:, 0] = w``, ``W[:, 1] = -w`` (without turning +0 into -0)."""
     for j in range(W.shape[0]):
@@ -216,7 +217,7 @@ def store_mirrored(W, w):
 # --- one-pass checks of the input (the estimators' boundary) --------------------------------
 
 
-@numba.njit(cache=True)
+@jit
 def index_problem(indptr, indices, minor):
     """0 if ``indptr`` is non-decreasing and every index lies in ``[0, minor)``; else 1 (a
     decreasing indptr) or 2 (an index out of range).  One branch-free pass over the indices

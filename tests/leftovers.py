@@ -1,0 +1,156 @@
+"""Find what a test run left behind: processes still alive, files in its temporary folder.
+
+``.ci/run`` runs the suite as::
+
+    export OLEARN_RUN_MARK=<random>   # inherited by every process the suite starts
+    export TMPDIR=<a fresh folder>    # tempfile, pytest's tmp_path and most tools write here
+    python3 tests/leftovers.py snapshot STATE
+    python3 -m pytest --basetemp "$TMPDIR/pytest"
+    python3 tests/leftovers.py check STATE   # exit status 1, with a list, if anything is left
+
+A process is left behind when, a few seconds after the suite ended, it is still alive and
+either carries this run's mark in its environment (``/proc/PID/environ``: it descends from the
+suite, even if it started a new session or was re-parented to init) or is in the run's session
+and was not there at the snapshot.  A file is left behind when it is in ``$TMPDIR`` outside
+pytest's own ``--basetemp`` folder (pytest manages that one: it empties it at the next run).
+
+Linux only (``/proc``); elsewhere ``check`` reports what it cannot see and passes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+MARK = "OLEARN_RUN_MARK"
+PROC = Path("/proc")
+GRACE = 5.0  # seconds for processes that are already exiting (e.g. loky's resource tracker)
+
+
+def _session_pids(sid: int) -> set[int]:
+    found = set()
+    for entry in PROC.iterdir():
+        if entry.name.isdigit():
+            try:
+                if os.getsid(int(entry.name)) == sid:
+                    found.add(int(entry.name))
+            except OSError:  # gone meanwhile
+                pass
+    return found
+
+
+def _marked_pids(mark: str) -> set[int]:
+    needle = f"{MARK}={mark}".encode()
+    found = set()
+    for entry in PROC.iterdir():
+        if entry.name.isdigit():
+            try:
+                if needle in (entry / "environ").read_bytes().split(b"\0"):
+                    found.add(int(entry.name))
+            except OSError:  # gone meanwhile, or another user's
+                pass
+    return found
+
+
+def _ancestors(pid: int) -> set[int]:
+    chain = set()
+    while pid > 1:
+        chain.add(pid)
+        try:
+            stat = (PROC / str(pid) / "stat").read_text()
+        except OSError:
+            break
+        pid = int(stat.rsplit(")", 1)[1].split()[1])  # field 4, after "(comm)"
+    return chain
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = (PROC / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"  # a zombie has exited; its parent has only not collected it
+
+
+def _describe(pid: int) -> str:
+    try:
+        cmdline = (PROC / str(pid) / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        cmdline = "?"
+    return f"pid {pid}: {cmdline.strip()[:160]}"
+
+
+def snapshot(state: Path) -> None:
+    """Record the run's session and its processes now."""
+    sid = os.getsid(0)
+    data = {"sid": sid, "pids": sorted(_session_pids(sid)), "tmpdir": tempfile.gettempdir()}
+    state.write_text(json.dumps(data))
+
+
+def leftovers(
+    state: Path, basetemp: str | None = None, grace: float = GRACE
+) -> tuple[list[tuple[int, str]], list[str]]:
+    """``([(pid, description)], paths)`` left since :func:`snapshot` wrote ``state``; the
+    paths are entries of the temporary folder (a leaked ``mkdtemp`` folder is one entry)."""
+    data = json.loads(state.read_text())
+    mark = os.environ.get(MARK)
+    me = _ancestors(os.getpid())
+    deadline = time.monotonic() + grace
+    while True:
+        new = _session_pids(data["sid"]) - set(data["pids"])
+        if mark:
+            new |= _marked_pids(mark)
+        new = {pid for pid in new - me if _alive(pid)}
+        if not new or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    skip = {state.resolve()} | ({Path(basetemp).resolve()} if basetemp else set())
+    files = sorted(str(p) for p in Path(data["tmpdir"]).iterdir() if p.resolve() not in skip)
+    return [(pid, _describe(pid)) for pid in sorted(new)], files
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("command", choices=("snapshot", "check"))
+    parser.add_argument("state", type=Path, help="the snapshot's JSON file")
+    parser.add_argument("--basetemp", default=None, help="pytest's --basetemp (not checked)")
+    parser.add_argument(
+        "--grace", type=float, default=GRACE, help="seconds to let exiting processes end"
+    )
+    parser.add_argument(
+        "--kill", action="store_true", help="after listing them, kill the processes left"
+    )
+    args = parser.parse_args(argv)
+    if not PROC.is_dir():
+        print("leftovers: no /proc here; processes and files are not checked", file=sys.stderr)
+        return 0
+    if args.command == "snapshot":
+        snapshot(args.state)
+        return 0
+    processes, files = leftovers(args.state, args.basetemp, args.grace)
+    for pid, line in processes:
+        print(f"leftovers: process still running: {line}", file=sys.stderr)
+        if args.kill:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+    for path in files:
+        print(f"leftovers: temporary file left: {path}", file=sys.stderr)
+    if processes or files:
+        print(
+            f"leftovers: the suite left {len(processes)} process(es) and "
+            f"{len(files)} temporary path(s) behind",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
