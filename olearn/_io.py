@@ -19,13 +19,12 @@ writer on another host, or a pid reused since).  Temp files of the old form
 (``.<name>.<random>.tmp``) are removed after the hour too.
 
 >>> import tempfile, pathlib
->>> d = pathlib.Path(tempfile.mkdtemp())
->>> atomic_write_text(d / "a.txt", "hello")
->>> (d / "a.txt").read_text()
-'hello'
->>> atomic_write_many({d / "a.txt": b"one", d / "b.txt": b"two"})
->>> sorted(p.name for p in d.iterdir())
-['a.txt', 'b.txt']
+>>> with tempfile.TemporaryDirectory() as folder:
+...     d = pathlib.Path(folder)
+...     atomic_write_text(d / "a.txt", "hello")
+...     atomic_write_many({d / "a.txt": b"one", d / "b.txt": b"two"})
+...     (d / "a.txt").read_text(), sorted(p.name for p in d.iterdir())
+('one', ['a.txt', 'b.txt'])
 """
 
 from __future__ import annotations

@@ -191,23 +191,23 @@ def _epochs(text: str) -> int | tuple[int, ...]:
 
 
 def _data_option(text: str) -> tuple[str, str, object]:
-    """``"20news-8:remove_headers=false"`` -> ``("20news-8", "remove_headers", False)``."""
+    """``"20news-8:remove_headers=no"`` -> ``("20news-8", "remove_headers", False)``: the value
+    converted to the option's declared type (:func:`olearn.datasets.check_options`), so a
+    wrong name, option or value is refused before any work.
+
+    >>> _data_option("20news-8:remove_headers=no")
+    ('20news-8', 'remove_headers', False)
+    """
+    from olearn.datasets import check_options
+
     name, sep, rest = text.partition(":")
     key, eq, raw = rest.partition("=")
     if not (sep and eq and name and key):
         raise argparse.ArgumentTypeError(f"expected NAME:KEY=VALUE, got {text!r}")
-    lowered = raw.strip().lower()
-    value: object = raw
-    if lowered in ("true", "false"):
-        value = lowered == "true"
-    else:
-        for cast in (int, float):
-            try:
-                value = cast(raw)
-                break
-            except ValueError:
-                continue
-    return name, key, value
+    try:
+        return name, key, check_options(name, {key: raw})[key]
+    except (ValueError, KeyError) as err:
+        raise argparse.ArgumentTypeError(str(err.args[0] if err.args else err)) from None
 
 
 def _cmd_list() -> int:

@@ -119,6 +119,9 @@ def test_seed_and_jobs_out_of_range_are_one_line_argparse_errors():
         (["--folds", "1"], ["--folds", ">= 2"]),
         (["--epochs", "0"], ["epochs must be >= 1"]),
         (["--scheduler-timeout", "-3"], ["--scheduler-timeout"]),
+        # issue 22 item 7: a loader option's value is checked against its declared type
+        (["--data-option", "20news-8:remove_headers=off0"], ["remove_headers", "'off0'"]),
+        (["--data-option", "20news-8:no_such=1"], ["no option(s) ['no_such']"]),
     ):
         _one_line_error(_olearn(*QUICK, *args), *words)
 
