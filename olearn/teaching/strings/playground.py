@@ -1,6 +1,10 @@
 """UI strings: playground (key -> (English, Japanese))."""
 
 STRINGS: dict[str, tuple[str, str]] = {
+    "play.row_refused": (
+        "A row of the table was left out: {message}.",
+        "表の行を 1 つ除きました: {message}。",
+    ),
     "play.title": (
         "Playground: watch online learners on a 2-D stream",
         "プレイグラウンド: 2次元のデータ列で逐次学習を見る",
