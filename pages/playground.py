@@ -21,6 +21,7 @@ from olearn.app.ui import (
 )
 from olearn.teaching.stream import (
     KINDS,
+    MAX_CLASSES,
     check_points,
     instance_to_url,
     points_from_text,
@@ -39,7 +40,7 @@ C_VALUES = [0.001, 0.01, 0.1, 0.3, 1.0, 3.0, 10.0, 100.0]
 TEST_SHARES = [0.0, 0.1, 0.2, 0.3, 0.5]
 SPEEDS = (2, 5, 10, 20, 30, 60)
 DEFAULT_POINTS = "-2,1,0;-1.5,2,0;2,1.5,1;1.5,2.5,1;0,-2,2;0.5,-2.5,2;-1,0.5,0;1,0.2,1"
-N_PLACE_CLASSES = 6  # classes a click can place (each button shows its class colour)
+N_PLACE_CLASSES = MAX_CLASSES  # classes a click can place (each button shows its colour)
 DELETE = "delete"
 CHARTS = {name: chart_key(f"play.{name}") for name in ("planes", "curves", "weights")}
 
@@ -108,7 +109,9 @@ def placed_points_editor() -> tuple:
             key=f"play.points_table.{version}",
             height=260,
             column_config={
-                "class": st.column_config.NumberColumn(min_value=0, max_value=11, step=1)
+                "class": st.column_config.NumberColumn(
+                    min_value=0, max_value=MAX_CLASSES - 1, step=1
+                )
             },
         )
         rows = [

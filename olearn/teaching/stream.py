@@ -29,7 +29,7 @@ from olearn.teaching.strings import t as tt
 MAX_ALGORITHMS = 4
 MAX_POINTS = 400  # the Playground's largest stream (its n slider); placed points and links too:
 # 2000 placed points took minutes to draw (2000 frames x 4 learners) in a session nobody stops
-MAX_CLASSES = 12
+MAX_CLASSES = 6  # the Playground's K slider and class buttons; 12 classes took 4x longer to draw
 MAX_TEST_FRACTION = 0.5  # the Playground's largest test share: as many test examples as n
 MAX_COORD = 1e6  # |x1|, |x2| of a placed point (plotly and the regions stay exact far beyond)
 MAX_C = 1e6
@@ -410,7 +410,7 @@ def instance_to_url(hand_over: tuple) -> dict[str, str]:
 
 
 # the bounds of the hand-over's numbers: name -> (type, low, high); with them the worst
-# accepted link's run (4 learners x 400 steps x 12 classes, 400 test examples) needs under
+# accepted link's run (4 learners x 400 steps x 6 classes, 400 test examples) needs under
 # 1 MiB + 16 MiB of test-score blocks, far inside APP_BYTES (see test_reliability_app)
 URL_BOUNDS = {
     "n": (int, 2, MAX_POINTS),

@@ -44,8 +44,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "重み空間: クラスの平均と共分散の楕円 (1σ)",
     ),
     "play.points": (
-        "Your points (edit, add rows; class 0..11)",
-        "あなたの点 (編集・行の追加; クラスは 0..11)",
+        "Your points (edit, add rows; class 0..5)",
+        "あなたの点 (編集・行の追加; クラスは 0..5)",
     ),
     "play.place_class": ("Class of the next point", "次に置く点のクラス"),
     "play.place_title": ("Click to place a point", "クリックして点を置く"),
