@@ -5,7 +5,7 @@ import streamlit as st
 from olearn import registry
 from olearn.app.cached import comparison, dataset_card
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, guard, header, lang, plot, tr
+from olearn.app.ui import Controls, as_text, guard, header, lang, plot, tr
 from olearn.datasets import names as dataset_names
 from olearn.teaching.compare import (
     DEFAULT_ALGORITHMS,
@@ -146,7 +146,7 @@ with guard():
             L,
             scale,
             progress=lambda share, msg: bar.progress(
-                min(share, 1.0), tr("cmp.progress", message=msg)
+                min(share, 1.0), tr("cmp.progress", message=as_text(msg))
             ),
         )
         bar.empty()

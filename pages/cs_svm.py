@@ -66,6 +66,8 @@ with guard():
             labels,
             fps=fps,
             speeds=SPEEDS,
+            url="s",
+            url_values=list(ks),
         )
         if pos is not None:  # stopped: that sub-problem goes to the URL
             i = int(min(max(int(pos.get("t", i)), 0), len(ks) - 1))

@@ -17,7 +17,7 @@ from olearn.app.cached import (
     stream_views,
 )
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, guard, lang, plot, tr
+from olearn.app.ui import Controls, guard, lang, plot, query_param, tr
 from olearn.teaching.lesson import C_GRID, STEPS, deep_link
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
@@ -35,8 +35,7 @@ def current() -> int:
     """The step about to be shown (before its picker is drawn): session, else URL, else 1."""
     value = ui.get("step")
     if value is None:
-        raw = st.query_params.get("step", "1")
-        value = int(raw) if raw.isdigit() else 1
+        value = query_param("step", 1)
     return value if 1 <= value <= N else 1
 
 

@@ -9,6 +9,7 @@ from olearn.app.frame import require_frame
 from olearn.app.player import chart_key, player
 from olearn.app.ui import (
     Controls,
+    as_text,
     figure_height,
     guard,
     header,
@@ -20,6 +21,8 @@ from olearn.app.ui import (
 )
 from olearn.teaching.stream import (
     KINDS,
+    MAX_CLASSES,
+    check_points,
     instance_to_url,
     points_from_text,
     points_to_text,
@@ -37,19 +40,25 @@ C_VALUES = [0.001, 0.01, 0.1, 0.3, 1.0, 3.0, 10.0, 100.0]
 TEST_SHARES = [0.0, 0.1, 0.2, 0.3, 0.5]
 SPEEDS = (2, 5, 10, 20, 30, 60)
 DEFAULT_POINTS = "-2,1,0;-1.5,2,0;2,1.5,1;1.5,2.5,1;0,-2,2;0.5,-2.5,2;-1,0.5,0;1,0.2,1"
-N_PLACE_CLASSES = 6  # classes a click can place (each button shows its class colour)
+N_PLACE_CLASSES = MAX_CLASSES  # classes a click can place (each button shows its colour)
 DELETE = "delete"
 CHARTS = {name: chart_key(f"play.{name}") for name in ("planes", "curves", "weights")}
+
+
+def linked_points() -> tuple:
+    """The URL's placed points (``?pts=``), or the example points with a note saying why the
+    link's were not used (malformed, too many, or beyond ``±MAX_COORD``)."""
+    try:
+        return points_from_text(st.query_params.get("pts", DEFAULT_POINTS))
+    except ValueError as err:
+        st.info(tr("ui.bad_points", message=as_text(err)), icon=":material/info:")
+        return points_from_text(DEFAULT_POINTS)
 
 
 def placed_points_editor() -> tuple:
     """The points a user places: click to add (class buttons) or delete, Clear, a table."""
     if "play.pts" not in st.session_state:
-        raw = st.query_params.get("pts", DEFAULT_POINTS)
-        try:
-            st.session_state["play.pts"] = list(points_from_text(raw))
-        except ValueError:
-            st.session_state["play.pts"] = list(points_from_text(DEFAULT_POINTS))
+        st.session_state["play.pts"] = list(linked_points())
         st.session_state["play.pts_version"] = 0
     version = st.session_state["play.pts_version"]
 
@@ -100,14 +109,24 @@ def placed_points_editor() -> tuple:
             key=f"play.points_table.{version}",
             height=260,
             column_config={
-                "class": st.column_config.NumberColumn(min_value=0, max_value=11, step=1)
+                "class": st.column_config.NumberColumn(
+                    min_value=0, max_value=MAX_CLASSES - 1, step=1
+                )
             },
         )
-        st.session_state["play.pts"] = [
+        rows = [
             (float(r["x1"]), float(r["x2"]), int(r["class"]))
             for r in table
             if None not in (r.get("x1"), r.get("x2"), r.get("class"))
         ]
+        kept = []
+        for row in rows:  # a typed 1e308 would reach plotly's axes (a JavaScript error)
+            try:
+                check_points([row])
+                kept.append(row)
+            except ValueError as err:
+                st.info(tr("play.row_refused", message=as_text(err)), icon=":material/info:")
+        st.session_state["play.pts"] = kept
         st.caption(tr("play.points"))
     points = tuple(st.session_state["play.pts"])
     ui.values["pts"] = points_to_text(points)
@@ -255,11 +274,7 @@ with guard():
             st.caption(tr("play.place_disabled"))
             points = placed_points_editor()
         elif placing:
-            raw = st.query_params.get("pts", DEFAULT_POINTS)
-            try:
-                points = points_from_text(raw)
-            except ValueError:
-                points = points_from_text(DEFAULT_POINTS)
+            points = linked_points()
             ui.values["pts"] = points_to_text(points)
     if not keys:
         st.info(tr("play.need_algo"))

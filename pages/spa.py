@@ -13,7 +13,7 @@ import streamlit as st
 from olearn.app.cached import spa_figures, spa_step_figures, spa_walk
 from olearn.app.frame import require_frame
 from olearn.app.stepper import block_key, digest, initial_css, stepper
-from olearn.app.ui import Controls, guard, lang, plot, tr
+from olearn.app.ui import Controls, clamp_notes, guard, lang, plot, tr
 from olearn.teaching.spa_walk import SCENARIOS, shown
 from olearn.teaching.stream import instance_from_url, instance_to_url
 
@@ -76,9 +76,11 @@ with guard():
     )
     playground = None
     if name == "playground":  # the hand-over travels in the URL (?pg=...), so links work
-        playground = instance_from_url(st.query_params) or st.session_state.get(
+        clamped: list = []
+        playground = instance_from_url(st.query_params, clamped) or st.session_state.get(
             "playground.instance"
         )
+        clamp_notes(clamped)
         if playground is not None:
             ui.values.update(instance_to_url(playground))
     if name == "playground" and playground is None:

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 import streamlit as st
 
+from olearn._budget import APP_BYTES
 from olearn.teaching.instances import Instance
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def playground_instance(hand_over: tuple) -> Instance:
+    """The SPA instance of a playground hand-over (one run of its learner, shared by the
+    three SPA rules' walkthroughs)."""
+    from olearn.teaching.stream import instance_at
+
+    return instance_at(*hand_over)
 
 
 @st.cache_data(show_spinner=False, max_entries=256)
@@ -23,9 +33,7 @@ def spa_walk(
     from olearn.teaching.spa_walk import spa_walkthrough
 
     if scenario == "playground" and playground is not None:
-        from olearn.teaching.stream import instance_at
-
-        inst: Instance = instance_at(*playground)
+        inst: Instance = playground_instance(playground)
     else:
         inst = make_scenario(scenario, seed=seed, K=K, C=C)
     return spa_walkthrough(inst, variant, C, lang)
@@ -216,6 +224,7 @@ def comparison(
             max_samples or None,
             progress=progress,
             scale=scale,
+            budget=APP_BYTES,
         )
         return res, error_figure(res, lang), curves_figure(res, lang), time_figure(res, lang)
 

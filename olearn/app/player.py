@@ -15,7 +15,10 @@ step's note (one line per t, given by the page) beside the buttons.
 Python hears back only when the lecturer stops: on Pause, Step, Back, Rewind, a slider
 release or a speed change, the player reports ``{"t": ..., "fps": ...}`` (a trigger value,
 debounced); the page stores it and writes it to the URL, so a shared link shows the frame on
-screen.  The report's rerun finds the same (cached) figures, so nothing is redrawn.
+screen.  A report can be lost on its way (the rerun it asks for replaced by another one while
+the server is busy): the browser checks that the URL, which only the server writes, shows the
+frame on screen and sends the report again until it does.  The report's rerun finds the same
+(cached) figures, so nothing is redrawn.
 
 Each chart's ``layout.meta`` carries a signature of its data; the player waits for charts
 with its signature before adding frames, and re-applies the current frame whenever a chart
@@ -172,7 +175,8 @@ export default function (component) {
   let P = all[cfg.id];
   if (!P) {
     P = all[cfg.id] = { t: cfg.t, fps: cfg.fps, playing: false, sig: null, frames: null,
-      rendered: 0, timer: null, report: null, latencies: [], fast: 0, slow: 0 };
+      rendered: 0, timer: null, report: null, latencies: [], fast: 0, slow: 0,
+      sends: 0, resends: 0 };
   }
   if (P.sig !== cfg.sig) {  // new data: new frames, start from the page's t
     if (!data.frames) { setTriggerValue('pos', { need: cfg.sig }); return; }  // ask again
@@ -243,11 +247,25 @@ export default function (component) {
       }
     }, 700);
   }
+  // Report the shown frame to Python (debounced), then confirm it arrived: the server writes
+  // the value it adopted to the URL, so until the URL shows this frame, send it again (a
+  // report can be lost: the rerun it asked for replaced by another), backing off 0.4, 0.8,
+  // 1.6... s so a slow server is not interrupted forever.
+  const urlValue = (t) => String(cfg.url.values ? cfg.url.values[t] : t);
+  const inUrl = () => new URL(location.href).searchParams.get(cfg.url.name);
+  function send(tries) {
+    clearTimeout(P.confirmTimer);
+    if (P.playing || !P.report) return;
+    P.report('pos', { t: P.t, fps: P.fps });
+    P.sends += 1;
+    if (!cfg.url || tries >= 8) return;
+    P.confirmTimer = setTimeout(() => {
+      if (!P.playing && inUrl() !== urlValue(P.t)) { P.resends += 1; send(tries + 1); }
+    }, 400 * 2 ** tries);
+  }
   function report() {
-    clearTimeout(P.reportTimer);
-    P.reportTimer = setTimeout(() => {
-      if (!P.playing && P.report) P.report('pos', { t: P.t, fps: P.fps });
-    }, 350);
+    clearTimeout(P.reportTimer); clearTimeout(P.confirmTimer);
+    P.reportTimer = setTimeout(() => send(0), 200);
   }
   async function loop() {
     if (!P.playing) return;
@@ -364,6 +382,8 @@ def player(
     labels: dict[str, str],
     fps: int = 10,
     speeds: tuple[int, ...] = (2, 5, 10, 20, 30, 60),
+    url: str | None = "t",
+    url_values: list | None = None,
 ) -> dict | None:
     """Mount the player for ``charts`` (chart key -> that chart's frames as a JSON string).
 
@@ -372,6 +392,10 @@ def player(
 
     The frames (megabytes for n = 400) are sent once per signature and session: later
     reruns send none, and a browser that lacks them (a reload) asks, which resends them.
+
+    ``url`` names the URL parameter where the page writes the reported frame (as
+    ``url_values[t]`` when given, else ``t``): the browser sends its report again until the
+    URL shows the frame on screen, so the last change is never lost (None: no check).
     """
     sent_key = f"_player.sent.{key}"
     frames = send_once(sent_key, sig, charts)
@@ -385,6 +409,7 @@ def player(
         charts=list(charts),
         notes=notes,
         labels=labels,
+        url=None if url is None else {"name": url, "values": url_values},
     )
     result = _component(
         key=key,

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from collections.abc import Callable, Sequence
 from contextlib import contextmanager, nullcontext
 from typing import Any
 
 import streamlit as st
 
+from olearn._budget import BudgetError
 from olearn.app.player import chart_key
 from olearn.teaching.strings import LANGS, t
 from olearn.viz.common import PLOTLY_CONFIG
@@ -49,6 +51,20 @@ def tr(key: str, **fmt) -> str:
     return t(key, lang(), **fmt)
 
 
+_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$:])")
+
+
+def as_text(value: Any) -> str:
+    """``value`` as text that Streamlit's Markdown shows literally (every Markdown character
+    backslash-escaped): for names and values a user or a link chose (an upload's file name,
+    a URL parameter), which must never become a link, an image fetched or a formula.
+
+    >>> print(as_text("![x](http://h/a.png)"))
+    \\!\\[x\\]\\(http\\://h/a\\.png\\)
+    """
+    return _MARKDOWN.sub(r"\\\1", str(value))
+
+
 @contextmanager
 def guard():
     """Run a page body; any error becomes a clear ``st.error`` instead of a traceback.
@@ -62,7 +78,10 @@ def guard():
     except Exception as exc:  # noqa: BLE001 - the point: nothing reaches the screen raw
         if os.environ.get(RAISE_ENV):
             raise
-        message = str(exc) or type(exc).__name__
+        message = as_text(str(exc) or type(exc).__name__)  # may quote a file name or a URL
+        if isinstance(exc, BudgetError):  # refused before allocating: a choice to change
+            st.warning(tr("ui.budget", message=message), icon=":material/memory:")
+            return
         if isinstance(exc, OSError):  # a dataset not on this machine (DatasetUnavailable)
             key = "ui.data_missing"
         elif isinstance(exc, ValueError | KeyError):
@@ -135,6 +154,16 @@ def query_param(name: str, like: Any, valid: Callable[[Any], bool] | None = None
         return value if valid is None or valid(value) else like
     except Exception:  # noqa: BLE001 - a validator choking on odd input means "not valid"
         return like
+
+
+def clamp_notes(notes: Sequence[tuple]) -> None:
+    """One gentle note per URL value that was out of range and replaced: ``(name, given,
+    used, low, high)`` tuples, as :func:`olearn.teaching.stream.clamp` records them."""
+    for name, given, used, low, high in notes:
+        st.info(
+            tr("ui.clamped", name=name, given=as_text(given), used=used, low=low, high=high),
+            icon=":material/info:",
+        )
 
 
 def presenting() -> bool:
@@ -343,7 +372,16 @@ class Controls:
             raw = st.query_params.get(name)
             by_text = {str(o): o for o in options}
             value = [by_text[v] for v in str(raw).split(",") if v in by_text] if raw else None
-            st.session_state[key] = value or list(default)
+            value = list(dict.fromkeys(value or default))
+            most = kw.get("max_selections")
+            if most is not None and len(value) > most:  # Streamlit would refuse the widget
+                dropped = as_text(", ".join(map(str, value[most:])))
+                st.info(
+                    tr("ui.too_many", name=name, most=most, dropped=dropped),
+                    icon=":material/info:",
+                )
+                value = value[:most]
+            st.session_state[key] = value
         else:
             st.session_state[key] = [v for v in st.session_state[key] if v in options]
             self._relabel(key)

@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 
 from olearn import registry
+from olearn._budget import model_bytes, require
 from olearn.experiments.engine import Execution
 from olearn.experiments.protocol import DataRef, ProtocolConfig, run_protocol
 
@@ -131,6 +132,32 @@ def dataset_from(
     return DataRef(name, data_home)
 
 
+def run_bytes(data, algorithms: Sequence[str], folds: int) -> tuple[int, str]:
+    """(bytes, description) of the models a comparison of ``data`` may hold at once: every
+    learner on every fold, each ``classes x (features + 1)`` float64 numbers times the copies
+    its family keeps (the confidence-weighted family: mean, diagonal covariance and their
+    averages, 4; the others: weights and an average or a dual's work arrays, 2).  A
+    registered dataset (a :class:`DataRef`, sizes unknown before loading) counts 0: the
+    library's own budget guards it.
+
+    >>> from olearn.datasets.toy import make_toy
+    >>> nbytes, what = run_bytes(make_toy("blobs", n_samples=30), ["perceptron", "cw"], 5)
+    >>> nbytes, what
+    (2160, '2 learners x 5 folds of 3 classes x 3 features (6 model copies per fold)')
+    """
+    if not hasattr(data, "X"):
+        return 0, ""
+    n_classes = int(np.unique(np.asarray(data.y)).size)
+    n_features = int(data.X.shape[1]) + 1  # + the bias column
+    copies = sum(4 if registry.get(k).family == "cw" else 2 for k in algorithms)
+    nbytes = model_bytes(n_classes, n_features, copies * int(folds))
+    what = (
+        f"{len(algorithms)} learners x {int(folds)} folds of {n_classes:,} classes x "
+        f"{n_features:,} features ({copies} model copies per fold)"
+    )
+    return nbytes, what
+
+
 def compare(
     data,
     algorithms: Sequence[str] = DEFAULT_ALGORITHMS,
@@ -142,11 +169,14 @@ def compare(
     curves: bool = True,
     progress: Callable | None = None,
     scale: str = "none",
+    budget: int | None = None,
 ) -> Comparison:
     """Run the protocol (K-fold CV, C tuned on one random fold) and the learning curves.
 
     ``progress(share, message)`` is called across both phases (the curves count as the
-    last part); ``scale`` is the protocol's row scaling ("none" or "l2").
+    last part); ``scale`` is the protocol's row scaling ("none" or "l2").  Before any work,
+    the models it may hold (:func:`run_bytes`) are checked against ``budget`` (bytes; the
+    library's by default): over it, :class:`olearn._budget.BudgetError` names the sizes.
 
     >>> from olearn.datasets.toy import make_toy
     >>> res = compare(make_toy("blobs", n_samples=90), ["perceptron", "spa1"], folds=3,
@@ -160,6 +190,8 @@ def compare(
     algorithms = list(dict.fromkeys(algorithms))
     if not algorithms:
         raise ValueError("choose at least one algorithm")
+    nbytes, what = run_bytes(data, algorithms, folds)
+    require(nbytes, f"this comparison ({what})", budget=budget)
     config = ProtocolConfig(
         folds=int(folds),
         seed=int(seed),

@@ -21,12 +21,21 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from olearn import registry
+from olearn._budget import APP_BYTES, require
 from olearn.teaching.instances import Instance
 from olearn.teaching.strings import num
 from olearn.teaching.strings import t as tt
 
 MAX_ALGORITHMS = 4
-MAX_POINTS = 2000
+MAX_POINTS = 400  # the Playground's largest stream (its n slider); placed points and links too:
+# 2000 placed points took minutes to draw (2000 frames x 4 learners) in a session nobody stops
+MAX_CLASSES = 6  # the Playground's K slider and class buttons; 12 classes took 4x longer to draw
+MAX_TEST_FRACTION = 0.5  # the Playground's largest test share: as many test examples as n
+MAX_COORD = 1e6  # |x1|, |x2| of a placed point (plotly and the regions stay exact far beyond)
+MAX_C = 1e6
+MAX_SEED = 2**32 - 1
+MAX_MARGIN = 1.99  # below make_toy's bound (half its box of 4)
+TEST_CHUNK_BYTES = 8 * 2**20  # the test scores of a block of snapshots, computed at a time
 KINDS = ("blobs", "separable", "xor", "moons", "drift")
 
 
@@ -77,6 +86,33 @@ class StreamRun:
         return {k: int(self.mistakes[k][:t].sum()) for k in self.keys}
 
 
+def check_points(points) -> np.ndarray:
+    """Placed points ``((x1, x2, class), ...)`` as an (m, 3) array, or ValueError naming what
+    is wrong: more than ``MAX_POINTS``, a coordinate not finite or beyond ``±MAX_COORD``, a
+    class not a whole number in ``0..MAX_CLASSES - 1``.
+
+    >>> check_points(((1e308, 0, 0),))
+    Traceback (most recent call last):
+    ...
+    ValueError: point coordinates must be within ±1e+06 (a point has x = (1e+308, 0))
+    """
+    P = np.asarray(points, dtype=float).reshape(-1, 3)
+    if P.shape[0] > MAX_POINTS:
+        raise ValueError(f"at most {MAX_POINTS} points, got {P.shape[0]}")
+    if not np.all(np.isfinite(P)):
+        raise ValueError("every point needs finite x1, x2 and a class")
+    far = np.abs(P[:, :2]).max(axis=1) > MAX_COORD
+    if np.any(far):
+        a, b = P[np.argmax(far), :2]
+        raise ValueError(
+            f"point coordinates must be within ±{MAX_COORD:g} (a point has x = ({a:g}, {b:g}))"
+        )
+    labels = P[:, 2]
+    if np.any(labels < 0) or np.any(labels != np.round(labels)) or np.any(labels >= MAX_CLASSES):
+        raise ValueError(f"classes must be whole numbers 0..{MAX_CLASSES - 1}")
+    return P
+
+
 def stream_data(
     kind: str = "blobs",
     n_samples: int = 200,
@@ -93,16 +129,10 @@ def stream_data(
     ((2, 2), [0, 1])
     """
     if points is not None:
-        P = np.asarray(points, dtype=float).reshape(-1, 3)
+        P = check_points(points)
         if P.shape[0] < 2:
             raise ValueError("place at least two points")
-        if P.shape[0] > MAX_POINTS:
-            raise ValueError(f"at most {MAX_POINTS} points")
-        if not np.all(np.isfinite(P)):
-            raise ValueError("every point needs finite x1, x2 and a class")
         labels = P[:, 2]
-        if np.any(labels < 0) or np.any(labels != np.round(labels)) or labels.max() > 11:
-            raise ValueError("classes must be whole numbers 0..11")
         _, y = np.unique(labels.astype(int), return_inverse=True)
         if y.max() < 1:
             raise ValueError("the points need at least two different classes")
@@ -118,6 +148,27 @@ def stream_data(
         random_state=seed,
     )
     return np.asarray(ds.X, dtype=float), np.asarray(ds.y, dtype=np.int64)
+
+
+def held_out_size(n_samples: int, test_fraction: float) -> int:
+    """Examples held out beside a stream of ``n_samples`` for a test share ``test_fraction``."""
+    return int(round(n_samples * test_fraction / (1 - test_fraction)))
+
+
+def stream_bytes(n_learners: int, n: int, K: int, n_test: int = 0, bias: bool = True) -> int:
+    """Bytes :func:`run_stream` holds for ``n_learners`` learners on ``n`` examples of ``K``
+    classes with ``n_test`` held out: per learner, the snapshots of the weights ``(n + 1) x K x
+    d`` and (confidence-weighted family, counted for all) of the covariance ``(n + 1) x d x
+    d``, the predictions; the data; one block of test scores at a time (``TEST_CHUNK_BYTES``).
+
+    >>> stream_bytes(4, MAX_POINTS, MAX_CLASSES, MAX_POINTS) < 32 * 2**20
+    True
+    """
+    d = 3 if bias else 2
+    per_learner = (n + 1) * (K * d + d * d) * 8 + n * 9 + (n + 1) * 8
+    data = (n + n_test) * (d + 2 + 1) * 8 * 2
+    test = 2 * TEST_CHUNK_BYTES if n_test else 0
+    return int(n_learners * per_learner + data + test)
 
 
 def _learner(key: str, C: float):
@@ -161,8 +212,12 @@ def run_stream(
         raise ValueError(f"choose between 1 and {MAX_ALGORITHMS} algorithms, got {len(keys)}")
     if not 0.0 <= test_fraction < 0.9:
         raise ValueError("the test fraction must be in [0, 0.9)")
-    n_test = (
-        0 if points is not None else int(round(n_samples * test_fraction / (1 - test_fraction)))
+    n_test = 0 if points is not None else held_out_size(n_samples, test_fraction)
+    n_stream = len(points) if points is not None else int(n_samples)
+    require(
+        stream_bytes(len(keys), n_stream, n_classes if points is None else MAX_CLASSES, n_test),
+        f"a playground run ({len(keys)} learners x {n_stream} steps, {n_test} test examples)",
+        budget=APP_BYTES,
     )
     X, y = stream_data(kind, n_samples + n_test, n_classes, noise, margin, seed, points)
     X_test, y_test = np.empty((0, 2)), np.empty(0, dtype=np.int64)
@@ -193,8 +248,8 @@ def run_stream(
                 S[i + 1] = cov(state)
         Ws[key], Sigmas[key], predicted[key] = W, S, guess
         mistakes[key] = guess != y
-        if len(y_test):  # (n+1, K, d) @ (d, m) -> (n+1, K, m): every snapshot's test scores
-            test_error[key] = np.mean(np.argmax(W @ F_test.T, axis=1) != y_test, axis=1)
+        if len(y_test):
+            test_error[key] = _test_errors(W, F_test, y_test)
     names = tuple(registry.get(k).name for k in keys)
     return StreamRun(
         X,
@@ -212,6 +267,22 @@ def run_stream(
         y_test,
         test_error,
     )
+
+
+def _test_errors(W: np.ndarray, F_test: np.ndarray, y_test: np.ndarray) -> np.ndarray:
+    """Every snapshot's test error rate: ``W`` (n+1, K, d), ``F_test`` (m, d) -> (n+1,).
+
+    A block of snapshots at a time, each block's scores (rows, K, m) within
+    ``TEST_CHUNK_BYTES``: all at once they are (n+1) x K x m floats, 3.1 GB for 2000 steps,
+    12 classes and 16,000 test examples (what a link once asked for).
+    """
+    n1, K, _ = W.shape
+    rows = max(1, TEST_CHUNK_BYTES // (8 * K * max(len(y_test), 1)))
+    out = np.empty(n1)
+    for start in range(0, n1, rows):  # (rows, K, d) @ (d, m) -> (rows, K, m)
+        scores = W[start : start + rows] @ F_test.T
+        out[start : start + rows] = np.mean(np.argmax(scores, axis=1) != y_test, axis=1)
+    return out
 
 
 def step_notes(run: StreamRun, lang: str = "en") -> list[str]:
@@ -273,8 +344,9 @@ def instance_at(
     >>> inst.W.shape, float(inst.x[-1]), inst.bias
     ((3, 3), 1.0, True)
     """
+    # only learner ``key`` matters (the others never touch its state): 1 run, not up to 4
     run = run_stream(
-        keys, kind, n_samples, n_classes, noise, margin, seed, C, bias, points, test_fraction
+        (key,), kind, n_samples, n_classes, noise, margin, seed, C, bias, points, test_fraction
     )
     t = int(min(max(t, 0), run.n - 1))
     return Instance(run.W[key][t].copy(), run.features(t), int(run.y[t]), float(C), bool(bias))
@@ -297,10 +369,11 @@ def points_from_text(text: str) -> tuple:
     rows = [r.split(",") for r in str(text).split(";") if r.strip()]
     if any(len(r) != 3 for r in rows):
         raise ValueError("points are written x1,x2,class;x1,x2,class;...")
-    pts = tuple((float(a), float(b), int(float(c))) for a, b, c in rows)
-    if not all(np.isfinite([a for p in pts for a in p[:2]])):
-        raise ValueError("every point needs finite coordinates")
-    return pts
+    if len(rows) > MAX_POINTS:
+        raise ValueError(f"at most {MAX_POINTS} points, got {len(rows)}")
+    values = [(float(a), float(b), float(c)) for a, b, c in rows]
+    check_points(values or np.empty((0, 3)))
+    return tuple((a, b, int(c)) for a, b, c in values)
 
 
 def instance_to_url(hand_over: tuple) -> dict[str, str]:
@@ -336,12 +409,60 @@ def instance_to_url(hand_over: tuple) -> dict[str, str]:
     return {"scenario": "playground", URL_PARAM: ";".join(f"{k}={v}" for k, v in fields.items())}
 
 
-def instance_from_url(params: Mapping) -> tuple | None:
+# the bounds of the hand-over's numbers: name -> (type, low, high); with them the worst
+# accepted link's run (4 learners x 400 steps x 6 classes, 400 test examples) needs under
+# 1 MiB + 16 MiB of test-score blocks, far inside APP_BYTES (see test_reliability_app)
+URL_BOUNDS = {
+    "n": (int, 2, MAX_POINTS),
+    "K": (int, 2, MAX_CLASSES),
+    "seed": (int, 0, MAX_SEED),
+    "t": (int, 0, MAX_POINTS - 1),
+    "noise": (float, 0.0, 0.9),
+    "margin": (float, 0.0, MAX_MARGIN),
+    "C": (float, 1e-6, MAX_C),
+    "test": (float, 0.0, MAX_TEST_FRACTION),
+}
+
+
+def clamp(name: str, text: str, notes: list | None = None):
+    """URL field ``name``'s ``text`` as a number within :data:`URL_BOUNDS` (clamped; each
+    clamp appended to ``notes`` as ``(name, text, value_used, low, high)``).  Raises
+    ValueError when ``text`` is not a finite number (of the right kind).
+
+    >>> notes = []
+    >>> clamp("n", "99999", notes), clamp("C", "0.5"), notes
+    (400, 0.5, [('n', '99999', 400, 2, 400)])
+    """
+    kind, low, high = URL_BOUNDS[name]
+    value = float(str(text).strip())
+    if not np.isfinite(value) or (kind is int and value != round(value)):
+        raise ValueError(f"{name}={text!r} is not a {'whole ' if kind is int else ''}number")
+    used = kind(min(max(value, low), high))
+    if used != value and notes is not None:
+        notes.append((name, str(text)[:20], used, low, high))
+    return used
+
+
+def hand_over_bytes(hand_over: tuple) -> int:
+    """Bytes the SPA page's run of a hand-over holds (:func:`stream_bytes`)."""
+    keys, kind, n, K, *_rest, test = hand_over
+    n_test = held_out_size(n, test) if hand_over[9] is None else 0
+    return stream_bytes(len(keys), n, K, n_test, bool(hand_over[8]))
+
+
+def instance_from_url(params: Mapping, notes: list | None = None) -> tuple | None:
     """The hand-over tuple of :func:`instance_to_url` read back from URL parameters (a dict or
     ``st.query_params``), or ``None`` when absent or malformed.  Never raises.
 
+    Numbers outside :data:`URL_BOUNDS` are clamped into them (each clamp appended to
+    ``notes``, see :func:`clamp`), so the run a link asks for stays within ``APP_BYTES``.
+
     >>> instance_from_url({"pg": "algos=nope;t=1"}) is None, instance_from_url({}) is None
     (True, True)
+    >>> url = instance_to_url((("spa",), "blobs", 40, 3, 0.0, 0.5, 0, 1.0, True, None, "spa", 7))
+    >>> notes = []
+    >>> instance_from_url({"pg": url["pg"].replace("n=40", "n=10000000")}, notes)[2], notes
+    (400, [('n', '10000000', 400, 2, 400)])
     """
     try:
         raw = params.get(URL_PARAM)
@@ -359,14 +480,17 @@ def instance_from_url(params: Mapping) -> tuple | None:
         kind = "blobs" if points is not None else f["kind"]
         if kind not in KINDS:
             return None
-        n, K, seed, t = (int(f[k]) for k in ("n", "K", "seed", "t"))
-        noise, margin, C, test = (float(f[k]) for k in ("noise", "margin", "C", "test"))
-        values = np.array([n, K, seed, t, noise, margin, C, test], dtype=float)
-        if not np.all(np.isfinite(values)) or not (2 <= n <= MAX_POINTS and 2 <= K <= 12):
-            return None
-        if not (0 <= noise < 1 and margin >= 0 and C > 0 and 0 <= test < 0.9 and t >= 0):
-            return None
+        found: list = []
+        n, K, seed, t = (clamp(k, f[k], found) for k in ("n", "K", "seed", "t"))
+        noise, margin, C, test = (clamp(k, f[k], found) for k in ("noise", "margin", "C", "test"))
+        if points is not None:
+            n, test = len(points), 0.0
+        t = min(t, n - 1)
         bias = f["bias"] == "1"
-        return (keys, kind, n, K, noise, margin, seed, C, bias, points, key, t, test)
+        hand_over = (keys, kind, n, K, noise, margin, seed, C, bias, points, key, t, test)
+        require(hand_over_bytes(hand_over), "the linked playground run", budget=APP_BYTES)
+        if notes is not None:
+            notes.extend(found)
+        return hand_over
     except (KeyError, ValueError, TypeError, OverflowError, AttributeError):
         return None

@@ -30,6 +30,22 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "ui.error": ("Something went wrong: {message}", "エラーが発生しました: {message}"),
     "ui.bad_param": ("Invalid parameter: {message}", "パラメータが不正です: {message}"),
+    "ui.clamped": (
+        "The link's {name} = {given} is outside {low}..{high}: using {used}.",
+        "リンクの {name} = {given} は範囲 {low}..{high} の外です。{used} を使います。",
+    ),
+    "ui.too_many": (
+        "The link's {name} lists more than {most}: left out {dropped}.",
+        "リンクの {name} は {most} 個を超えています。{dropped} は使いません。",
+    ),
+    "ui.bad_points": (
+        "The link's points were not used ({message}); showing the example points.",
+        "リンクの点は使いません ({message})。例の点を表示しています。",
+    ),
+    "ui.budget": (
+        "Too large for this app: {message}",
+        "このアプリには大きすぎます: {message}",
+    ),
     "ui.data_missing": (
         "Data not available on this machine: {message}",
         "このマシンではデータを利用できません: {message}",

@@ -1,6 +1,10 @@
 """UI strings: playground (key -> (English, Japanese))."""
 
 STRINGS: dict[str, tuple[str, str]] = {
+    "play.row_refused": (
+        "A row of the table was left out: {message}.",
+        "表の行を 1 つ除きました: {message}。",
+    ),
     "play.title": (
         "Playground: watch online learners on a 2-D stream",
         "プレイグラウンド: 2次元のデータ列で逐次学習を見る",
@@ -40,8 +44,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "重み空間: クラスの平均と共分散の楕円 (1σ)",
     ),
     "play.points": (
-        "Your points (edit, add rows; class 0..11)",
-        "あなたの点 (編集・行の追加; クラスは 0..11)",
+        "Your points (edit, add rows; class 0..5)",
+        "あなたの点 (編集・行の追加; クラスは 0..5)",
     ),
     "play.place_class": ("Class of the next point", "次に置く点のクラス"),
     "play.place_title": ("Click to place a point", "クリックして点を置く"),
