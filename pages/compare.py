@@ -7,6 +7,7 @@ from olearn.app.cached import comparison, dataset_card
 from olearn.app.frame import require_frame
 from olearn.app.ui import Controls, as_text, guard, header, lang, plot, tr
 from olearn.datasets import names as dataset_names
+from olearn.datasets.upload import MAX_BYTES
 from olearn.teaching.compare import (
     DEFAULT_ALGORITHMS,
     PAPER_SETTINGS,
@@ -49,7 +50,7 @@ with guard():
         upload = filename = name = None
         if source == "upload":
             file = st.file_uploader(
-                tr("cmp.upload"),
+                tr("cmp.upload", mb=MAX_BYTES // 2**20),
                 key="cmp.file",
                 type=["csv", "tsv", "txt", "svm", "libsvm", "svmlight", "gz", "bz2"],
             )

@@ -18,9 +18,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "cmp.dataset": ("Dataset", "データセット"),
     "cmp.upload": (
-        "Upload a file (svmlight or CSV, at most 50 MB; label column 'label' or last)",
-        "ファイルをアップロード (svmlight または CSV, 50 MB まで; ラベル列は 'label' "
-        "または最後の列)",
+        "Upload a file (svmlight or CSV, at most {mb} MB; label column 'label', 'class' or "
+        "'target', else the last)",
+        "ファイルをアップロード (svmlight または CSV, {mb} MB まで; ラベル列は 'label'・"
+        "'class'・'target'、なければ最後の列)",
     ),
     "cmp.need_upload": (
         "Upload a file to compare on it.",
