@@ -81,17 +81,33 @@ def test_language_switch_translates_the_page():
 
 
 def test_page_error_becomes_a_message_not_a_traceback(monkeypatch):
-    """Without the test switch, a bad URL parameter ends as st.error, never st.exception."""
+    """Without the test switch, an error inside a page ends as st.error, never st.exception."""
+    import olearn.app.cached
+
+    def broken(*args, **kwargs):
+        raise ValueError("a class label the learners cannot take")
+
     monkeypatch.delenv("OLEARN_APP_RAISE")
+    monkeypatch.setattr(olearn.app.cached, "stream_views", broken)
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    at.run()
+    at.switch_page(page_file("pages/playground.py"))
+    at.run()
+    assert not at.exception
+    assert at.error and "class label" in at.error[0].value
+
+
+def test_a_malformed_link_of_placed_points_gives_a_note_and_the_example(monkeypatch):
+    """A link's points that cannot be used (class 99) give a note, not an error box."""
     at = AppTest.from_file(str(APP), default_timeout=120)
     at.run()
     at.switch_page(page_file("pages/playground.py"))
     at.query_params["kind"] = "placed"
-    at.query_params["pts"] = "0,0,0;1,1,99"  # class 99: a clear ValueError
+    at.query_params["pts"] = "0,0,0;1,1,99"
     at.session_state["play.kind"] = "placed"
     at.run()
-    assert not at.exception
-    assert at.error and "class" in at.error[0].value
+    assert not at.exception and not at.error
+    assert any("99" in note.value or "class" in note.value for note in at.info)
 
 
 # --- SPA page -------------------------------------------------------------------------------
