@@ -117,6 +117,23 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         a = float(self.a)
         self._S = math.sqrt(a) * np.eye(rows) if self.covariance == "full" else np.full(rows, a)
 
+    def _state_spec(self, n_classes: int, n_features: int) -> dict:
+        rows = n_features + (1 if self.fit_intercept else 0)
+        if self.covariance == "full":  # the square root A the kernel updates: bit-exact
+            return {
+                **super()._state_spec(n_classes, n_features),
+                "covariance_factor": ((rows, rows), "factor"),
+            }
+        return {**super()._state_spec(n_classes, n_features), "covariance": ((rows,), "positive")}
+
+    def _state_arrays(self) -> dict:
+        key = "covariance_factor" if self._S.ndim == 2 else "covariance"
+        return {**super()._state_arrays(), key: self._S.copy()}
+
+    def _load_state_arrays(self, arrays: dict) -> None:
+        super()._load_state_arrays(arrays)
+        self._S = arrays["covariance_factor" if self.covariance == "full" else "covariance"]
+
     @property
     def covariance_(self) -> np.ndarray:
         """The shared covariance (diagonal vector or full matrix ``A A'``)."""

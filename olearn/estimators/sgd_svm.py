@@ -129,6 +129,39 @@ class SGDSVMClassifier(OnlineClassifier):
         self._last = np.zeros((P, n_features), dtype=np.int64)
         self._set_public()
 
+    _derived = ("coef_", "intercept_", "counts_")  # rebuilt from the state after unpickling
+
+    def _state_spec(self, n_classes: int, n_features: int) -> dict:
+        P = 1 if n_classes == 2 else n_classes
+        return {
+            "v": ((P, n_features), "real"),
+            "scale": ((P,), "positive"),
+            "bias": ((P,), "real"),
+            "steps": ((P,), "count"),
+            "counts": ((P, n_features), "count"),
+            "last": ((P, n_features), "count"),
+        }
+
+    def _state_arrays(self) -> dict:
+        scale, bias, steps = self._scalars.T
+        return {
+            "v": self._V.copy(),
+            "scale": scale.copy(),
+            "bias": bias.copy(),
+            "steps": steps.astype(np.int64),
+            "counts": self._counts.copy(),
+            "last": self._last.copy(),
+        }
+
+    def _load_state_arrays(self, arrays: dict) -> None:
+        self._V = arrays["v"]
+        self._scalars = np.column_stack([arrays["scale"], arrays["bias"], arrays["steps"]])
+        self._counts, self._last = arrays["counts"], arrays["last"]
+        self._set_public()
+
+    def _rebuild_public(self) -> None:
+        self._set_public()
+
     def _epoch(self, rows, y_idx, order, mistakes) -> int:
         # SGD-SVM's bias is not a feature (its own rate, not regularised: Bottou), so its rows
         # are X's alone and the kernel keeps the bias
