@@ -529,11 +529,12 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         X : {array-like, sparse matrix} of shape (n_samples, n_features).
         y : array-like of shape (n_samples,), labels of any hashable type.
         classes : array-like, optional
-            Labels to declare before the first sample (default: none beyond ``y``'s).  A
-            label seen for the first time, in ``y`` or here, joins ``classes_`` with a zero
-            weight row (the prior mean, for the confidence-weighted family; the covariance is
-            shared already) at that moment: at its first sample, or, declared here, before
-            this call's first sample.  The two differ: a declared class scores 0 from the
+            Labels to declare before the first sample (default: none).  A label seen for the
+            first time, in ``y`` (on the first call too) or here, joins ``classes_`` with a
+            zero weight row (the prior mean, for the confidence-weighted family; the
+            covariance is shared already) at that moment: at its first sample, or, declared
+            here, before this call's first sample.  So one call on a batch equals one call
+            per sample, exactly.  The two differ: a declared class scores 0 from the
             start, so it can be the best wrong class of earlier updates (and be pushed down by
             them); a class that joins mid-stream takes part only from its first sample on.
             They agree while the declared class was never a rival.  ``classes_`` stays sorted
@@ -561,10 +562,11 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
                 self._check_state_params("continue with partial_fit")
             X, y = self._validate(X, y, reset=first)
             arrays = self._arrays(X)
-            if first:
-                given = np.asarray(classes) if classes is not None else y
+            if first:  # declared classes; else the first label (growing) or all of y's
+                given = y[:1] if self._grows else y
+                given = np.asarray(classes) if classes is not None else given
                 self._start(X, _encode_classes(given), least=1 if self._grows else 2)
-                classes = None  # declared: ``y``'s other labels join at their first row
+                classes = None  # ``y``'s other labels join at their first row
             y_idx = self._known(y)  # the plain path: every label known
             joins = self._new_labels(y if y_idx is None else y[:0], classes)
             if joins:  # the grown model must fit the budget before anything changes
@@ -613,6 +615,17 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         bit for bit, so a fresh estimator with the same parameters given this state by
         :meth:`set_state` continues exactly as this one would.  Parameter mixing (averaging
         several models' states key by key) is the caller's: the arrays are plain float64.
+
+        >>> import numpy as np
+        >>> from olearn.estimators import SPAClassifier
+        >>> clf = SPAClassifier().partial_fit(np.eye(3), ["b", "b", "a"])  # "a" joins at row 2
+        >>> state = clf.get_state()
+        >>> state["classes"].tolist(), state["coef"].shape, state["t"]
+        (['a', 'b'], (2, 3), 3)
+        >>> state["coef"].tolist()  # "b" alone had no rival: rows 0 and 1 taught nothing
+        [[0.0, 0.0, 0.5], [0.0, 0.0, -0.5]]
+        >>> SPAClassifier().set_state(state).predict(np.eye(3)[2:]).tolist()
+        ['a']
         """
         check_is_fitted(self, "classes_")
         self._check_state_params("give its state")

@@ -52,6 +52,18 @@ class SGDSVMClassifier(OnlineClassifier):
     counts_ : ndarray of int, same shape as ``coef_``: the per-feature clocks ``t_j``.
     t_ : int, examples seen.  n_updates_ : int, steps whose hinge was active.
 
+    Notes
+    -----
+    *State.*  ``get_state()`` / ``set_state(state)`` as for the online estimators (keys
+    ``"version"``, ``"params"``, ``"classes"``, ``"n_features_in"``, ``"feature_names_in"``,
+    ``"t"``, ``"n_updates"``, ``"n_iter"``), with one row per binary SVM (P = 1 for two
+    classes, else K): ``"v"`` (P, d) float64 with ``w = scale * v`` up to pending lazy shrinks,
+    ``"scale"`` (P,) > 0, ``"bias"`` (P,), ``"steps"`` (P,) int (each SVM's clock t),
+    ``"counts"`` (P, d) int (the per-feature clocks ``t_j``), ``"last"`` (P, d) int (the step
+    up to which feature j's shrinks were applied).  A restored model continues bit for bit.
+    It cannot add a class mid-stream (each one-vs-rest SVM would need the past samples as
+    negatives): declare every class with ``classes=`` on the first ``partial_fit``.
+
     Examples
     --------
     >>> from sklearn.datasets import load_breast_cancer
