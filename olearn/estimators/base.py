@@ -449,6 +449,8 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         """``(row, label)`` for every label not yet in ``classes_``, at its first row (a label
         declared with ``classes=`` on a later call joins at row 0); [] when all are known.
         ValueError for a family whose state cannot grow."""
+        if classes is None and y.shape[0] == 0:  # the plain path: nothing new
+            return []
         known = set(self.classes_.tolist())
         joins = []
         for label in [] if classes is None else np.asarray(classes).tolist():
@@ -459,7 +461,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
             if label not in known:
                 known.add(label)
                 joins.append((row, label))
-        names = {str(label): type(label).__name__ for label in self.classes_.tolist()}
+        names = {str(label): type(label).__name__ for label in self.classes_.tolist() if joins}
         alike = [label for _, label in joins if str(label) in names]
         if alike:  # 0 where "0" is a class: almost surely the wrong type, not a new class
             kinds = sorted({names[str(label)] for label in alike})
