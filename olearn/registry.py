@@ -52,13 +52,15 @@ class ReadableLearner(NamedTuple):
 
     ``init(d, K) -> state``; ``step(state, x, y) -> (state, trace)``; ``weights(state)`` the
     (K, d) weights (means for the confidence-weighted family); ``covariance(state)`` the
-    (d, d) covariance or None.
+    (d, d) covariance or None; ``grow(state, position) -> state`` adds a class that joins
+    mid-stream: a zero weight (mean) row at ``position``, the covariance shared as it is.
     """
 
     init: Callable
     step: Callable
     weights: Callable
     covariance: Callable
+    grow: Callable
 
 
 @dataclass(frozen=True)
@@ -166,6 +168,8 @@ class AlgorithmSpec:
         """
         if not self.online:
             raise ValueError(f"{self.name} is a batch algorithm: it has no online stream")
+        import numpy as np
+
         step, kwargs = self.step, self.rule_kwargs(**overrides)
         if self.family == "cw":
             from olearn.core.cw import cw_init
@@ -176,14 +180,14 @@ class AlgorithmSpec:
                 lambda s, x, y: step(s, x, y, **kwargs),
                 lambda s: s.mu,
                 lambda s: s.Sigma if s.Sigma.ndim == 2 else None,
+                lambda s, at: s._replace(mu=np.insert(s.mu, at, 0.0, axis=0)),
             )
-        import numpy as np
-
         return ReadableLearner(
             lambda d, K: np.zeros((K, d)),
             lambda s, x, y: step(s, x, y, **kwargs),
             lambda s: s,
             lambda s: None,
+            lambda s, at: np.insert(s, at, 0.0, axis=0),
         )
 
 

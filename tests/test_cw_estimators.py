@@ -102,9 +102,10 @@ def test_partial_fit_is_one_rule_step_per_sample(make, covariance, diagonal_form
 def test_fit_one_ordered_epoch_equals_partial_fit_and_learn_stream():
     Xin, X, labels, y = data(sparse=True)
     a = SCWClassifier(C=0.5, epochs=1, shuffle=False).fit(Xin, labels)
-    b = SCWClassifier(C=0.5).partial_fit(Xin, labels)
+    declared = {"classes": np.unique(labels)}  # as fit: every class there from the start
+    b = SCWClassifier(C=0.5).partial_fit(Xin, labels, **declared)
     c = SCWClassifier(C=0.5)
-    mistakes = c.learn_stream(Xin, labels)
+    mistakes = c.learn_stream(Xin, labels, **declared)
     for other in (b, c):
         assert np.array_equal(a.coef_, other.coef_)
         assert np.array_equal(a.covariance_, other.covariance_)

@@ -31,10 +31,17 @@ Where parameters meet state (:class:`ModelState`, shared with the batch estimato
 
 ``fit`` = fresh state + ``epochs`` passes (shuffled with ``random_state`` if ``shuffle``);
 ``partial_fit`` = exactly one pass over the given samples, in the given order.
+
+The public state (:meth:`OnlineClassifier.get_state` / ``set_state``) is a dict of plain
+arrays and scalars; a family adds its arrays through three more hooks, ``_state_spec(K, d)``
+(each array's shape and kind, which ``set_state`` checks), ``_state_arrays()`` (copies out)
+and ``_load_state_arrays(arrays)`` (copies in).  A family whose state can take a class
+mid-stream (``_grows = True``) adds ``_add_class(position)``: a zero row at ``position``.
 """
 
 from __future__ import annotations
 
+import bisect
 import functools
 import math
 from numbers import Integral, Real
@@ -99,6 +106,35 @@ def _encode_classes(y: np.ndarray) -> np.ndarray:
         return np.array(list(seen), dtype=object)
 
 
+def _with_class(classes: np.ndarray, label, y_dtype) -> tuple[int, np.ndarray]:
+    """Where a new ``label`` joins ``classes``, and the grown array of classes.
+
+    Sorted ``classes`` stay sorted: the new class sits where ``fit`` on the same labels puts
+    it, so ties (lowest index wins) break the same way, and a class declared up front with
+    ``classes=`` has the same column.  A label that cannot be ordered with them (mixed types;
+    classes already in first-appearance order) is appended, the order ``_encode_classes``
+    falls back to.
+    """
+    labels = classes.tolist()
+    numeric = {np.dtype(t).kind in "biuf" for t in (classes.dtype, y_dtype)}
+    strings = {np.dtype(t).kind == "U" for t in (classes.dtype, y_dtype)}
+    dtype = np.dtype(object)  # numbers with strings (numpy would make the numbers strings)
+    if numeric == {True} or strings == {True}:
+        dtype = np.promote_types(classes.dtype, y_dtype)  # e.g. '<U3' and '<U5': '<U5'
+
+    position = len(labels)
+    try:
+        if sorted(labels) == labels:
+            position = bisect.bisect_left(labels, label)
+    except TypeError:  # incomparable kinds: first-appearance order
+        pass
+    ordered = [*labels[:position], label, *labels[position:]]
+    grown = np.empty(len(ordered), dtype=dtype)
+    for i, value in enumerate(ordered):  # element-wise: tuples stay single labels
+        grown[i] = value
+    return position, grown
+
+
 def check_sparse_structure(X) -> None:
     """Raise ValueError unless a CSR/CSC/BSR matrix is well formed (O(nnz)).
 
@@ -153,6 +189,64 @@ def check_sqnorms(rows: tuple) -> None:
         "intercept_scaling included); scale the features first, e.g. "
         "sklearn.preprocessing.MaxAbsScaler or Normalizer"
     )
+
+
+STATE_VERSION = 1
+_COMMON_KEYS = frozenset(
+    {"version", "params", "classes", "n_features_in", "feature_names_in", "t", "n_updates",
+     "n_iter"}
+)  # fmt: skip
+
+
+def _state_sizes(name: str, state: dict, classes: np.ndarray, least: int) -> tuple[int, int]:
+    """``(K, d)`` from a state's classes and width, checked."""
+    if classes.ndim != 1 or classes.shape[0] < least:
+        raise ValueError(f"{name}.set_state: 'classes' must be 1-D with >= {least} labels")
+    if len(set(classes.tolist())) != classes.shape[0]:
+        raise ValueError(f"{name}.set_state: 'classes' holds a label twice")
+    d = state.get("n_features_in")
+    if isinstance(d, bool) or not isinstance(d, Integral) or d < 1:
+        raise ValueError(f"{name}.set_state: 'n_features_in' must be a positive int, got {d!r}")
+    return classes.shape[0], int(d)
+
+
+def _check_keys(name: str, state: dict, family: set) -> None:
+    expected = _COMMON_KEYS | family
+    missing, extra = expected - set(state), set(state) - expected
+    if missing or extra:
+        raise ValueError(
+            f"{name}.set_state: missing keys {sorted(missing)}, unexpected keys {sorted(extra)} "
+            "(a dict from this class's get_state, with the same parameters)"
+        )
+
+
+def _count(name: str, key: str, value) -> int:
+    if isinstance(value, bool) or not isinstance(value, Integral) or value < 0:
+        raise ValueError(f"{name}.set_state: {key!r} must be an int >= 0, got {value!r}")
+    return int(value)
+
+
+def _state_array(name: str, key: str, value, shape: tuple, kind: str) -> np.ndarray:
+    """A float64 (``kind`` "real" / "positive") or int64 ("count") copy of a state array,
+    checked: its shape, a real (or integer) dtype, finite, and > 0 or >= 0 by kind."""
+    array = np.asarray(value)
+    if array.shape != shape:
+        raise ValueError(f"{name}.set_state: {key!r} has shape {array.shape}, expected {shape}")
+    integer = kind == "count"
+    if array.dtype.kind not in ("iu" if integer else "iuf"):
+        what = "integers" if integer else "real numbers"
+        raise ValueError(f"{name}.set_state: {key!r} must hold {what}, got dtype {array.dtype}")
+    array = np.array(array, dtype=np.int64 if integer else np.float64, order="C")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name}.set_state: {key!r} holds NaN or infinity")
+    if kind == "factor" and np.linalg.slogdet(array)[0] == 0:
+        raise ValueError(
+            f"{name}.set_state: {key!r} is singular: A A' must be a positive definite covariance"
+        )
+    if (kind == "positive" and not np.all(array > 0)) or (integer and np.any(array < 0)):
+        bound = "> 0 (a variance)" if kind == "positive" else ">= 0"
+        raise ValueError(f"{name}.set_state: every entry of {key!r} must be {bound}")
+    return array
 
 
 class ModelState:
@@ -279,6 +373,13 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         check_sparse_structure(X)
         return validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False)
 
+    def _known(self, y: np.ndarray):
+        """``y``'s class indices, or None when some label is not in ``classes_`` yet."""
+        try:
+            return self._labels_to_index(y)
+        except ValueError:
+            return None
+
     def _labels_to_index(self, y: np.ndarray) -> np.ndarray:
         classes = self.classes_
         if classes.dtype != object and y.dtype != object:
@@ -307,23 +408,88 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         check_sqnorms(rows)
         return rows
 
+    def _sweep(self, rows, y_idx: np.ndarray, order: np.ndarray, mistakes: np.ndarray) -> None:
+        """One kernel pass over the rows ``order``.  A one-class model (a ``partial_fit`` stream
+        whose first label is alone) has no rival class, so every rule is passive: nothing to
+        run, and its prediction (the only class) is right."""
+        if self.classes_.shape[0] > 1:
+            self.n_updates_ += int(self._epoch(rows, y_idx, order, mistakes))
+        self.t_ += order.shape[0]
+
     def _run(self, rows, y_idx: np.ndarray, epochs: int, rng, record_mistakes: bool = False):
         n = y_idx.shape[0]
         mistakes = np.zeros(n if record_mistakes else 0, dtype=np.bool_)
         for _ in range(epochs):
             order = rng.permutation(n) if rng is not None else np.arange(n)
-            order = order.astype(np.int64)
-            self.n_updates_ += int(self._epoch(rows, y_idx, order, mistakes))
-            self.t_ += n
+            self._sweep(rows, y_idx, order.astype(np.int64), mistakes)
             self.n_iter_ += 1
         return mistakes if record_mistakes else None
 
-    def _start(self, X, classes: np.ndarray) -> None:
-        """Fresh state for ``classes`` (at least two) and X's width."""
-        if classes.shape[0] < 2:
+    def _run_growing(self, rows, y: np.ndarray, joins: list, record_mistakes: bool):
+        """One in-order pass over a batch whose labels ``joins`` (``(row, label)`` pairs, in
+        row order) are new: rows ``[start, row)`` run with the classes known so far, then
+        ``label`` joins (``_add_class``: a zero row, the prior), and so on to the end."""
+        n = y.shape[0]
+        mistakes = np.zeros(n if record_mistakes else 0, dtype=np.bool_)
+        y_idx = np.zeros(n, dtype=np.int64)
+        start = 0
+        for stop, label in [*joins, (n, None)]:
+            if stop > start:
+                y_idx[start:stop] = self._labels_to_index(y[start:stop])
+                seen = mistakes[start:stop] if record_mistakes else mistakes
+                self._sweep(rows, y_idx, np.arange(start, stop, dtype=np.int64), seen)
+                start = stop
+            if label is not None:
+                position, self.classes_ = _with_class(self.classes_, label, y.dtype)
+                self._add_class(position)
+        self.n_iter_ += 1
+        return mistakes if record_mistakes else None
+
+    def _new_labels(self, y: np.ndarray, classes) -> list:
+        """``(row, label)`` for every label not yet in ``classes_``, at its first row (a label
+        declared with ``classes=`` on a later call joins at row 0); [] when all are known.
+        ValueError for a family whose state cannot grow."""
+        if classes is None and y.shape[0] == 0:  # the plain path: nothing new
+            return []
+        known = set(self.classes_.tolist())
+        joins = []
+        for label in [] if classes is None else np.asarray(classes).tolist():
+            if label not in known:
+                known.add(label)
+                joins.append((0, label))
+        for row, label in enumerate(y.tolist()):
+            if label not in known:
+                known.add(label)
+                joins.append((row, label))
+        names = {str(label): type(label).__name__ for label in self.classes_.tolist() if joins}
+        alike = [label for _, label in joins if str(label) in names]
+        if alike:  # 0 where "0" is a class: almost surely the wrong type, not a new class
+            kinds = sorted({names[str(label)] for label in alike})
+            raise ValueError(
+                f"labels {', '.join(map(str, alike))} are not in classes_ "
+                f"{self.classes_.tolist()!r} but read like its labels of type "
+                f"{'/'.join(kinds)}; pass labels of the classes' own type (a new class must "
+                "not look like a known one)"
+            )
+        if joins and not self._grows:
+            unknown = ", ".join(repr(label) for _, label in joins)
+            raise ValueError(
+                f"labels {unknown} are not in classes_ {self.classes_.tolist()!r}: "
+                f"{type(self).__name__} cannot add a class mid-stream (a batch reference: "
+                "its one-vs-rest models would need the past samples); pass every class with "
+                "classes=... on the first partial_fit call, with the labels' own type"
+            )
+        return joins
+
+    def _add_class(self, position: int) -> None:  # pragma: no cover - families with _grows
+        raise NotImplementedError
+
+    def _start(self, X, classes: np.ndarray, least: int = 2) -> None:
+        """Fresh state for ``classes`` (at least ``least``) and X's width."""
+        if classes.shape[0] < least:
             n = classes.shape[0]
             raise ValueError(
-                f"this classifier needs samples of at least 2 classes; got {n} class"
+                f"this classifier needs samples of at least {least} classes; got {n} class"
                 f"{'' if n == 1 else 'es'}: {classes.tolist()} (with partial_fit, pass "
                 "classes=[...] listing every label)"
             )
@@ -363,9 +529,22 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features).
-        y : array-like of shape (n_samples,).
-        classes : array-like, optional.  Every label the stream may hold; only read on the
-            first call (default: the labels of that first batch, which must be >= 2).
+        y : array-like of shape (n_samples,), labels of any hashable type.
+        classes : array-like, optional
+            Labels to declare before the first sample (default: none).  A label seen for the
+            first time, in ``y`` (on the first call too) or here, joins ``classes_`` with a
+            zero weight row (the prior mean, for the confidence-weighted family; the
+            covariance is shared already) at that moment: at its first sample, or, declared
+            here, before this call's first sample.  So one call on a batch equals one call
+            per sample, exactly.  The two differ: a declared class scores 0 from the
+            start, so it can be the best wrong class of earlier updates (and be pushed down by
+            them); a class that joins mid-stream takes part only from its first sample on.
+            They agree while the declared class was never a rival.  ``classes_`` stays sorted
+            (labels that cannot be ordered are appended).  The first call may hold a single
+            class: the model predicts it, learns nothing (there is no rival) and starts
+            learning when a second class arrives.  (``fit`` needs two classes, as in
+            scikit-learn.)  ``SGDSVMClassifier`` cannot add classes: declare them all on its
+            first call.
 
         Returns
         -------
@@ -373,6 +552,8 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         """
         self._partial(X, y, classes, record_mistakes=False)
         return self
+
+    _grows = False  # True: a class can join mid-stream (``_add_class``)
 
     def _partial(self, X, y, classes, record_mistakes: bool):
         first = not hasattr(self, "classes_")
@@ -383,23 +564,24 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
                 self._check_state_params("continue with partial_fit")
             X, y = self._validate(X, y, reset=first)
             arrays = self._arrays(X)
-            if first:
-                given = np.asarray(classes) if classes is not None else y
-                self._start(X, _encode_classes(given))
-            elif classes is not None and not np.array_equal(
-                _encode_classes(np.asarray(classes)), self.classes_
-            ):
-                raise ValueError(
-                    f"classes={list(classes)} differs from classes_={self.classes_.tolist()} "
-                    "given on the first partial_fit call"
-                )
-            y_idx = self._labels_to_index(y)
+            if first:  # declared classes; else the first label (growing) or all of y's
+                given = y[:1] if self._grows else y
+                given = np.asarray(classes) if classes is not None else given
+                self._start(X, _encode_classes(given), least=1 if self._grows else 2)
+                classes = None  # ``y``'s other labels join at their first row
+            y_idx = self._known(y)  # the plain path: every label known
+            joins = self._new_labels(y if y_idx is None else y[:0], classes)
+            if joins:  # the grown model must fit the budget before anything changes
+                self._require_budget(X.shape[0], X.shape[1], len(self.classes_) + len(joins))
         except Exception:
             if first:
                 self._forget()
             raise
         try:
-            mistakes = self._run(arrays, y_idx, 1, None, record_mistakes)
+            if joins:
+                mistakes = self._run_growing(arrays, y, joins, record_mistakes)
+            else:
+                mistakes = self._run(arrays, y_idx, 1, None, record_mistakes)
         except Exception:
             self._forget()  # the kernel stopped mid-pass: the state is half-updated
             raise
@@ -416,6 +598,130 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         is the online learning curve.
         """
         return self._partial(X, y, classes, record_mistakes=True)
+
+    # --- the public state --------------------------------------------------------------------
+    def get_state(self) -> dict:
+        """Everything the model needs to go on learning, as plain arrays and scalars (copies).
+
+        Keys (every estimator):
+
+        - ``"version"`` : int, the layout's version (1);
+        - ``"params"`` : dict, the parameters the state was built for (``fit_intercept``,
+          ``intercept_scaling`` with an intercept, the covariance kind and prior ``a`` ...):
+          :meth:`set_state` refuses a state built for other values;
+        - ``"classes"`` : ndarray (K,), ``classes_``, in column order;
+        - ``"n_features_in"`` : int; ``"feature_names_in"`` : ndarray of str, or None;
+        - ``"t"``, ``"n_updates"``, ``"n_iter"`` : int, ``t_``, ``n_updates_``, ``n_iter_``;
+
+        and the family's arrays (see the class's docstring, *State*).  Numbers are copied
+        bit for bit, so a fresh estimator with the same parameters given this state by
+        :meth:`set_state` continues exactly as this one would.  Parameter mixing (averaging
+        several models' states key by key) is the caller's: the arrays are plain float64.
+
+        >>> import numpy as np
+        >>> from olearn.estimators import SPAClassifier
+        >>> clf = SPAClassifier().partial_fit(np.eye(3), ["b", "b", "a"])  # "a" joins at row 2
+        >>> state = clf.get_state()
+        >>> state["classes"].tolist(), state["coef"].shape, state["t"]
+        (['a', 'b'], (2, 3), 3)
+        >>> state["coef"].tolist()  # "b" alone had no rival: rows 0 and 1 taught nothing
+        [[0.0, 0.0, 0.5], [0.0, 0.0, -0.5]]
+        >>> SPAClassifier().set_state(state).predict(np.eye(3)[2:]).tolist()
+        ['a']
+        """
+        check_is_fitted(self, "classes_")
+        self._check_state_params("give its state")
+        names = getattr(self, "feature_names_in_", None)
+        return {
+            "version": STATE_VERSION,
+            "params": dict(self._built_for),
+            "classes": self.classes_.copy(),
+            "n_features_in": int(self.n_features_in_),
+            "feature_names_in": None if names is None else names.copy(),
+            "t": int(self.t_),
+            "n_updates": int(self.n_updates_),
+            "n_iter": int(self.n_iter_),
+            **self._state_arrays(),
+        }
+
+    def set_state(self, state: dict):
+        """Replace the model by ``state`` (a :meth:`get_state` dict); returns self.
+
+        Every entry is checked before anything changes (ValueError naming it): the keys, the
+        layout version, the parameters (they must equal this estimator's: change them with
+        ``set_params`` first), the classes (distinct; at least two for a family that cannot
+        add classes), every array's shape, dtype (real numbers; the counters integers), that
+        it is finite, and the covariance positive; then the memory budget.  The arrays are
+        copied in, so the caller's stay its own.
+        """
+        self._validate_params()
+        self._check_params()
+        name = type(self).__name__
+        if not isinstance(state, dict):
+            raise TypeError(f"{name}.set_state takes a dict from get_state, got {type(state)}")
+        if state.get("version") != STATE_VERSION:
+            raise ValueError(
+                f"{name}.set_state: state version {state.get('version')!r}, expected "
+                f"{STATE_VERSION} (a dict from get_state)"
+            )
+        params, ours = state.get("params"), self._state_params()
+        if params != ours:
+            raise ValueError(
+                f"{name}.set_state: the state was built for {params!r}, this estimator has "
+                f"{ours!r}; set those parameters with set_params(...) first (they fix the "
+                "shape or the meaning of the state's numbers)"
+            )
+        classes = np.asarray(state.get("classes"))
+        K, d = _state_sizes(name, state, classes, 1 if self._grows else 2)
+        spec = self._state_spec(K, d)
+        _check_keys(name, state, set(spec))
+        arrays = {key: _state_array(name, key, state[key], *spec[key]) for key in spec}
+        counters = {key: _count(name, key, state[key]) for key in ("t", "n_updates", "n_iter")}
+        names = state["feature_names_in"]
+        if names is not None:
+            names = np.asarray(names, dtype=object)
+            if names.shape != (d,) or not all(isinstance(v, str) for v in names):
+                raise ValueError(f"{name}.set_state: 'feature_names_in' must be {d} strings")
+        self._require_budget(0, d, K)
+        self._forget()
+        self._check_params()  # its resolved values (SGD-SVM's) are state that _forget dropped
+        self.classes_ = classes.copy()
+        self.n_features_in_ = d
+        if names is not None:
+            self.feature_names_in_ = names
+        self._load_state_arrays(arrays)
+        self._remember_state_params()
+        self.t_, self.n_updates_ = counters["t"], counters["n_updates"]
+        self.n_iter_ = counters["n_iter"]
+        return self
+
+    # family hooks of the state (see the module docstring)
+    def _state_spec(self, n_classes: int, n_features: int) -> dict:  # pragma: no cover
+        raise NotImplementedError
+
+    def _state_arrays(self) -> dict:  # pragma: no cover
+        raise NotImplementedError
+
+    def _load_state_arrays(self, arrays: dict) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    # pickling: the public arrays that are views of (or computed from) the state are left out
+    # and rebuilt, so a pickle holds the weights once and ``coef_`` is a view again after it
+    _derived = ("coef_", "intercept_")
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())  # a copy: object's is the live __dict__
+        for name in self._derived:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        if hasattr(self, "classes_") and not hasattr(self, "coef_"):
+            self._rebuild_public()
+
+    def _rebuild_public(self) -> None:  # pragma: no cover - per family
+        raise NotImplementedError
 
     def decision_function(self, X):
         """Class scores ``w_u . x``; for two classes, the score of ``classes_[1]`` minus
@@ -475,6 +781,38 @@ class LinearMulticlassClassifier(OnlineClassifier):
     def _init_state(self, n_features: int, n_classes: int) -> None:
         rows = n_features + (1 if self.fit_intercept else 0)
         self._W = np.zeros((rows, n_classes))  # W[feature, class]; bias column's row last
+        self._set_views()
+
+    _grows = True
+
+    def _add_class(self, position: int) -> None:
+        # a zero weight column at ``position`` (classes_ already holds the label there)
+        self._W = np.insert(self._W, position, 0.0, axis=1)
+        self._set_views()
+
+    def _state_spec(self, n_classes: int, n_features: int) -> dict:
+        spec = {"coef": ((n_classes, n_features), "real")}
+        if self.fit_intercept:
+            spec["intercept_weight"] = ((n_classes,), "real")
+        return spec
+
+    def _state_arrays(self) -> dict:
+        d = self.n_features_in_
+        arrays = {"coef": self._W[:d].T.copy()}
+        if self.fit_intercept:
+            arrays["intercept_weight"] = self._W[d].copy()
+        return arrays
+
+    def _load_state_arrays(self, arrays: dict) -> None:
+        coef = arrays["coef"]
+        W = np.empty((coef.shape[1] + (1 if self.fit_intercept else 0), coef.shape[0]))
+        W[: coef.shape[1]] = coef.T
+        if self.fit_intercept:
+            W[-1] = arrays["intercept_weight"]
+        self._W = W
+        self._set_views()
+
+    def _rebuild_public(self) -> None:
         self._set_views()
 
     def _set_views(self) -> None:

@@ -78,6 +78,12 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
     dual_objective_ : float, the dual objective D; ``objective_ - dual_objective_ >= 0`` is
         the duality gap.
 
+    Notes
+    -----
+    A batch model: no ``partial_fit``, so no ``get_state`` / ``set_state`` (there is no
+    stream to continue); refit it, and pickle it to keep it (its prediction needs only the
+    fitted attributes above).
+
     Examples
     --------
     >>> from sklearn.datasets import load_digits

@@ -30,7 +30,7 @@ from olearn.estimators.base import (
     largest_sqnorm,
     store_params,
 )
-from olearn.estimators.pa import INTERCEPT_DOC
+from olearn.estimators.pa import INTERCEPT_DOC, state_doc
 from olearn.kernels.cw import cw_code, cw_epoch, diagonal_code
 from olearn.kernels.sparse import csr_rows
 
@@ -116,6 +116,23 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         rows = self._W.shape[0]
         a = float(self.a)
         self._S = math.sqrt(a) * np.eye(rows) if self.covariance == "full" else np.full(rows, a)
+
+    def _state_spec(self, n_classes: int, n_features: int) -> dict:
+        rows = n_features + (1 if self.fit_intercept else 0)
+        if self.covariance == "full":  # the square root A the kernel updates: bit-exact
+            return {
+                **super()._state_spec(n_classes, n_features),
+                "covariance_factor": ((rows, rows), "factor"),
+            }
+        return {**super()._state_spec(n_classes, n_features), "covariance": ((rows,), "positive")}
+
+    def _state_arrays(self) -> dict:
+        key = "covariance_factor" if self._S.ndim == 2 else "covariance"
+        return {**super()._state_arrays(), key: self._S.copy()}
+
+    def _load_state_arrays(self, arrays: dict) -> None:
+        super()._load_state_arrays(arrays)
+        self._S = arrays["covariance_factor" if self.covariance == "full" else "covariance"]
 
     @property
     def covariance_(self) -> np.ndarray:
@@ -239,6 +256,18 @@ _COMMON_DOC = """
 def _doc(cls):
     common = _COMMON_DOC.lstrip("\n").replace("{intercept}", INTERCEPT_DOC)
     cls.__doc__ = cls.__doc__.replace("    {common}\n", common)
+    extra = """,
+    and the shared covariance over the d [+1] columns: ``"covariance"`` (d [+1],) for
+    ``covariance="diagonal"``, or ``"covariance_factor"`` A (d [+1], d [+1]) with
+    ``Sigma = A A'`` for "full" (the square root the kernel updates: restoring it is exact;
+    mixing models' states should mix ``A A'``, not A).  A new class's mean row is 0 and the
+    covariance is unchanged (it is shared by all classes)"""
+    notes = state_doc(extra)
+    if "\n    Notes\n    -----\n" in cls.__doc__:  # CW has Notes already: add a paragraph
+        notes = notes.replace("\n    Notes\n    -----\n", "\n")
+        cls.__doc__ = cls.__doc__.replace("\n    Examples\n", notes + "\n    Examples\n", 1)
+    else:
+        cls.__doc__ = cls.__doc__.replace("\n    Examples\n", notes + "\n    Examples\n", 1)
     return cls
 
 

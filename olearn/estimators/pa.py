@@ -20,6 +20,30 @@ INTERCEPT_DOC = """fit_intercept : bool, default=False
         the safe choice (1 for rows scaled to unit length)."""
 
 
+STATE_DOC = """
+    Notes
+    -----
+    *New classes.*  ``partial_fit`` / ``learn_stream`` learn labels never seen: a new class
+    joins ``classes_`` (sorted; a label of another type is appended) with a zero row at its
+    first sample, also inside a batch; a stream may start with one class.  See
+    ``partial_fit``'s ``classes`` for how that differs from declaring the class up front.
+
+    *State.*  ``get_state()`` -> dict with ``"version"``, ``"params"``, ``"classes"`` (K,),
+    ``"n_features_in"``, ``"feature_names_in"``, ``"t"``, ``"n_updates"``, ``"n_iter"``, and
+    ``"coef"`` (K, d) float64{family}{intercept_key}; ``set_state(state)`` checks
+    and loads it (same parameters), after which the model continues bit for bit.  Pickles
+    hold the weights once.
+"""
+
+INTERCEPT_KEY = """, ``"intercept_weight"`` (K,) with ``fit_intercept``
+    (``intercept_ = intercept_scaling * intercept_weight``)"""
+
+
+def state_doc(family: str = "") -> str:
+    """The *Notes* section on new classes and the state, with a family's extra keys."""
+    return STATE_DOC.replace("{family}", "").replace("{intercept_key}", INTERCEPT_KEY + family)
+
+
 class PerceptronClassifier(AdditiveLinearClassifier):
     """Multiclass Perceptron: on a mistake ``w_y += x`` and ``w_rival -= x``.
 
@@ -140,3 +164,4 @@ class PAClassifier(AdditiveLinearClassifier):
 
 for _cls in (PerceptronClassifier, PAClassifier):
     _cls.__doc__ = _cls.__doc__.replace("{intercept}", INTERCEPT_DOC)
+    _cls.__doc__ = _cls.__doc__.replace("\n    Examples\n", state_doc() + "\n    Examples\n", 1)

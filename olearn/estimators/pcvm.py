@@ -104,6 +104,12 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
         objective, n_nonzero, train_error, constrained).
     n_features_in_ : int.
 
+    Notes
+    -----
+    A batch model: no ``partial_fit``, so no ``get_state`` / ``set_state`` (there is no
+    stream to continue); refit it, and pickle it to keep it (its prediction needs only the
+    fitted attributes above).
+
     Examples
     --------
     >>> import numpy as np

@@ -52,6 +52,18 @@ class SGDSVMClassifier(OnlineClassifier):
     counts_ : ndarray of int, same shape as ``coef_``: the per-feature clocks ``t_j``.
     t_ : int, examples seen.  n_updates_ : int, steps whose hinge was active.
 
+    Notes
+    -----
+    *State.*  ``get_state()`` / ``set_state(state)`` as for the online estimators (keys
+    ``"version"``, ``"params"``, ``"classes"``, ``"n_features_in"``, ``"feature_names_in"``,
+    ``"t"``, ``"n_updates"``, ``"n_iter"``), with one row per binary SVM (P = 1 for two
+    classes, else K): ``"v"`` (P, d) float64 with ``w = scale * v`` up to pending lazy shrinks,
+    ``"scale"`` (P,) > 0, ``"bias"`` (P,), ``"steps"`` (P,) int (each SVM's clock t),
+    ``"counts"`` (P, d) int (the per-feature clocks ``t_j``), ``"last"`` (P, d) int (the step
+    up to which feature j's shrinks were applied).  A restored model continues bit for bit.
+    It cannot add a class mid-stream (each one-vs-rest SVM would need the past samples as
+    negatives): declare every class with ``classes=`` on the first ``partial_fit``.
+
     Examples
     --------
     >>> from sklearn.datasets import load_breast_cancer
@@ -127,6 +139,39 @@ class SGDSVMClassifier(OnlineClassifier):
         self._scalars = np.tile(np.array([1.0, 0.0, 0.0]), (P, 1))  # [scale, b, t]
         self._counts = np.zeros((P, n_features), dtype=np.int64)
         self._last = np.zeros((P, n_features), dtype=np.int64)
+        self._set_public()
+
+    _derived = ("coef_", "intercept_", "counts_")  # rebuilt from the state after unpickling
+
+    def _state_spec(self, n_classes: int, n_features: int) -> dict:
+        P = 1 if n_classes == 2 else n_classes
+        return {
+            "v": ((P, n_features), "real"),
+            "scale": ((P,), "positive"),
+            "bias": ((P,), "real"),
+            "steps": ((P,), "count"),
+            "counts": ((P, n_features), "count"),
+            "last": ((P, n_features), "count"),
+        }
+
+    def _state_arrays(self) -> dict:
+        scale, bias, steps = self._scalars.T
+        return {
+            "v": self._V.copy(),
+            "scale": scale.copy(),
+            "bias": bias.copy(),
+            "steps": steps.astype(np.int64),
+            "counts": self._counts.copy(),
+            "last": self._last.copy(),
+        }
+
+    def _load_state_arrays(self, arrays: dict) -> None:
+        self._V = arrays["v"]
+        self._scalars = np.column_stack([arrays["scale"], arrays["bias"], arrays["steps"]])
+        self._counts, self._last = arrays["counts"], arrays["last"]
+        self._set_public()
+
+    def _rebuild_public(self) -> None:
         self._set_public()
 
     def _epoch(self, rows, y_idx, order, mistakes) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sklearn.utils._param_validation import StrOptions
 
 from olearn.estimators.base import POSITIVE, AdditiveLinearClassifier, store_params
-from olearn.estimators.pa import INTERCEPT_DOC
+from olearn.estimators.pa import INTERCEPT_DOC, state_doc
 
 
 class SPAClassifier(AdditiveLinearClassifier):
@@ -79,4 +79,6 @@ class SPAClassifier(AdditiveLinearClassifier):
         return float(self.C)
 
 
-SPAClassifier.__doc__ = SPAClassifier.__doc__.replace("{intercept}", INTERCEPT_DOC)
+SPAClassifier.__doc__ = SPAClassifier.__doc__.replace("{intercept}", INTERCEPT_DOC).replace(
+    "\n    Examples\n", state_doc() + "\n    Examples\n", 1
+)
