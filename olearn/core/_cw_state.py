@@ -24,6 +24,8 @@ TRACE_FULL_MAX = 64  # traces of larger full-covariance steps keep only the diag
 class CWState(NamedTuple):
     """A Gaussian over the weights.
 
+    Attributes
+    ----------
     mu : (d,) binary mean, or (K, d) multiclass means (one row per class).
     Sigma : (d,) diagonal covariance, or (d, d) full covariance, shared by all rows.
     factor : full covariance only: a square root ``A`` with ``Sigma = A A'``, the form the

@@ -25,9 +25,9 @@ Seed 001 (kazoo04's blog post) teaches all four.  Its printed forms against the 
   ``tests/test_cw_rules.py``); its ``loss`` return value is the 0-1 mistake, not the squared
   hinge its comment names.
 
-Reduction to three numbers (ours; checked against scipy.optimize in
-``tests/test_cw_optimisation.py``)
-----------------------------------------------------------------------------------------
+Reduction to three numbers (ours)
+---------------------------------
+Checked against scipy.optimize in ``tests/test_cw_optimisation.py``.
 Let ``Delta`` be the feature direction of the constraint (binary: ``y x``).  Stationarity of
 the Lagrangian in ``mu`` gives ``mu' = mu + alpha Sigma Delta`` (so ``m' = m + alpha v``) and in
 ``Sigma`` gives ``inv(Sigma') = inv(Sigma) + c Delta Delta'`` (so ``v' = v / (1 + c v)``,

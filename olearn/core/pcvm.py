@@ -79,9 +79,11 @@ Pruning: weights with ``|w_j| <= prune_tol * max |w|`` (or whose largest effect 
 shrinks towards 0 never comes back (``alphabar = 1/w^2`` is infinite at 0), so pruning only
 anticipates the limit.  ``L`` counts active weights only: it rises between prunes.
 
-Misprints in seed 002 (printed vs derived; :func:`normal_density_printed`,
-:func:`estep_printed` and :func:`gamma_update_printed` evaluate the printed forms)
--------------------------------------------------------------------------------------------------
+Misprints in seed 002 (printed vs derived)
+------------------------------------------
+:func:`normal_density_printed`, :func:`estep_printed` and :func:`gamma_update_printed` evaluate
+the printed forms.
+
 - Eq. (4): ``N(z|mu, s^2) = exp(-(z-mu)^2 / 2s^2) / sqrt(2 pi s)``; the density needs
   ``sqrt(2 pi) s``.  The printed one does not integrate to 1 unless ``s = 1``.
 - Eqs. (16)-(17): printed ``y psi(y) + N(y|0,1/gamma)/gamma`` (and
@@ -323,8 +325,8 @@ class PCVMState:
 class PCVMTrace:
     """What one EM iteration did (arrays are read-only copies).
 
-    Fields
-    ------
+    Attributes
+    ----------
     iteration : 1-based.  gamma_old, gamma : precision before / after (equal when fixed).
     b : bias after.  w : (N,) weights after (0 for pruned).
     hbar, hvar : (N,) E-step mean and variance of the hidden h (Eqs. 16-17, derived).
@@ -359,6 +361,8 @@ class PCVMTrace:
 class PCVMConfig:
     """Hyper-parameters of one fit (the seed's symbols).
 
+    Attributes
+    ----------
     lam : lambda of Eq. (13), or None to keep gamma fixed at its initial value (1: Chen's PCVM).
     c, d, e, f : Gamma hyper-priors of alpha and beta.  prune_tol : relative pruning threshold.
     gamma_rule : "derived" (default) or "printed" (Eq. 20 as printed, for comparison).

@@ -27,13 +27,13 @@ Printed vs derived (the seed's signs)
   :func:`printed_update` evaluates the printed forms for the app.
 
 Learning-rate schedules (t counts the examples seen before this one, from 0)
---------------------------------------------------------------------------
+----------------------------------------------------------------------------
 - ``"global"`` (Bottou): ``eta_t = 1 / (lam (t + t0))`` for every coordinate.
 - ``"per-feature"`` (seed 004): ``eta_j = [x_ij != 0] / (lam (t_j + t0))`` where ``t_j`` counts
   the earlier examples in which feature j was non-zero.
 
 Which coordinates the ``lam w`` term reaches (``regularize``)
-------------------------------------------------------------
+-------------------------------------------------------------
 - ``"all"``: every coordinate, every step, as the gradient of E says.  With the global rate
   this is Bottou's algorithm (O(nnz) by ``w = scale * v``).  With per-feature rates a feature
   absent from x keeps its own current rate ``1/(lam (t_j + t0))``; between two occurrences it

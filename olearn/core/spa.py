@@ -10,24 +10,24 @@ The problem (seed 000, section 2.3 and Table 2), with one constraint per wrong c
     s.t.   (w_y - w_u).x >= 1 [- xi]        for every u != y
 
 Derivation (ours; checked against a generic QP solver in ``tests/test_spa_qp.py``)
----------------------------------------------------------------------------------
+----------------------------------------------------------------------------------
 Stationarity (Eq. 4/5): ``w_y += T x`` and ``w_u -= tau_u x`` with ``T = sum_u tau_u``.
 Write ``n = ||x||^2`` and ``Q_u = (1 - (w_y - w_u).x) / n`` (Eq. after 7).  The new margin of
-``u`` is ``m_u + n (T + tau_u)``, so complementary slackness gives, for one threshold theta,
+``u`` is ``m_u + n (T + tau_u)``, so complementary slackness gives, for one threshold theta::
 
     tau_u = max(0, Q_u - theta)                      (support classes: Q_u > theta)
 
-- SPA (hard):  theta = T, hence T = sum_S Q / (|S| + 1)                        (Eq. 9, 11)
-  Support test, Q sorted descending: class k is in S  iff  Q_k > sum_{j<k} Q_j / k     (Eq. 8)
-- SPA-II:  d/dxi gives xi = T / (2C) and theta = a T with a = 1 + 1/(2 C n), so
-  T = sum_S Q / (1 + a|S|) and tau_v = Q_v - (n + 1/2C) / ((|S|+1) n + |S|/2C) sum_S Q.
-  Support test:  Q_k > (n + 1/2C) sum_{j<k} Q_j / (k n + (k-1)/2C).
-- SPA-I:  d/dxi gives T <= C (the multiplier of xi >= 0 absorbs the rest).  Two cases:
-  (a) the hard solution has T <= C: it is optimal and xi = 0;
-  (b) otherwise T = C exactly and theta solves sum_u max(0, Q_u - theta) = C:
-      theta = (sum_S Q - C) / |S|, tau_v = Q_v - sum_S Q / |S| + C / |S|,  xi = n (theta - C).
-      Support test:  Q_k > (sum_{j<k} Q_j - C) / (k - 1)   (k >= 2; the first is always in).
-  In one line: theta = max(theta_hard, theta_cap).
+  - SPA (hard):  theta = T, hence T = sum_S Q / (|S| + 1)                        (Eq. 9, 11)
+    Support test, Q sorted descending: class k is in S  iff  Q_k > sum_{j<k} Q_j / k     (Eq. 8)
+  - SPA-II:  d/dxi gives xi = T / (2C) and theta = a T with a = 1 + 1/(2 C n), so
+    T = sum_S Q / (1 + a|S|) and tau_v = Q_v - (n + 1/2C) / ((|S|+1) n + |S|/2C) sum_S Q.
+    Support test:  Q_k > (n + 1/2C) sum_{j<k} Q_j / (k n + (k-1)/2C).
+  - SPA-I:  d/dxi gives T <= C (the multiplier of xi >= 0 absorbs the rest).  Two cases:
+    (a) the hard solution has T <= C: it is optimal and xi = 0;
+    (b) otherwise T = C exactly and theta solves sum_u max(0, Q_u - theta) = C:
+        theta = (sum_S Q - C) / |S|, tau_v = Q_v - sum_S Q / |S| + C / |S|,  xi = n (theta - C).
+        Support test:  Q_k > (sum_{j<k} Q_j - C) / (k - 1)   (k >= 2; the first is always in).
+    In one line: theta = max(theta_hard, theta_cap).
 
 Misprints in the seed's Table 2 (read as the loop's stop test, like Table 1's ``while``):
 

@@ -62,7 +62,10 @@ class PerceptronClassifier(AdditiveLinearClassifier):
     coef_ : ndarray of shape (n_classes, n_features)
     intercept_ : ndarray of shape (n_classes,)
     classes_ : ndarray of shape (n_classes,)
-    t_ : int, samples seen.  n_updates_ : int, mistakes (updates) made.
+    t_ : int
+        Samples seen.
+    n_updates_ : int
+        Mistakes (updates) made.
 
     Examples
     --------
@@ -117,7 +120,8 @@ class PAClassifier(AdditiveLinearClassifier):
 
     Attributes
     ----------
-    coef_, intercept_, classes_, t_, n_updates_ : as in :class:`PerceptronClassifier`.
+    coef_, intercept_, classes_, t_, n_updates_
+        As in :class:`PerceptronClassifier`.
 
     Examples
     --------

@@ -99,9 +99,14 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
     dual_coef_ : ndarray of shape (n_relevance,), the non-zero weights ``w_j``.
     relevance_indices_ : ndarray of int, indices (into the training set) of those weights.
     relevance_vectors_ : their training rows (dense or CSR, as given).
-    intercept_ : float, b.   gamma_ : float, the noise precision reached.
-    n_iter_ : int, EM iterations.  history_ : list of dict, one per iteration (gamma, b,
-        objective, n_nonzero, train_error, constrained).
+    intercept_ : float
+        b.
+    gamma_ : float
+        The noise precision reached.
+    n_iter_ : int
+        EM iterations.
+    history_ : list of dict
+        One per iteration (gamma, b, objective, n_nonzero, train_error, constrained).
     n_features_in_ : int.
 
     Notes

@@ -50,7 +50,10 @@ class SGDSVMClassifier(OnlineClassifier):
     intercept_ : ndarray of shape (1,) or (n_classes,)
     classes_ : ndarray of shape (n_classes,)
     counts_ : ndarray of int, same shape as ``coef_``: the per-feature clocks ``t_j``.
-    t_ : int, examples seen.  n_updates_ : int, steps whose hinge was active.
+    t_ : int
+        Examples seen.
+    n_updates_ : int
+        Steps whose hinge was active.
 
     Notes
     -----
@@ -77,9 +80,9 @@ class SGDSVMClassifier(OnlineClassifier):
 
     References
     ----------
-    L. Bottou, "Large-Scale Machine Learning with Stochastic Gradient Descent", COMPSTAT 2010.
-    M. Ono, D. McAllester, Y. Sasaki, "Acceleration of SGD SVMs for Large-Scale Text
-    Classification" (seed 004).
+    - L. Bottou, "Large-Scale Machine Learning with Stochastic Gradient Descent", COMPSTAT 2010.
+    - M. Ono, D. McAllester, Y. Sasaki, "Acceleration of SGD SVMs for Large-Scale Text
+      Classification" (seed 004).
     """
 
     def __init__(

@@ -37,7 +37,10 @@ class SPAClassifier(AdditiveLinearClassifier):
         One weight row per class, in ``classes_`` order (also for two classes).
     intercept_ : ndarray of shape (n_classes,)
     classes_ : ndarray of shape (n_classes,)
-    t_ : int, samples seen.  n_updates_ : int, aggressive steps.
+    t_ : int
+        Samples seen.
+    n_updates_ : int
+        Aggressive steps.
 
     Examples
     --------

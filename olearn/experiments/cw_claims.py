@@ -13,7 +13,7 @@ The seed gives no numbers, so the ``paper`` column is empty; each claim gets a v
 criterion stated in the summary, with the numbers behind it.
 
 Protocol (our choices where the seed is silent)
-----------------------------------------------
+-----------------------------------------------
 - Tasks: binary document pairs (``pair-20news-space-med``, ``pair-20news-autos-motorcycles``:
   400 train / 800 test) and multiclass ``usps`` (its own test split) and ``20news-8``
   (stratified 70/30 split, seed 0).  ``--quick``: ``digits`` (70/30) and the first pair, at most

@@ -4,7 +4,7 @@ Ikegami, Obata, Kobayashi, Sakashita (seed 002), section 3: binary pairs of news
 categories (CD-Mainichi 1994: Cu./Ec., Cu./Sp., Ec./In., En./In.), N = 400 training and 800
 test documents, binary word presence, cosine kernel (Eq. 21).  Rows: the extended PCVM for
 lambda in {10^4, 2 10^4, 4 10^4, 8 10^4}, Chen et al.'s PCVM (gamma = 1) and an SVM; Table 1
-accuracy (%), Table 2 the gamma reached, Table 3 the number of weights with |w_i| > 1e-8
+accuracy (%), Table 2 the gamma reached, Table 3 the number of weights with ``|w_i| > 1e-8``
 (support vectors for the SVM).
 
 Our data: the Mainichi corpus is not public.  ``olearn.datasets.names("pairs")`` gives four
