@@ -174,3 +174,19 @@ def test_classifiers_are_valid_trove_classifiers():
     versions = {c.rsplit(" :: ", 1)[1] for c in classifiers if c.count("::") == 2 and "3." in c}
     low = PYPROJECT["project"]["requires-python"].removeprefix(">=")
     assert min(versions, key=lambda v: tuple(map(int, v.split(".")))) == low
+
+
+def test_citation_cff_cites_olearn_and_the_five_seeds():
+    """CITATION.cff (validated once by ``cffconvert --validate``): the keys CFF 1.2.0
+    requires, this version and licence, and a reference for every seed."""
+    yaml = pytest.importorskip("yaml")
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert cff["cff-version"] == "1.2.0"
+    assert {"message", "title", "authors"} <= set(cff)
+    assert str(cff["version"]) == PYPROJECT["project"]["version"]
+    assert cff["license"] == PYPROJECT["project"]["license"]
+    for ref in cff["references"]:
+        assert {"type", "title", "authors"} <= set(ref), ref.get("title")
+        assert ref["authors"] and all(isinstance(a, dict) and a for a in ref["authors"])
+    seeds = {n[:3] for n in re.findall(r"Seed (\d{3})", yaml.safe_dump(cff, allow_unicode=True))}
+    assert seeds == {"000", "001", "002", "003", "004"}
