@@ -1,6 +1,6 @@
-"""``python -m olearn``: see :mod:`olearn.cli`."""
+"""``python -m olearn``: the same entry as the ``olearn`` command (see :mod:`olearn.cli`)."""
 
-from olearn.cli import main
+from olearn.cli import console
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    console()

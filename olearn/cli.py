@@ -3,10 +3,12 @@ the seeds' tables, start the app.
 
 Commands::
 
+    olearn --version
     olearn list
+    olearn datasets [--clean-cache] [--clean-archives]   (folders, sizes, cleaning)
     olearn datasets fetch NAME
     olearn datasets info NAME
-    olearn app [STREAMLIT OPTIONS]      (needs the [app] extra)
+    olearn app [STREAMLIT OPTIONS]      (needs the [app] extra; --help: olearn's part)
     olearn reproduce ID [--datasets A B] [--folds N] [--epochs N] [--jobs N]
                                   [--backend loky|threading|dask] [--scheduler ADDR]
                                   [--scheduler-timeout S] [--quick] [--out results]
@@ -39,62 +41,132 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
+    from olearn import __version__
+
     parser = _Parser(
         prog="olearn", description="Online linear classification: experiments, data and the app."
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument(
+        "--version", action="version", version=f"olearn {__version__}", help="print the version"
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("list", help="algorithms (registry and batch baselines) and datasets")
 
-    data = sub.add_parser("datasets", help="fetch a dataset or show its card")
-    data_sub = data.add_subparsers(dest="action", required=True)
+    data = sub.add_parser(
+        "datasets",
+        help="show the data and cache folders and their sizes, clean the cache, fetch a "
+        "dataset or show its card",
+        description="Without an action: the data folder's archives and the parse cache, with "
+        "their sizes.",
+    )
+    data.add_argument("--data-home", default=None, help="data folder (default $OLEARN_DATA)")
+    data.add_argument(
+        "--clean-cache",
+        action="store_true",
+        help="remove the parsed matrices (.npz and cards; parsed again when next needed); "
+        "never the archives",
+    )
+    data.add_argument(
+        "--clean-archives",
+        action="store_true",
+        help="also remove the downloaded archives (downloaded again when next needed)",
+    )
+    data_sub = data.add_subparsers(dest="action", metavar="ACTION")
     for action, text in (("fetch", "download/verify/parse and cache"), ("info", "show the card")):
         p = data_sub.add_parser(action, help=text)
-        p.add_argument("name")
+        p.add_argument("name", help="a dataset name (see `olearn list`)")
         p.add_argument("--data-home", default=None, help="data folder (default $OLEARN_DATA)")
 
-    app = sub.add_parser("app", help="start the Streamlit app (needs the [app] extra)")
+    app = sub.add_parser(
+        "app",
+        help="start the Streamlit app (needs the [app] extra)",
+        usage="olearn app [--streamlit-help] [STREAMLIT OPTIONS]",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description=_app_description(),
+    )
+    app.add_argument(
+        "--streamlit-help",
+        action="store_true",
+        help="list Streamlit's own options (`streamlit run --help`) and exit",
+    )
     app.add_argument(
         "streamlit_options",
         nargs=argparse.REMAINDER,
-        help="passed to `streamlit run`, e.g. --server.port 8600",
+        metavar="STREAMLIT OPTIONS",
+        help="passed to `streamlit run`, e.g. --server.port 8600 --server.headless true",
     )
 
     rep = sub.add_parser("reproduce", help="run a paper reproduction by ID")
-    rep.add_argument("id", help="e.g. matsushima-table4")
-    rep.add_argument("--datasets", nargs="+", default=None)
-    rep.add_argument("--algorithms", nargs="+", default=None)
-    rep.add_argument("--folds", type=_int_in(2), default=None)
+    rep.add_argument("id", help="e.g. matsushima-table4 (`olearn list` lists them)")
+    rep.add_argument(
+        "--datasets", nargs="+", default=None, metavar="NAME", help="datasets to run on"
+    )
+    rep.add_argument(
+        "--algorithms",
+        nargs="+",
+        default=None,
+        metavar="KEY",
+        help="algorithm keys (registry or batch baselines, see `olearn list`)",
+    )
+    rep.add_argument(
+        "--folds", type=_int_in(2), default=None, help="cross-validation folds (paper: 10)"
+    )
     rep.add_argument(
         "--epochs", type=_epochs, default=None, help="passes; several report each, e.g. 1,10"
     )
-    rep.add_argument("--seed", type=_int_in(0, SEED_MAX), default=None)
+    rep.add_argument(
+        "--seed", type=_int_in(0, SEED_MAX), default=None, help="seed of folds, shuffles, draws"
+    )
     rep.add_argument(
         "--tuning",
         choices=("fold", "nested"),
         default=None,
         help="tune C on the tuning fold's test part (paper) or by nested k-fold CV",
     )
-    rep.add_argument("--scale", choices=("none", "l2"), default=None)
+    rep.add_argument(
+        "--scale",
+        choices=("none", "l2"),
+        default=None,
+        help="row scaling: none, or l2 (unit-length rows)",
+    )
     rep.add_argument("--c-grid", type=_floats, default=None, help="online C grid, e.g. 0.01,0.1,1")
-    rep.add_argument("--batch-c-grid", type=_floats, default=None)
+    rep.add_argument(
+        "--batch-c-grid", type=_floats, default=None, help="the batch learners' C grid, e.g. 1,10"
+    )
     rep.add_argument(
         "--max-samples", type=_int_in(1), default=None, help="stratified subsample size"
     )
-    rep.add_argument("--svm", choices=("auto", "liblinear", "olearn"), default=None)
+    rep.add_argument(
+        "--svm",
+        choices=("auto", "liblinear", "olearn"),
+        default=None,
+        help="Crammer-Singer SVM solver: LIBLINEAR (scikit-learn), olearn's, or auto",
+    )
     rep.add_argument(
         "--fit-intercept",
         action="store_true",
         default=None,
         help="give every learner a bias (default: none, as in the paper)",
     )
-    rep.add_argument("--no-curves", dest="curves", action="store_false", default=None)
+    rep.add_argument(
+        "--no-curves",
+        dest="curves",
+        action="store_false",
+        default=None,
+        help="skip the online learning curves",
+    )
     rep.add_argument(
         "--jobs",
         type=_jobs,
         default=1,
         help="parallel workers (-1: all CPUs); capped at the CPUs this process may use",
     )
-    rep.add_argument("--backend", choices=("loky", "threading", "dask"), default="loky")
+    rep.add_argument(
+        "--backend",
+        choices=("loky", "threading", "dask"),
+        default="loky",
+        help="how the fits run in parallel (default loky: processes)",
+    )
     rep.add_argument("--scheduler", default=None, help="Dask scheduler address (tcp://...)")
     rep.add_argument(
         "--scheduler-timeout",
@@ -103,7 +175,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="S",
         help="seconds to wait for the Dask scheduler to answer and have a worker (default 30)",
     )
-    rep.add_argument("--data-home", default=None)
+    rep.add_argument("--data-home", default=None, help="data folder (default $OLEARN_DATA)")
     rep.add_argument(
         "--data-option",
         dest="data_options",
@@ -115,8 +187,29 @@ def _parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("--quick", action="store_true", help="small, fast version")
     rep.add_argument("--out", default="results", help="results folder (default ./results)")
-    rep.add_argument("--no-progress", dest="show_progress", action="store_false")
+    rep.add_argument(
+        "--no-progress",
+        dest="show_progress",
+        action="store_false",
+        help="no progress bar and no parsing messages on stderr",
+    )
     return parser
+
+
+def _app_description() -> str:
+    """``olearn app --help``: what olearn adds to ``streamlit run`` (the app's settings),
+    without importing Streamlit."""
+    from olearn.app.launch import SETTINGS, _flag
+
+    settings = "\n".join(f"  --{name}={_flag(value)}" for name, value in SETTINGS.items())
+    return (
+        "Start the Streamlit app from the installed package: `streamlit run` on olearn's entry\n"
+        "script with the app's settings below. SIGINT/SIGTERM stop the server.\n\n"
+        f"Settings olearn passes (yours, given later, win):\n{settings}\n\n"
+        "Every other option is Streamlit's and is passed on unchanged, e.g.\n"
+        "  olearn app --server.port 8600 --server.headless true\n"
+        "`olearn app --streamlit-help` lists them (`streamlit run --help`)."
+    )
 
 
 def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
@@ -292,11 +385,16 @@ def _dataset_lines() -> list[str]:
 def _cmd_datasets(args) -> int:
     from olearn import datasets
 
+    if args.action is None:
+        return _cmd_folders(args)
+    if args.clean_cache or args.clean_archives:
+        raise ValueError("--clean-cache and --clean-archives go without an action")
     if args.action == "fetch":
         paths = datasets.fetch(args.name, data_home=args.data_home)
         files = ", ".join(str(p) for p in paths) or "embedded, nothing to download"
         print(f"{args.name}: archives ready ({files})")
-        ds = datasets.load(args.name, data_home=args.data_home)  # parse once, fill the cache
+        with _parse_messages(True):  # parse once, fill the cache
+            ds = datasets.load(args.name, data_home=args.data_home)
         print(f"{args.name}: parsed and cached: {ds!r}")
         return 0
     card = datasets.card(args.name, data_home=args.data_home)
@@ -304,6 +402,79 @@ def _cmd_datasets(args) -> int:
     for key, value in card.items():
         print(f"{key:<{width}}  {value}")
     return 0
+
+
+def _cmd_folders(args) -> int:
+    """``olearn datasets [--clean-cache] [--clean-archives]``: the data folder and the parse
+    cache with their sizes; with a flag, remove those files and say what went."""
+    from olearn import datasets
+
+    if args.clean_cache or args.clean_archives:
+        removed = datasets.clean_cache(args.data_home, archives=args.clean_archives)
+        for usage, what in zip(removed, ("cache file", "archive")):
+            print(
+                f"Removed {len(usage.files)} {what}(s), {_size(usage.n_bytes)}, from {usage.folder}"
+            )
+            _print_usage(usage)
+        if not args.clean_archives:
+            print("The downloaded archives were kept (--clean-archives removes them).")
+        return 0
+    for usage, title, flag in (
+        (datasets.archive_usage(args.data_home), "Data folder", "--clean-archives"),
+        (datasets.cache_usage(args.data_home), "Parse cache", "--clean-cache"),
+    ):
+        print(f"{title}: {usage.folder} ({usage.origin})")
+        print(f"  {len(usage.files)} file(s), {_size(usage.n_bytes)}  ({flag} removes them)")
+        _print_usage(usage)
+    return 0
+
+
+def _print_usage(usage) -> None:
+    rows = [(name, f"{n} file(s)", _size(size)) for name, (n, size) in usage.by_dataset().items()]
+    for line in _columns(rows) if rows else []:
+        print(f"    {line}")
+
+
+def _size(n_bytes: int) -> str:
+    """Bytes for people.
+
+    >>> _size(0), _size(1536), _size(350 * 2**20)
+    ('0 B', '1.5 KiB', '350.0 MiB')
+    """
+    value = float(n_bytes)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if value < 1024 or unit == "GiB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    raise AssertionError("unreachable")
+
+
+def _parse_messages(enabled: bool):
+    """While a corpus is parsed, one line on stderr as it starts and as it ends."""
+    from contextlib import nullcontext
+
+    from olearn.datasets._status import listening
+
+    if not enabled:
+        return nullcontext()
+
+    def say(name: str, text: str) -> None:
+        print(f"olearn: {name}: {text}", file=sys.stderr, flush=True)
+
+    return listening(say)
+
+
+def _cmd_app(args) -> int:
+    if args.streamlit_help:
+        import importlib.util
+        import subprocess
+
+        if importlib.util.find_spec("streamlit") is None:
+            raise ImportError('the app needs the [app] extra: pip install "olearn[app]"')
+        return subprocess.call([sys.executable, "-m", "streamlit", "run", "--help"])
+    from olearn.app.launch import run
+
+    return run(args.streamlit_options)
 
 
 def _takes(fn, name: str) -> bool:
@@ -390,7 +561,8 @@ def _cmd_reproduce(args) -> int:
         client = options["scheduler"] = connect(args.scheduler, timeout)
     bar = _Bar(args.show_progress)
     try:
-        result = module.run(quick=args.quick, jobs=args.jobs, progress=bar, **options)
+        with _parse_messages(args.show_progress):
+            result = module.run(quick=args.quick, jobs=args.jobs, progress=bar, **options)
     finally:
         bar.close()
         if client is not None:
@@ -410,9 +582,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point; returns the exit status (0 ok, 2 error, 1 unexpected error, 130 Ctrl-C)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = _parser()
-    if argv[:1] == ["app"]:  # everything after `app` belongs to `streamlit run`
+    if argv[:1] == ["app"]:  # everything after `app` belongs to `streamlit run`...
+        own = argv[1 : argv.index("--") if "--" in argv else len(argv)]
+        if "-h" in own or "--help" in own:  # ...but olearn's help comes first
+            parser.parse_args(["app", "--help"])
         args = parser.parse_args(["app"])
-        args.streamlit_options = argv[1:]
+        args.streamlit_help = "--streamlit-help" in own
+        args.streamlit_options = [a for a in argv[1:] if a != "--streamlit-help"]
     else:
         args = parser.parse_args(argv)
     try:
@@ -421,9 +597,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "datasets":
             return _cmd_datasets(args)
         if args.command == "app":
-            from olearn.app.launch import run
-
-            return run(args.streamlit_options)
+            return _cmd_app(args)
         return _cmd_reproduce(args)
     except KeyboardInterrupt:
         print("olearn: interrupted", file=sys.stderr)
@@ -445,7 +619,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def console() -> None:
-    """The ``olearn`` console script."""
+    """The ``olearn`` console script and ``python -m olearn``: :func:`main`, and a reader
+    that leaves early (``olearn list | head``) ends the output quietly, not in a traceback."""
     try:
         status = main()
         sys.stdout.flush()

@@ -5,8 +5,11 @@ started by ``streamlit run app.py`` (``.streamlit/config.toml``) or ``olearn app
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
+
+import pytest
 
 try:
     import tomllib
@@ -101,3 +104,89 @@ def test_upload_limit_is_one_number():
     mib = 1024 * 1024  # Streamlit's megabytes: max_size_bytes = maxUploadSize * 1024 * 1024
     assert SETTINGS["server.maxUploadSize"] * mib == MAX_BYTES
     assert config["server"]["maxUploadSize"] * mib == MAX_BYTES
+
+
+# --- the package's own truths: licence, version, classifiers -----------------------------------
+
+
+def _build_wheel(tmp_path: Path) -> Path:
+    """Build the wheel from a copy of the sources (the build leaves nothing in the clone)."""
+    import shutil
+    import subprocess
+
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy2(ROOT / name, src / name)
+    ignore = shutil.ignore_patterns("__pycache__", "*.nbi", "*.nbc", ".olearn_cache")
+    shutil.copytree(ROOT / "olearn", src / "olearn", symlinks=True, ignore=ignore)
+    shutil.copytree(ROOT / "pages", src / "pages", ignore=ignore)
+    out = tmp_path / "wheel"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(src), "--no-deps", "-q", "-w", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    (wheel,) = out.glob("olearn-*.whl")
+    return wheel
+
+
+def test_wheel_carries_the_licence_and_the_version(tmp_path):
+    import email
+    import zipfile
+
+    with zipfile.ZipFile(_build_wheel(tmp_path)) as wheel:
+        names = wheel.namelist()
+        (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        meta = email.message_from_bytes(wheel.read(metadata))
+        (licence,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
+        assert wheel.read(licence) == (ROOT / "LICENSE").read_bytes()
+        assert "olearn/pages/playground.py" in names  # page scripts, not a dangling link
+    assert meta["Version"] == PYPROJECT["project"]["version"]
+    assert meta["License-Expression"] == "BSD-3-Clause"
+
+
+def test_licence_file_is_bsd_3_clause():
+    text = (ROOT / "LICENSE").read_text()
+    assert PYPROJECT["project"]["license"] == "BSD-3-Clause"
+    assert text.startswith("BSD 3-Clause License") and "olearn developers" in text
+    assert "Neither the name of the copyright holder" in text  # the third clause
+
+
+def test_one_version():
+    """``olearn.__version__`` is read from the metadata, never written in the code."""
+    import importlib.metadata
+
+    import olearn
+
+    assert olearn.__version__ == importlib.metadata.version("olearn")
+    source = (ROOT / "olearn" / "__init__.py").read_text()
+    assert not re.search(r"__version__ = .\d+\.\d+", source)  # no second, hand-kept number
+
+
+def test_classifiers_are_valid_trove_classifiers():
+    trove = pytest.importorskip("trove_classifiers")
+    classifiers = PYPROJECT["project"]["classifiers"]
+    assert not set(classifiers) - trove.classifiers
+    assert not [c for c in classifiers if c.startswith("License ::")]  # PEP 639: the SPDX field
+    versions = {c.rsplit(" :: ", 1)[1] for c in classifiers if c.count("::") == 2 and "3." in c}
+    low = PYPROJECT["project"]["requires-python"].removeprefix(">=")
+    assert min(versions, key=lambda v: tuple(map(int, v.split(".")))) == low
+
+
+def test_citation_cff_cites_olearn_and_the_five_seeds():
+    """CITATION.cff (validated once by ``cffconvert --validate``): the keys CFF 1.2.0
+    requires, this version and licence, and a reference for every seed."""
+    yaml = pytest.importorskip("yaml")
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert cff["cff-version"] == "1.2.0"
+    assert {"message", "title", "authors"} <= set(cff)
+    assert str(cff["version"]) == PYPROJECT["project"]["version"]
+    assert cff["license"] == PYPROJECT["project"]["license"]
+    for ref in cff["references"]:
+        assert {"type", "title", "authors"} <= set(ref), ref.get("title")
+        assert ref["authors"] and all(isinstance(a, dict) and a for a in ref["authors"])
+    seeds = {n[:3] for n in re.findall(r"Seed (\d{3})", yaml.safe_dump(cff, allow_unicode=True))}
+    assert seeds == {"000", "001", "002", "003", "004"}

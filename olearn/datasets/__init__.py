@@ -27,10 +27,11 @@ import warnings
 import zlib
 from pathlib import Path
 
-from olearn.datasets import _cache, _paths
+from olearn.datasets import _cache, _paths, _status
 from olearn.datasets._archive import corrupt, file_sha256
 from olearn.datasets._base import ArchiveCorrupt, Dataset, DatasetUnavailable
 from olearn.datasets._download import ensure_file
+from olearn.datasets._housekeeping import archive_usage, cache_usage, clean_cache
 from olearn.datasets._options import check_options
 from olearn.datasets._paths import cache_dir, data_home
 from olearn.datasets._registry import KINDS, SPECS, DatasetSpec, spec
@@ -39,9 +40,12 @@ __all__ = [
     "ArchiveCorrupt",
     "Dataset",
     "DatasetUnavailable",
+    "archive_usage",
     "cache_dir",
+    "cache_usage",
     "card",
     "check_options",
+    "clean_cache",
     "data_home",
     "fetch",
     "load",
@@ -128,7 +132,8 @@ def load(
             return cached
     paths = {f: ensure_file(f, data_home, download=download, progress=progress) for f in s.files}
     try:
-        ds = s.function()(paths, **s.fixed, **opts)
+        with _status.parsing(name, s.files):
+            ds = s.function()(paths, **s.fixed, **opts)
     except ArchiveCorrupt as exc:
         if not hasattr(exc, "path"):
             raise
