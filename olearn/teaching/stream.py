@@ -172,7 +172,7 @@ def stream_bytes(n_learners: int, n: int, K: int, n_test: int = 0, bias: bool = 
 
 
 def _learner(key: str, C: float):
-    """(init(d, K) -> state, step(state, x, y) -> (state, trace), weights(state), cov(state))."""
+    """The readable learner (:class:`olearn.registry.ReadableLearner`) of ``key``."""
     spec = registry.get(key)
     if spec.family not in ("pa", "cw") or not spec.online:
         raise ValueError(f"{spec.name} is not an online learner for the playground")
@@ -232,7 +232,7 @@ def run_stream(
     F_test = np.hstack([X_test, np.ones((len(X_test), 1))]) if bias else X_test
     Ws, Sigmas, mistakes, predicted, test_error = {}, {}, {}, {}, {}
     for key in keys:
-        init, step, weights, cov = _learner(key, C)
+        init, step, weights, cov, _grow = _learner(key, C)
         state = init(d, K)
         W = np.empty((n + 1, K, d))
         S = np.empty((n + 1, d, d)) if cov(state) is not None else None
