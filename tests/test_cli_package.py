@@ -191,9 +191,9 @@ def test_no_progress_silences_the_parse_messages(monkeypatch, tmp_path, capsys):
 
 def test_fetch_announces_a_real_parse(tmp_path, monkeypatch, capsys):
     """usps parsed from its archive into an empty cache: the loader itself announces it."""
-    source = Path(os.environ.get("OLEARN_DATA", "~/olearn_data")).expanduser()
-    if not all((source / f).is_file() for f in ("usps.bz2", "usps.t.bz2")):
-        pytest.skip("the USPS archives are not in $OLEARN_DATA")
+    from tests.test_datasets_real import require
+
+    source = require("usps.bz2", "usps.t.bz2")  # a missing archive fails, never skips
     data = tmp_path / "data"
     data.mkdir()
     for f in ("usps.bz2", "usps.t.bz2"):
