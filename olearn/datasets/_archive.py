@@ -39,7 +39,7 @@ import tarfile
 import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from olearn.datasets._base import ArchiveCorrupt
 
@@ -221,9 +221,9 @@ def read_tar_texts(
     return out
 
 
-def _read_capped(reader: IO[bytes], path: Path, name: str) -> bytes:
-    """All of ``reader`` in chunks, refusing past ``MAX_MEMBER_BYTES`` (never held whole)."""
-    chunks, total = [], 0
+def _capped_chunks(reader: IO[bytes], path: Path, name: str) -> Iterator[bytes]:
+    """``reader``'s content in ``CHUNK_BYTES`` chunks, refusing past ``MAX_MEMBER_BYTES``."""
+    total = 0
     while chunk := reader.read(CHUNK_BYTES):
         total += len(chunk)
         if total > MAX_MEMBER_BYTES:
@@ -232,8 +232,12 @@ def _read_capped(reader: IO[bytes], path: Path, name: str) -> bytes:
                 f"{name} expands to more than {MAX_MEMBER_BYTES:,} bytes, over what any real "
                 "corpus file needs (a decompression bomb?)",
             )
-        chunks.append(chunk)
-    return b"".join(chunks)
+        yield chunk
+
+
+def _read_capped(reader: IO[bytes], path: Path, name: str) -> bytes:
+    """All of ``reader``, refusing past ``MAX_MEMBER_BYTES`` (never held whole beyond it)."""
+    return b"".join(_capped_chunks(reader, path, name))
 
 
 def tar_member_sha256(path: Path) -> dict[str, str]:
@@ -248,6 +252,20 @@ def _opener(name: str) -> Callable[[Path], IO[bytes]]:
     return bz2.open if name.endswith(".bz2") else gzip.open
 
 
+def _decompressed(path: Path, name: str, consume: Callable[[Iterator[bytes]], Any]) -> Any:
+    """``consume`` applied to the capped chunks of the ``.bz2``/``.gz`` file ``path`` (its
+    format from ``name``'s suffix); damage is :class:`ArchiveCorrupt`."""
+    try:
+        with _opener(name)(path, "rb") as f:
+            return consume(_capped_chunks(f, path, name))
+    except ArchiveCorrupt:
+        raise
+    except _NOT_CORRUPTION:
+        raise
+    except _DAMAGE as exc:
+        raise corrupt(path, f"{type(exc).__name__}: {exc}") from exc
+
+
 def read_compressed(path: Path) -> bytes:
     """The whole decompressed content of a ``.bz2``/``.gz`` file, CRC-checked.
 
@@ -257,15 +275,7 @@ def read_compressed(path: Path) -> bytes:
         Damaged, truncated, or decompressing to nothing.
     """
     path = Path(path)
-    try:
-        with _opener(path.name)(path, "rb") as f:
-            data = _read_capped(f, path, path.name)
-    except ArchiveCorrupt:
-        raise
-    except _NOT_CORRUPTION:
-        raise
-    except _DAMAGE as exc:
-        raise corrupt(path, f"{type(exc).__name__}: {exc}") from exc
+    data = _decompressed(path, path.name, b"".join)
     if not data:
         raise corrupt(path, "it decompresses to nothing")
     return data
@@ -281,23 +291,7 @@ def drain_compressed(path: Path, name: str | None = None) -> int:
         Damaged, truncated, or decompressing to nothing.
     """
     path = Path(path)
-    total = 0
-    try:
-        with _opener(name or path.name)(path, "rb") as f:
-            while chunk := f.read(CHUNK_BYTES):
-                total += len(chunk)
-                if total > MAX_MEMBER_BYTES:
-                    raise corrupt(
-                        path,
-                        f"it expands to more than {MAX_MEMBER_BYTES:,} bytes, over what any "
-                        "real corpus file needs (a decompression bomb?)",
-                    )
-    except ArchiveCorrupt:
-        raise
-    except _NOT_CORRUPTION:
-        raise
-    except _DAMAGE as exc:
-        raise corrupt(path, f"{type(exc).__name__}: {exc}") from exc
+    total = _decompressed(path, name or path.name, lambda chunks: sum(map(len, chunks)))
     if total == 0:
         raise corrupt(path, "it decompresses to nothing")
     return total
