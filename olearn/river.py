@@ -47,6 +47,7 @@ own check allows), and goes straight to the family's numba kernel
 from __future__ import annotations
 
 import math
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -77,6 +78,14 @@ def _bucket(name, n: int) -> int:
 
     token = name if isinstance(name, str) else repr(name)
     return abs(murmurhash3_32(token, seed=0)) % n  # sklearn's FeatureHasher's bucket
+
+
+class _Index(dict):
+    """Feature name -> column; ``index[name]`` of a new name gives it the next column."""
+
+    def __missing__(self, name):
+        column = self[name] = len(self)
+        return column
 
 
 def _pad_state(state: dict, width: int) -> dict:
@@ -175,7 +184,7 @@ class Classifier(base.MiniBatchClassifier):
         est._validate_params()  # bad values fail here, not at the first sample
         est._check_params()
         self.estimator = est
-        self._names: dict = {}  # feature name -> column (growing index)
+        self._names = _Index()  # feature name -> column (growing index)
         self._labels: dict = {}  # label -> class index (classes_'s order)
         self._set_width(n_hash_features or _MIN_WIDTH)
 
@@ -298,15 +307,11 @@ class Classifier(base.MiniBatchClassifier):
             N = self.n_hash_features
             return np.fromiter((_bucket(k, N) for k in names), dtype, n)
         index = self._names
-        try:
-            return np.fromiter(map(index.__getitem__, names), dtype, n)
-        except KeyError:
-            if not learn:
-                return np.fromiter((index.get(k, -1) for k in names), np.int64, n)
-        for name in names:
-            index.setdefault(name, len(index))
+        if not learn:
+            return np.fromiter(map(index.get, names, repeat(-1)), np.int64, n)
+        columns = np.fromiter(map(index.__getitem__, names), np.int64, n)  # new names join
         self._reserve(len(index))
-        return np.fromiter(map(index.__getitem__, names), index_dtype(self._width), n)
+        return columns
 
     def _row(self, x: dict, learn: bool) -> tuple[np.ndarray, np.ndarray]:
         """``(indices, values)`` of x as a canonical CSR row: sorted, no zeros, buckets summed."""

@@ -11,8 +11,11 @@ classifier.
   ``FeatureHasher``.
 """
 
+import doctest
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -222,3 +225,14 @@ def test_import_without_river_names_the_extra():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "pip install 'olearn[river]'" in out.stdout
+
+
+def test_readme_example_runs():
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    section = readme[readme.index("**olearn inside River.**") :]
+    code = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    test = doctest.DocTestParser().get_doctest(code, {}, "README: olearn inside River", None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0
+    assert runner.summarize(verbose=False).attempted == 6
