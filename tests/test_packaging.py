@@ -68,8 +68,10 @@ def test_library_imports_are_base_dependencies():
         for p in (ROOT / "olearn").rglob("*.py")
         if p.relative_to(ROOT / "olearn").parts[0] not in APP_LAYER
     ]
-    # the experiment engine's dask backend is an optional extra, imported only when asked for
-    missing = _third_party(files) - _declared() - _requirement_names(["distributed", "dask"])
+    # optional extras, imported only when asked for: the experiment engine's dask backend,
+    # and River by olearn.river (the [river] extra)
+    optional = _requirement_names(["distributed", "dask"]) | _declared("river")
+    missing = _third_party(files) - _declared() - optional
     assert not missing, f"imported but not in [project] dependencies: {sorted(missing)}"
 
 

@@ -742,6 +742,40 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = True
         return tags
 
+    # --- the lean per-sample path (olearn.river): partial_fit without its validation ---------
+    def _learn_rows(self, rows: tuple, y: np.ndarray, n_features: int, y_idx=None) -> None:
+        """``partial_fit`` on rows already in the kernels' form: ``rows`` are the CSR blocks of
+        :func:`csr_rows` (canonical, every index < ``n_features``, the intercept block included,
+        every ``||x||^2`` checked by the caller), ``y`` the labels (an object array), ``y_idx``
+        their class indices when the caller knows every one.  Counters, class growth and the
+        failure rule are ``partial_fit``'s; the first call starts a model of width
+        ``n_features`` (parameters validated once, here)."""
+        first = not hasattr(self, "classes_")
+        try:
+            if first:
+                self._validate_params()
+                self._check_params()
+                self.n_features_in_ = int(n_features)
+                self._start(np.empty((0, n_features)), _encode_classes(y[:1]), least=1)
+            if y_idx is None:
+                y_idx = self._known(y)
+            joins = [] if y_idx is not None else self._new_labels(y, None)
+            if joins:
+                self._require_budget(0, n_features, len(self.classes_) + len(joins))
+        except Exception:
+            if first:
+                self._forget()
+            raise
+        try:
+            if joins:
+                self._run_growing(rows, y, joins, False)
+                self.n_iter_ -= 1  # a partial pass is not an epoch
+            else:  # every label known: one sweep
+                self._sweep(rows, y_idx, np.arange(y.shape[0], dtype=np.int64), np.zeros(0, bool))
+        except Exception:
+            self._forget()  # the kernel stopped mid-pass: the state is half-updated
+            raise
+
 
 class LinearMulticlassClassifier(OnlineClassifier):
     """Base of the Perceptron, PA, SPA and confidence-weighted families: one weight (mean) row

@@ -1,0 +1,137 @@
+"""Per-sample ``learn_one``: olearn inside River (:mod:`olearn.river`) against River's own PA.
+
+``python -m benchmarks.river_learn_one [--quick] [--rows N] [--rounds R]``
+
+The same stream of dicts reaches every contestant: sklearn's digits (dense, 64 features,
+10 classes) and the first ``--rows`` documents of 20 Newsgroups (8 classes, tf-idf rows of
+``olearn.datasets``; a synthetic sparse stand-in when ``$OLEARN_DATA`` lacks it), converted
+to dicts once, untimed.  Contestants: River's ``PAClassifier(C=1, mode=1)`` (PA-I), one-vs-rest
+through ``river.multiclass.OneVsRestClassifier``; olearn's PA-I, SPA-I and AROW through
+``olearn.river.Classifier`` (``C = 1`` / ``r = 1``, with an intercept as River's PA has one).
+Each round trains a fresh model of every contestant on the whole stream (interleaved, so a
+burst of load from other processes hits all alike); the table gives the median samples/s
+over rounds and the median of the per-round ratio to River's.  *progressive acc.* is an
+untimed extra pass, ``predict_one`` then ``learn_one`` per sample (River's
+``progressive_val_score``), so a speed bought with accuracy shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if not __package__:  # pragma: no cover - run as a script
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.contestants import _dict_rows  # noqa: E402
+
+RIVER = "River PA-I (OvR)"
+
+
+def contestants() -> dict:
+    """name -> a function making a fresh model."""
+    from river.linear_model import PAClassifier
+    from river.multiclass import OneVsRestClassifier
+
+    from olearn.river import Classifier
+
+    return {
+        RIVER: lambda: OneVsRestClassifier(PAClassifier(C=1.0, mode=1)),
+        "olearn PA-I": lambda: Classifier("pa1", C=1.0, fit_intercept=True),
+        "olearn SPA-I": lambda: Classifier("spa1", C=1.0, fit_intercept=True),
+        "olearn AROW": lambda: Classifier("arow", r=1.0, fit_intercept=True),
+    }
+
+
+def streams(rows: int, quick: bool) -> list[tuple[str, list, list]]:
+    """(name, dicts, labels) of each stream."""
+    from sklearn.datasets import load_digits
+
+    X, y = load_digits(return_X_y=True)
+    n = 300 if quick else X.shape[0]
+    out = [("digits", _dict_rows(X[:n] / 16.0, n), y[:n].tolist())]
+    if quick:
+        from benchmarks.data import quick_sets
+
+        data = quick_sets()[1]
+        name = f"{data.name} (synthetic)"
+    else:
+        from benchmarks.data import load_bench
+
+        data = load_bench("20news-8")
+        name = f"20news-8 (first {min(rows, data.n)} rows; {data.source})"
+    m = min(rows, data.n)
+    out.append((name, _dict_rows(data.X, m), data.y[:m].tolist()))
+    return out
+
+
+def _learn(model, xs, ys) -> float:
+    start = time.perf_counter()
+    for x, y in zip(xs, ys):
+        model.learn_one(x, y)
+    return time.perf_counter() - start
+
+
+def progressive_accuracy(model, xs, ys) -> float:
+    right = 0
+    for x, y in zip(xs, ys):
+        right += model.predict_one(x) == y
+        model.learn_one(x, y)
+    return right / len(ys)
+
+
+def measure(xs, ys, rounds: int) -> list[dict]:
+    makers = contestants()
+    for make in makers.values():  # warm-up: numba's compiled kernels loaded, caches filled
+        _learn(make(), xs[:50], ys[:50])
+    times: dict[str, list[float]] = {name: [] for name in makers}
+    for _ in range(rounds):
+        for name, make in makers.items():
+            times[name].append(_learn(make(), xs, ys))
+    n = len(xs)
+    table = []
+    for name, make in makers.items():
+        ratios = [river / ours for river, ours in zip(times[RIVER], times[name])]
+        table.append(
+            {
+                "contestant": name,
+                "samples_per_s": n / statistics.median(times[name]),
+                "ratio_to_river": statistics.median(ratios),
+                "ratio_range": (min(ratios), max(ratios)),
+                "progressive_accuracy": progressive_accuracy(make(), xs, ys),
+            }
+        )
+    return table
+
+
+def main(argv=None) -> list[tuple[str, list[dict]]]:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.river_learn_one")
+    p.add_argument("--quick", action="store_true", help="small streams, 2 rounds")
+    p.add_argument("--rows", type=int, default=3000, help="20news-8 documents in the stream")
+    p.add_argument("--rounds", type=int, default=None, help="interleaved rounds (default 7)")
+    args = p.parse_args(argv)
+    rounds = args.rounds or (2 if args.quick else 7)
+    results = []
+    for name, xs, ys in streams(args.rows, args.quick):
+        table = measure(xs, ys, rounds)
+        results.append((name, table))
+        nnz = sum(len(x) for x in xs) / len(xs)
+        print(f"\n{name}: {len(xs)} samples, {nnz:.0f} features per sample, {rounds} rounds")
+        print("| contestant | learn_one samples/s | x River's (range) | progressive acc. |")
+        print("|---|---:|---:|---:|")
+        for row in table:
+            lo, hi = row["ratio_range"]
+            print(
+                f"| {row['contestant']} | {row['samples_per_s']:,.0f} | "
+                f"{row['ratio_to_river']:.1f} ({lo:.1f}-{hi:.1f}) | "
+                f"{100 * row['progressive_accuracy']:.1f}% |"
+            )
+    return results
+
+
+if __name__ == "__main__":
+    main()
