@@ -53,7 +53,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, make_constraint
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -327,8 +327,29 @@ def unfitted_on_failure(fit):
     return wrapper
 
 
+@functools.cache
+def _constraint_objects(cls: type) -> dict:
+    """``cls._parameter_constraints`` as scikit-learn's constraint objects, built once."""
+    return {
+        name: [make_constraint(c) for c in constraints]
+        for name, constraints in cls._parameter_constraints.items()
+        if constraints != "no_validation"
+    }
+
+
 class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
     """Base class: scikit-learn ``fit`` / ``partial_fit`` / ``predict`` over a numba kernel."""
+
+    def _validate_params(self) -> None:
+        """scikit-learn's parameter check, with its constraint objects built once per class
+        (it runs on every ``partial_fit`` call, and building them took ~20 us a parameter);
+        a failing value is checked again by scikit-learn's own function, which raises its
+        InvalidParameterError, word for word."""
+        checks = _constraint_objects(type(self))
+        for name, value in self.get_params(deep=False).items():
+            constraints = checks.get(name)
+            if constraints is not None and not any(c.is_satisfied_by(value) for c in constraints):
+                super()._validate_params()
 
     _parameter_constraints: dict = {
         "fit_intercept": ["boolean"],
