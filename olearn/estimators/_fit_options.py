@@ -82,15 +82,6 @@ FIT_DOC_CW = FIT_DOC.replace("{loss_note}", "the scores of the means: the hinge 
     "{state_note}", " and covariance"
 )
 
-INIT_DOC = """coef_init : array-like of shape (n_classes, n_features), optional
-            Initial weights of ``fit`` (per-class rows, in ``classes_`` order).  For two
-            classes also (1, n_features) or (n_features,): the difference
-            ``w_1 - w_0`` that ``coef_`` reports, split as ``w_1 = c / 2``, ``w_0 = -c / 2``
-            (so ``coef_`` equals it before the first step).
-        intercept_init : array-like of shape (n_classes,), optional
-            Initial ``intercept_`` (needs ``fit_intercept=True``); for two classes also
-            (1,), the difference, split the same way."""
-
 
 def hinge_loss(scores: np.ndarray, y_idx: np.ndarray) -> float:
     """Mean multiclass hinge ``max(0, 1 - (s_y - max_{r != y} s_r))`` over the rows.

@@ -538,8 +538,14 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         X : {array-like, sparse matrix} of shape (n_samples, n_features).
         y : array-like of shape (n_samples,), labels of any hashable type.
         coef_init : array-like of shape (n_classes, n_features), optional
+            Initial weights (per-class rows, in ``classes_`` order; the rest of the state,
+            e.g. a covariance, starts as usual).  For two classes also (1, n_features) or
+            (n_features,): the difference ``w_1 - w_0`` that ``coef_`` reports, split as
+            ``w_1 = c / 2``, ``w_0 = -c / 2`` (exact), so ``coef_`` equals it before the
+            first step.  Takes precedence over ``warm_start``, as in scikit-learn.
         intercept_init : array-like of shape (n_classes,), optional
-            See :mod:`olearn.estimators._fit_options` (``INIT_DOC``) and the class docstring.
+            Initial ``intercept_`` (needs ``fit_intercept=True``); for two classes also (1,),
+            the difference, split the same way.
 
         Returns
         -------
