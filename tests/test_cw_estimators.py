@@ -92,10 +92,11 @@ def test_partial_fit_is_one_rule_step_per_sample(make, covariance, diagonal_form
     state = CWState(np.zeros((K, D)), np.eye(D) if covariance == "full" else np.ones(D))
     for x, label in zip(Xa, y):
         state, _ = step(state, x, int(label))
-    assert np.allclose(est.coef_, state.mu[:, :-1], rtol=1e-9, atol=1e-12)
-    assert np.allclose(est.intercept_, state.mu[:, -1], rtol=1e-9, atol=1e-12)
+    public = est.get_state()  # per-class rows, also for K = 2
+    assert np.allclose(public["coef"], state.mu[:, :-1], rtol=1e-9, atol=1e-12)
+    assert np.allclose(public["intercept_weight"], state.mu[:, -1], rtol=1e-9, atol=1e-12)
     assert np.allclose(est.covariance_, state.Sigma, rtol=1e-9, atol=1e-14)
-    assert est.coef_.shape == (K, X.shape[1])  # one row per class, also for K = 2
+    assert est.coef_.shape == (1 if K == 2 else K, X.shape[1])  # scikit-learn's convention
     assert est.t_ == len(y) and est.n_updates_ > 10
 
 
@@ -137,7 +138,8 @@ def test_predict_proba_is_the_gaussian_win_probability(K, covariance):
     rng = np.random.default_rng(0)
     Sigma = est.covariance_ if covariance == "full" else np.diag(est.covariance_)
     L = np.linalg.cholesky(Sigma)
-    M = np.hstack([est.coef_, est.intercept_[:, None]])  # (K, d+1)
+    public = est.get_state()  # per-class means (coef_ is mu_1 - mu_0 for K = 2)
+    M = np.hstack([public["coef"], public["intercept_weight"][:, None]])  # (K, d+1)
     draws = 100_000
     for i in range(5):
         xa = np.append(X[i], 1.0)

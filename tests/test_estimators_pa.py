@@ -47,11 +47,13 @@ def test_dense_and_sparse_give_identical_models(cls, digits):
     assert np.array_equal(a.coef_, b.coef_) and np.array_equal(a.intercept_, b.intercept_)
 
 
-def test_binary_keeps_one_row_per_class_and_sklearn_decision(digits):
+def test_binary_gives_sklearn_coef_and_decision(digits):
     X, y = digits
     mask = y < 2
     clf = SPAClassifier(random_state=0).fit(X[mask], np.where(y[mask] == 1, "one", "zero"))
-    assert clf.coef_.shape == (2, 64)
+    rows = clf.get_state()["coef"]  # the per-class rows stay in the state
+    assert rows.shape == (2, 64) and clf.coef_.shape == (1, 64)
+    assert np.array_equal(clf.coef_[0], rows[1] - rows[0])
     d = clf.decision_function(X[mask])
     assert d.shape == (mask.sum(),)
     assert np.array_equal(clf.predict(X[mask]), np.where(d > 0, clf.classes_[1], clf.classes_[0]))
@@ -60,17 +62,20 @@ def test_binary_keeps_one_row_per_class_and_sklearn_decision(digits):
 def test_intercept_enters_the_norm():
     # one sample, two classes: with the constant feature, ||x||^2 = 1 + 1 so tau = 1 / (2 * 2)
     clf = PAClassifier(fit_intercept=True).partial_fit([[1.0]], [0], classes=[0, 1])
-    assert np.allclose(clf.coef_[:, 0], [0.25, -0.25])
-    assert np.allclose(clf.intercept_, [0.25, -0.25])
+    state = clf.get_state()  # per-class rows; coef_ / intercept_ are w_1 - w_0, b_1 - b_0
+    assert np.allclose(state["coef"][:, 0], [0.25, -0.25])
+    assert np.allclose(state["intercept_weight"], [0.25, -0.25])
+    assert np.allclose(clf.coef_, [[-0.5]]) and np.allclose(clf.intercept_, [-0.5])
     no_b = PAClassifier().partial_fit([[1.0]], [0], classes=[0, 1])  # the default: none
-    assert np.allclose(no_b.coef_[:, 0], [0.5, -0.5]) and np.all(no_b.intercept_ == 0)
+    assert np.allclose(no_b.get_state()["coef"][:, 0], [0.5, -0.5])
+    assert np.array_equal(no_b.intercept_, [0.0])
     # intercept_scaling s: the column is s, so ||x||^2 = 1 + s^2 and intercept_ = s * weight
     s = 0.5
     scaled = PAClassifier(fit_intercept=True, intercept_scaling=s)
     scaled.partial_fit([[1.0]], [0], classes=[0, 1])
     tau = 1.0 / (2 * (1 + s * s))
-    assert np.allclose(scaled.coef_[:, 0], [tau, -tau])
-    assert np.allclose(scaled.intercept_, [s * s * tau, -s * s * tau])
+    assert np.allclose(scaled.get_state()["coef"][:, 0], [tau, -tau])
+    assert np.allclose(scaled.intercept_, [-2 * s * s * tau])  # s * (b_1 - b_0)
 
 
 def test_labels_of_any_hashable_type_and_unseen_classes(digits):

@@ -29,8 +29,10 @@ Where parameters meet state (:class:`ModelState`, shared with the batch estimato
   ``partial_fit`` refused at validation (bad X, y, labels or a changed parameter) leaves the
   model as it was.
 
-``fit`` = fresh state + ``epochs`` passes (shuffled with ``random_state`` if ``shuffle``);
-``partial_fit`` = exactly one pass over the given samples, in the given order.
+``fit`` = fresh state (or ``coef_init``, or the current one with ``warm_start``) + ``epochs``
+passes (shuffled with ``random_state`` if ``shuffle``), fewer if ``tol`` stops it
+(:mod:`olearn.estimators._fit_options`); ``partial_fit`` = exactly one pass over the given
+samples, in the given order.
 
 The public state (:meth:`OnlineClassifier.get_state` / ``set_state``) is a dict of plain
 arrays and scalars; a family adds its arrays through three more hooks, ``_state_spec(K, d)``
@@ -44,17 +46,20 @@ from __future__ import annotations
 import bisect
 import functools
 import math
+import time
 from numbers import Integral, Real
 
 import numpy as np
 import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, make_constraint
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from olearn._budget import model_bytes, require
+from olearn.estimators import _fit_options as fit_options
+from olearn.estimators._fit_options import FIT_CONSTRAINTS, per_class_init
 from olearn.kernels.sparse import csr_rows, index_problem
 
 FLOAT_MAX = float(np.finfo(np.float64).max)
@@ -322,14 +327,36 @@ def unfitted_on_failure(fit):
     return wrapper
 
 
+@functools.cache
+def _constraint_objects(cls: type) -> dict:
+    """``cls._parameter_constraints`` as scikit-learn's constraint objects, built once."""
+    return {
+        name: [make_constraint(c) for c in constraints]
+        for name, constraints in cls._parameter_constraints.items()
+        if constraints != "no_validation"
+    }
+
+
 class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
     """Base class: scikit-learn ``fit`` / ``partial_fit`` / ``predict`` over a numba kernel."""
+
+    def _validate_params(self) -> None:
+        """scikit-learn's parameter check, with its constraint objects built once per class
+        (it runs on every ``partial_fit`` call, and building them took ~20 us a parameter);
+        a failing value is checked again by scikit-learn's own function, which raises its
+        InvalidParameterError, word for word."""
+        checks = _constraint_objects(type(self))
+        for name, value in self.get_params(deep=False).items():
+            constraints = checks.get(name)
+            if constraints is not None and not any(c.is_satisfied_by(value) for c in constraints):
+                super()._validate_params()
 
     _parameter_constraints: dict = {
         "fit_intercept": ["boolean"],
         "epochs": [Interval(Integral, 1, None, closed="left")],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
+        **FIT_CONSTRAINTS,  # tol, n_iter_no_change, early_stopping, ... (_fit_options)
     }
 
     # True when the family's kernel only sums x_j-weighted terms, so dense rows can be passed
@@ -501,13 +528,24 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
 
     # --- public API ----------------------------------------------------------------------
     @unfitted_on_failure
-    def fit(self, X, y):
-        """Learn from zero weights with ``epochs`` passes over (X, y).
+    def fit(self, X, y, coef_init=None, intercept_init=None):
+        """Learn with ``epochs`` passes over (X, y): from zero weights, from ``coef_init`` /
+        ``intercept_init``, or (``warm_start=True``, fitted) from the current state; fewer
+        passes when ``tol`` stops it (see the class's parameters).
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features).
         y : array-like of shape (n_samples,), labels of any hashable type.
+        coef_init : array-like of shape (n_classes, n_features), optional
+            Initial weights (per-class rows, in ``classes_`` order; the rest of the state,
+            e.g. a covariance, starts as usual).  For two classes also (1, n_features) or
+            (n_features,): the difference ``w_1 - w_0`` that ``coef_`` reports, split as
+            ``w_1 = c / 2``, ``w_0 = -c / 2`` (exact), so ``coef_`` equals it before the
+            first step.  Takes precedence over ``warm_start``, as in scikit-learn.
+        intercept_init : array-like of shape (n_classes,), optional
+            Initial ``intercept_`` (needs ``fit_intercept=True``); for two classes also (1,),
+            the difference, split the same way.
 
         Returns
         -------
@@ -515,13 +553,77 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         self._check_params()
-        X, y = self._validate(X, y, reset=True)
+        init = coef_init is not None or intercept_init is not None
+        warm = bool(self.warm_start) and not init and hasattr(self, "classes_")
+        if warm:
+            self._check_state_params("continue with a warm-start fit")
+        X, y = self._validate(X, y, reset=not warm)
         arrays = self._arrays(X)
-        self._start(X, _encode_classes(y))
-        y_idx = self._labels_to_index(y)
+        if warm:
+            y_idx = self._warm_labels(y)
+            self.n_iter_ = 0  # this fit's epochs
+        else:
+            self._start(X, _encode_classes(y))
+            y_idx = self._labels_to_index(y)
+            if init:
+                K, d = self.classes_.shape[0], self.n_features_in_
+                self._load_init(*per_class_init(coef_init, intercept_init, K, d, self._name))
         rng = check_random_state(self.random_state) if self.shuffle else None
-        self._run(arrays, y_idx, self.epochs, rng)
+        if self.tol is None and not self.verbose and not self.early_stopping:
+            self._run(arrays, y_idx, self.epochs, rng)  # the plain path
+        else:
+            self._run_watched(X, arrays, y_idx, rng)
         return self
+
+    @property
+    def _name(self) -> str:
+        return type(self).__name__
+
+    def _warm_labels(self, y: np.ndarray) -> np.ndarray:
+        try:
+            return self._labels_to_index(y)
+        except ValueError as err:
+            raise ValueError(
+                f"{self._name}: warm_start=True continues the fitted model, whose classes_ are "
+                f"{self.classes_.tolist()!r}; y holds other labels ({err}).  Add classes with "
+                "partial_fit, or set warm_start=False to learn a new model"
+            ) from None
+
+    def _load_init(self, coef: np.ndarray | None, intercept: np.ndarray | None) -> None:
+        """Load ``fit``'s per-class ``coef_init`` (K, d) / ``intercept_init`` (K,)."""
+        raise ValueError(f"{self._name}.fit does not take coef_init / intercept_init")
+
+    def _run_watched(self, X, arrays, y_idx: np.ndarray, rng) -> None:
+        """``_run`` one epoch at a time, with ``tol`` / ``early_stopping`` / ``verbose``
+        (:mod:`olearn.estimators._fit_options`); the same permutations as ``_run``."""
+        start = time.perf_counter()
+        held = None
+        if self.early_stopping:  # held out even with tol=None, as in scikit-learn
+            train, held = fit_options.validation_split(
+                y_idx, self.validation_fraction, self.random_state
+            )
+            X_held, y_held = X[held], y_idx[held]
+            X, y_idx = X[train], y_idx[train]
+            arrays = self._arrays(X)
+        stopping = fit_options.Stopping(self.tol, self.n_iter_no_change, held is not None)
+        for epoch in range(1, self.epochs + 1):
+            updates = self.n_updates_
+            self._run(arrays, y_idx, 1, rng)
+            loss = score = None
+            if held is None or self.verbose:
+                loss = fit_options.hinge_loss(np.asarray(self._scores(X)), y_idx)
+            if held is not None:
+                score = float(np.mean(np.argmax(self._scores(X_held), axis=1) == y_held))
+            if self.verbose:
+                updates = self.n_updates_ - updates
+                fit_options.report_epoch(epoch, updates, loss, self.t_, start, score)
+            if stopping.done(loss if held is None else score):
+                if self.verbose:
+                    print(f"Convergence after {epoch} epochs took "
+                          f"{time.perf_counter() - start:.2f} seconds")  # fmt: skip
+                return
+        if self.tol is not None:
+            fit_options.warn_not_converged(self._name, self.epochs)
 
     def partial_fit(self, X, y, classes=None):
         """One update per sample, in the given order (a single online pass).
@@ -725,7 +827,8 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         """Class scores ``w_u . x``; for two classes, the score of ``classes_[1]`` minus
-        that of ``classes_[0]`` (scikit-learn's binary convention).
+        that of ``classes_[0]`` (scikit-learn's binary convention): in both cases
+        ``X @ coef_.T + intercept_`` (raveled for two classes).
         """
         scores = np.asarray(self._scores(self._validate_X(X)))
         if scores.shape[1] == 2:
@@ -785,7 +888,10 @@ class LinearMulticlassClassifier(OnlineClassifier):
     ``classes_``, ``n_features_in_``, ``t_`` (samples seen), ``n_iter_`` (epochs of the last
     ``fit``), ``n_updates_`` (aggressive steps).  The kernel's weights are feature-major,
     ``_W[feature, class]`` with the intercept column's row last; ``coef_`` is a view of them
-    and ``intercept_ = intercept_scaling * _W[-1]`` (LIBLINEAR's convention).
+    and ``intercept_ = intercept_scaling * _W[-1]`` (LIBLINEAR's convention).  Two classes:
+    scikit-learn's convention, ``coef_`` (1, n_features) = ``w_1 - w_0`` and ``intercept_``
+    (1,), computed when read (a property: no cost per ``partial_fit`` call); the per-class
+    rows are the public state's (``get_state()["coef"]``).
     """
 
     _parameter_constraints: dict = {
@@ -850,19 +956,54 @@ class LinearMulticlassClassifier(OnlineClassifier):
         self._set_views()
 
     def _set_views(self) -> None:
+        """Nothing to refresh: ``coef_`` / ``intercept_`` read ``_W`` when asked for."""
+
+    def _load_init(self, coef, intercept) -> None:
+        # fit's coef_init / intercept_init, per class (fit has just made a zero state)
         d = self.n_features_in_
-        self.coef_ = self._W[:d].T
+        if intercept is not None and not self.fit_intercept:
+            raise ValueError(f"{self._name}.fit: intercept_init needs fit_intercept=True")
+        if coef is not None:
+            self._W[:d] = coef.T
+        if intercept is not None:
+            self._W[d] = intercept / self._column_value()
+
+    def _class_intercepts(self) -> np.ndarray:
+        """Each class's intercept, ``intercept_scaling * W[d]`` (zeros without one), (K,)."""
         if self.fit_intercept:
-            self.intercept_ = self._column_value() * self._W[d]
-        else:
-            self.intercept_ = np.zeros(self._W.shape[1])
+            return self._column_value() * self._W[self.n_features_in_]
+        return np.zeros(self._W.shape[1])
+
+    # scikit-learn's binary convention: two classes give one row, the difference
+    @property
+    def coef_(self) -> np.ndarray:
+        """(n_classes, n_features): a view of the weights (writes change the model); for two
+        classes (1, n_features) = ``w_1 - w_0``, a fresh array computed at each access (the
+        per-class rows are ``get_state()["coef"]``)."""
+        W, d = self._W, self.n_features_in_
+        if W.shape[1] == 2:
+            return (W[:d, 1] - W[:d, 0])[None, :]
+        return W[:d].T
+
+    @coef_.setter
+    def coef_(self, value) -> None:
+        raise AttributeError(
+            f"{self._name}.coef_ is read from the model's state: set weights with "
+            "set_state(...) or fit(X, y, coef_init=...)"
+        )
+
+    @property
+    def intercept_(self) -> np.ndarray:
+        """(n_classes,); for two classes (1,) = ``b_1 - b_0`` (zeros without an intercept)."""
+        b = self._class_intercepts()
+        return b[1:] - b[:1] if b.shape[0] == 2 else b
 
     def _scores(self, X) -> np.ndarray:
         d = self.n_features_in_
         scores = X @ self._W[:d]
         if sp.issparse(scores):
             scores = scores.toarray()
-        return scores + self.intercept_
+        return scores + self._class_intercepts()
 
 
 class AdditiveLinearClassifier(LinearMulticlassClassifier):

@@ -1,9 +1,11 @@
 """scikit-learn classifiers for CW, AROW and SCW: true multiclass, one shared covariance.
 
-Each class has a mean row ``coef_[k]`` (``mu_k``, also for two classes); the covariance over
-features is shared (``covariance_``).  A step is the single-constraint update against the best
-wrong class derived in :mod:`olearn.core.cw`; with two classes it is exactly the binary
-algorithm on ``w = coef_[1] - coef_[0]`` with covariance ``2 covariance_``.
+Each class has a mean row ``mu_k`` (``coef_[k]``; for two classes ``coef_`` is the one row
+``mu_1 - mu_0``, scikit-learn's convention, and the per-class rows are ``get_state()["coef"]``);
+the covariance over features is shared (``covariance_``).  A step is the single-constraint
+update against the best wrong class derived in :mod:`olearn.core.cw`; with two classes it is
+exactly the binary algorithm on ``w = mu_1 - mu_0`` (``coef_[0]``) with covariance
+``2 covariance_``.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from olearn._budget import model_bytes
 from olearn._numerics import TINY_VARIANCE
 from olearn.core._cw_closed_forms import MAX_VARIANCE, phi_of
 from olearn.core.cw import COVARIANCES, CW_FORMS, DIAGONAL_FORMS, MAX_FULL_DIM, full_too_large
+from olearn.estimators._fit_options import FIT_DOC_CW, add_fit_doc
 from olearn.estimators.base import (
     FLOAT_MAX,
     POSITIVE,
@@ -244,9 +247,10 @@ _COMMON_DOC = """
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_classes, n_features), the means ``mu_k`` (two rows for
-        two classes).
-    intercept_ : ndarray of shape (n_classes,).
+    coef_ : ndarray of shape (n_classes, n_features), the means ``mu_k``; for two classes
+        (1, n_features) = ``mu_1 - mu_0`` (scikit-learn's convention, computed when read;
+        the per-class rows are ``get_state()["coef"]``).
+    intercept_ : ndarray of shape (n_classes,), or (1,) = ``b_1 - b_0`` for two classes.
     covariance_ : ndarray of shape (n_features [+1],) or (n_features [+1], n_features [+1]),
         the shared covariance (last entry/row: the intercept's, with ``fit_intercept``).
     classes_, t_ (samples seen), n_updates_ (aggressive steps), n_iter_.
@@ -262,6 +266,7 @@ def _doc(cls):
     ``Sigma = A A'`` for "full" (the square root the kernel updates: restoring it is exact;
     mixing models' states should mix ``A A'``, not A).  A new class's mean row is 0 and the
     covariance is unchanged (it is shared by all classes)"""
+    add_fit_doc(cls, FIT_DOC_CW)
     notes = state_doc(extra)
     if "\n    Notes\n    -----\n" in cls.__doc__:  # CW has Notes already: add a paragraph
         notes = notes.replace("\n    Notes\n    -----\n", "\n")
@@ -320,6 +325,12 @@ class CWClassifier(ConfidenceWeightedClassifier):
         epochs=1,
         shuffle=True,
         random_state=None,
+        tol=None,
+        n_iter_no_change=5,
+        early_stopping=False,
+        validation_fraction=0.1,
+        verbose=0,
+        warm_start=False,
     ):
         store_params(self, locals())
 
@@ -378,6 +389,12 @@ class AROWClassifier(ConfidenceWeightedClassifier):
         epochs=5,
         shuffle=True,
         random_state=None,
+        tol=None,
+        n_iter_no_change=5,
+        early_stopping=False,
+        validation_fraction=0.1,
+        verbose=0,
+        warm_start=False,
     ):
         store_params(self, locals())
 
@@ -436,6 +453,12 @@ class SCWClassifier(ConfidenceWeightedClassifier):
         epochs=5,
         shuffle=True,
         random_state=None,
+        tol=None,
+        n_iter_no_change=5,
+        early_stopping=False,
+        validation_fraction=0.1,
+        verbose=0,
+        warm_start=False,
     ):
         store_params(self, locals())
 

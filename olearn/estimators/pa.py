@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from sklearn.utils._param_validation import StrOptions
 
+from olearn.estimators._fit_options import NO_PROBA_DOC, add_fit_doc
 from olearn.estimators.base import POSITIVE, AdditiveLinearClassifier, store_params
 
 INTERCEPT_DOC = """fit_intercept : bool, default=False
@@ -59,8 +60,11 @@ class PerceptronClassifier(AdditiveLinearClassifier):
 
     Attributes
     ----------
-    coef_ : ndarray of shape (n_classes, n_features)
-    intercept_ : ndarray of shape (n_classes,)
+    coef_ : ndarray of shape (n_classes, n_features), or (1, n_features) for two classes
+        The weights; for two classes scikit-learn's ``w_1 - w_0`` (computed when read), so
+        ``decision_function(X) == X @ coef_.T + intercept_`` for any number of classes.
+        The per-class rows are ``get_state()["coef"]``.
+    intercept_ : ndarray of shape (n_classes,), or (1,) for two classes
     classes_ : ndarray of shape (n_classes,)
     t_ : int
         Samples seen.
@@ -91,6 +95,12 @@ class PerceptronClassifier(AdditiveLinearClassifier):
         epochs=5,
         shuffle=True,
         random_state=None,
+        tol=None,
+        n_iter_no_change=5,
+        early_stopping=False,
+        validation_fraction=0.1,
+        verbose=0,
+        warm_start=False,
     ):
         store_params(self, locals())
 
@@ -155,6 +165,12 @@ class PAClassifier(AdditiveLinearClassifier):
         epochs=5,
         shuffle=True,
         random_state=None,
+        tol=None,
+        n_iter_no_change=5,
+        early_stopping=False,
+        validation_fraction=0.1,
+        verbose=0,
+        warm_start=False,
     ):
         store_params(self, locals())
 
@@ -168,4 +184,7 @@ class PAClassifier(AdditiveLinearClassifier):
 
 for _cls in (PerceptronClassifier, PAClassifier):
     _cls.__doc__ = _cls.__doc__.replace("{intercept}", INTERCEPT_DOC)
-    _cls.__doc__ = _cls.__doc__.replace("\n    Examples\n", state_doc() + "\n    Examples\n", 1)
+    _cls.__doc__ = _cls.__doc__.replace(
+        "\n    Examples\n", state_doc() + NO_PROBA_DOC + "\n    Examples\n", 1
+    )
+    add_fit_doc(_cls)

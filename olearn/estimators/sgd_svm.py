@@ -10,6 +10,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from olearn._budget import model_bytes
 from olearn.core.sgd_svm import REGULARIZE, SCHEDULES, check_sgd_hyper
+from olearn.estimators._fit_options import FIT_DOC_LINEAR, NO_PROBA_DOC, add_fit_doc
 from olearn.estimators.base import FLOAT_MAX, POSITIVE, OnlineClassifier, store_params
 
 
@@ -97,6 +98,12 @@ class SGDSVMClassifier(OnlineClassifier):
         epochs=5,
         shuffle=True,
         random_state=None,
+        tol=None,
+        n_iter_no_change=5,
+        early_stopping=False,
+        validation_fraction=0.1,
+        verbose=0,
+        warm_start=False,
     ):
         store_params(self, locals())
 
@@ -251,3 +258,14 @@ class SGDSVMClassifier(OnlineClassifier):
         if f.shape[1] == 1:  # binary: columns (0, f) so argmax and the base's difference work
             return np.hstack([np.zeros_like(f), f])
         return f
+
+
+add_fit_doc(
+    SGDSVMClassifier,
+    FIT_DOC_LINEAR.replace("(weights,", "(weights, rates' clocks,")
+    + """
+        ``fit(X, y, coef_init=...)`` is refused: the state is a scaled vector with
+        per-feature clocks, not plain weights (continue a model with ``warm_start`` or
+        ``set_state``)."""
+    + NO_PROBA_DOC.replace("\n    *Probabilities.*", "\n    Probabilities:", 1).rstrip(),
+)

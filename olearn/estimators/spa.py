@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from sklearn.utils._param_validation import StrOptions
 
+from olearn.estimators._fit_options import NO_PROBA_DOC, add_fit_doc
 from olearn.estimators.base import POSITIVE, AdditiveLinearClassifier, store_params
 from olearn.estimators.pa import INTERCEPT_DOC, state_doc
 
@@ -75,6 +76,12 @@ class SPAClassifier(AdditiveLinearClassifier):
         epochs=5,
         shuffle=True,
         random_state=None,
+        tol=None,
+        n_iter_no_change=5,
+        early_stopping=False,
+        validation_fraction=0.1,
+        verbose=0,
+        warm_start=False,
     ):
         store_params(self, locals())
 
@@ -83,5 +90,6 @@ class SPAClassifier(AdditiveLinearClassifier):
 
 
 SPAClassifier.__doc__ = SPAClassifier.__doc__.replace("{intercept}", INTERCEPT_DOC).replace(
-    "\n    Examples\n", state_doc() + "\n    Examples\n", 1
+    "\n    Examples\n", state_doc() + NO_PROBA_DOC + "\n    Examples\n", 1
 )
+add_fit_doc(SPAClassifier)
