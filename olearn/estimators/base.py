@@ -3,10 +3,11 @@
 Validation, label encoding and the epoch loop live here; a family supplies three hooks:
 
 - ``_init_state(n_features, n_classes)`` : fresh model state (all-zero weights, ...).
-- ``_epoch(rows, y_idx, order, mistakes) -> int`` : one pass of its numba kernel over the
-  rows ``order`` of ``rows`` (the CSR blocks of ``kernels.sparse.csr_rows``: X, then the
-  intercept column); fills ``mistakes`` (when not empty) with whether each prediction made
-  before its update was wrong; returns the number of aggressive steps.
+- ``_epoch(rows, y_idx, order, mistakes, weights) -> int`` : one pass of its numba kernel over
+  the rows ``order`` of ``rows`` (the CSR blocks of ``kernels.sparse.csr_rows``: X, then the
+  intercept column), each example weighted by ``weights[row]`` (None: all 1; see
+  :mod:`olearn.estimators._weights`); fills ``mistakes`` (when not empty) with whether each
+  prediction made before its update was wrong; returns the number of aggressive steps.
 - ``_scores(X) -> (n, K)`` : raw class scores for validated X.
 
 Hyper-parameters are declared once per class in scikit-learn's ``_parameter_constraints``
@@ -55,6 +56,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from olearn._budget import model_bytes, require
+from olearn.estimators._weights import CLASS_WEIGHT_CONSTRAINT, example_weights
 from olearn.kernels.sparse import csr_rows, index_problem
 
 FLOAT_MAX = float(np.finfo(np.float64).max)
@@ -330,6 +332,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         "epochs": [Interval(Integral, 1, None, closed="left")],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
+        "class_weight": CLASS_WEIGHT_CONSTRAINT,
     }
 
     # True when the family's kernel only sums x_j-weighted terms, so dense rows can be passed
@@ -340,7 +343,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
     def _init_state(self, n_features: int, n_classes: int) -> None:  # pragma: no cover
         raise NotImplementedError
 
-    def _epoch(self, rows, y_idx, order, mistakes) -> int:  # pragma: no cover
+    def _epoch(self, rows, y_idx, order, mistakes, weights) -> int:  # pragma: no cover
         raise NotImplementedError
 
     def _scores(self, X) -> np.ndarray:  # pragma: no cover
@@ -408,24 +411,24 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         check_sqnorms(rows)
         return rows
 
-    def _sweep(self, rows, y_idx: np.ndarray, order: np.ndarray, mistakes: np.ndarray) -> None:
+    def _sweep(self, rows, y_idx, order, mistakes, weights=None) -> None:
         """One kernel pass over the rows ``order``.  A one-class model (a ``partial_fit`` stream
         whose first label is alone) has no rival class, so every rule is passive: nothing to
         run, and its prediction (the only class) is right."""
         if self.classes_.shape[0] > 1:
-            self.n_updates_ += int(self._epoch(rows, y_idx, order, mistakes))
+            self.n_updates_ += int(self._epoch(rows, y_idx, order, mistakes, weights))
         self.t_ += order.shape[0]
 
-    def _run(self, rows, y_idx: np.ndarray, epochs: int, rng, record_mistakes: bool = False):
+    def _run(self, rows, y_idx, epochs: int, rng, record_mistakes=False, weights=None):
         n = y_idx.shape[0]
         mistakes = np.zeros(n if record_mistakes else 0, dtype=np.bool_)
         for _ in range(epochs):
             order = rng.permutation(n) if rng is not None else np.arange(n)
-            self._sweep(rows, y_idx, order.astype(np.int64), mistakes)
+            self._sweep(rows, y_idx, order.astype(np.int64), mistakes, weights)
             self.n_iter_ += 1
         return mistakes if record_mistakes else None
 
-    def _run_growing(self, rows, y: np.ndarray, joins: list, record_mistakes: bool):
+    def _run_growing(self, rows, y, joins: list, record_mistakes: bool, weights=None):
         """One in-order pass over a batch whose labels ``joins`` (``(row, label)`` pairs, in
         row order) are new: rows ``[start, row)`` run with the classes known so far, then
         ``label`` joins (``_add_class``: a zero row, the prior), and so on to the end."""
@@ -437,7 +440,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
             if stop > start:
                 y_idx[start:stop] = self._labels_to_index(y[start:stop])
                 seen = mistakes[start:stop] if record_mistakes else mistakes
-                self._sweep(rows, y_idx, np.arange(start, stop, dtype=np.int64), seen)
+                self._sweep(rows, y_idx, np.arange(start, stop, dtype=np.int64), seen, weights)
                 start = stop
             if label is not None:
                 position, self.classes_ = _with_class(self.classes_, label, y.dtype)
@@ -501,13 +504,17 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
 
     # --- public API ----------------------------------------------------------------------
     @unfitted_on_failure
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Learn from zero weights with ``epochs`` passes over (X, y).
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features).
         y : array-like of shape (n_samples,), labels of any hashable type.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Each example's weight ``s >= 0``, times ``class_weight``'s for its class; what it
+            means for this rule is in the class's *Notes*.  A weight of 0 is the example's
+            absence, exactly (the model equals the one fitted without it, bit for bit).
 
         Returns
         -------
@@ -516,14 +523,15 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         self._validate_params()
         self._check_params()
         X, y = self._validate(X, y, reset=True)
+        X, y, weights, _ = example_weights(X, y, sample_weight, self.class_weight, partial=False)
         arrays = self._arrays(X)
         self._start(X, _encode_classes(y))
         y_idx = self._labels_to_index(y)
         rng = check_random_state(self.random_state) if self.shuffle else None
-        self._run(arrays, y_idx, self.epochs, rng)
+        self._run(arrays, y_idx, self.epochs, rng, weights=weights)
         return self
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One update per sample, in the given order (a single online pass).
 
         Parameters
@@ -545,17 +553,21 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
             learning when a second class arrives.  (``fit`` needs two classes, as in
             scikit-learn.)  ``SGDSVMClassifier`` cannot add classes: declare them all on its
             first call.
+        sample_weight : array-like of shape (n_samples,), default=None
+            As in :meth:`fit`; rows of weight 0 are absent (their labels do not join).
+            ``class_weight="balanced"`` is refused here (a batch does not know the stream's
+            class frequencies; pass a dict).
 
         Returns
         -------
         self
         """
-        self._partial(X, y, classes, record_mistakes=False)
+        self._partial(X, y, classes, record_mistakes=False, sample_weight=sample_weight)
         return self
 
     _grows = False  # True: a class can join mid-stream (``_add_class``)
 
-    def _partial(self, X, y, classes, record_mistakes: bool):
+    def _partial(self, X, y, classes, record_mistakes: bool, sample_weight=None):
         first = not hasattr(self, "classes_")
         try:
             self._validate_params()
@@ -563,6 +575,14 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
             if not first:
                 self._check_state_params("continue with partial_fit")
             X, y = self._validate(X, y, reset=first)
+            n_given = y.shape[0]
+            X, y, weights, kept = example_weights(
+                X, y, sample_weight, self.class_weight, partial=True
+            )
+            if y.shape[0] == 0:  # every weight 0: the call is absent
+                if first:
+                    self._forget()
+                return np.zeros(n_given if record_mistakes else 0, dtype=np.bool_)
             arrays = self._arrays(X)
             if first:  # declared classes; else the first label (growing) or all of y's
                 given = y[:1] if self._grows else y
@@ -579,25 +599,29 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
             raise
         try:
             if joins:
-                mistakes = self._run_growing(arrays, y, joins, record_mistakes)
+                mistakes = self._run_growing(arrays, y, joins, record_mistakes, weights)
             else:
-                mistakes = self._run(arrays, y_idx, 1, None, record_mistakes)
+                mistakes = self._run(arrays, y_idx, 1, None, record_mistakes, weights)
         except Exception:
             self._forget()  # the kernel stopped mid-pass: the state is half-updated
             raise
         self.n_iter_ -= 1  # a partial pass is not an epoch
+        if kept is not None and record_mistakes:  # an absent row is no mistake
+            every = np.zeros(n_given, dtype=np.bool_)
+            every[kept] = mistakes
+            return every
         return mistakes
 
-    def learn_stream(self, X, y, classes=None) -> np.ndarray:
+    def learn_stream(self, X, y, classes=None, sample_weight=None) -> np.ndarray:
         """``partial_fit`` that also returns, per sample, whether the model mispredicted it
         *before* learning from it (progressive validation: the online mistake count).
 
         Returns
         -------
         mistakes : ndarray of bool, shape (n_samples,); ``mistakes.cumsum() / arange(1, n+1)``
-        is the online learning curve.
+        is the online learning curve.  A row of weight 0 is absent: False.
         """
-        return self._partial(X, y, classes, record_mistakes=True)
+        return self._partial(X, y, classes, True, sample_weight=sample_weight)
 
     # --- the public state --------------------------------------------------------------------
     def get_state(self) -> dict:
@@ -850,11 +874,11 @@ class AdditiveLinearClassifier(LinearMulticlassClassifier):
     def _check_params(self) -> None:
         self._code()  # a (rule, variant) pair without a kernel is an error
 
-    def _epoch(self, rows, y_idx, order, mistakes) -> int:
+    def _epoch(self, rows, y_idx, order, mistakes, weights=None) -> int:
         from olearn.kernels.additive import additive_epoch
 
         coef_out = np.zeros((0, self._W.shape[1]))
         code, C = self._code(), self._slack_price()
-        n = additive_epoch(rows, y_idx, order, self._W, code, C, coef_out, mistakes)
+        n = additive_epoch(rows, y_idx, order, self._W, code, C, coef_out, mistakes, weights)
         self._set_views()
         return n

@@ -144,7 +144,7 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         Sigma = self._S @ self._S.T
         return 0.5 * (Sigma + Sigma.T)
 
-    def _epoch(self, rows, y_idx, order, mistakes) -> int:
+    def _epoch(self, rows, y_idx, order, mistakes, weights=None) -> int:
         full = self._S.ndim == 2
         phi, r, C = self._hyper()
         rule = (cw_code(self._rule_name()), phi, r, C, 1.0, diagonal_code(self.diagonal_form))
@@ -159,6 +159,7 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
             np.zeros(0),
             np.zeros(0),
             mistakes,
+            weights,
         )
         self._set_views()
         return n
@@ -320,6 +321,7 @@ class CWClassifier(ConfidenceWeightedClassifier):
         epochs=1,
         shuffle=True,
         random_state=None,
+        class_weight=None,
     ):
         store_params(self, locals())
 
@@ -378,6 +380,7 @@ class AROWClassifier(ConfidenceWeightedClassifier):
         epochs=5,
         shuffle=True,
         random_state=None,
+        class_weight=None,
     ):
         store_params(self, locals())
 
@@ -436,6 +439,7 @@ class SCWClassifier(ConfidenceWeightedClassifier):
         epochs=5,
         shuffle=True,
         random_state=None,
+        class_weight=None,
     ):
         store_params(self, locals())
 

@@ -88,6 +88,7 @@ class PerceptronClassifier(AdditiveLinearClassifier):
         epochs=5,
         shuffle=True,
         random_state=None,
+        class_weight=None,
     ):
         store_params(self, locals())
 
@@ -151,6 +152,7 @@ class PAClassifier(AdditiveLinearClassifier):
         epochs=5,
         shuffle=True,
         random_state=None,
+        class_weight=None,
     ):
         store_params(self, locals())
 

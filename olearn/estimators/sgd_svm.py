@@ -94,6 +94,7 @@ class SGDSVMClassifier(OnlineClassifier):
         epochs=5,
         shuffle=True,
         random_state=None,
+        class_weight=None,
     ):
         store_params(self, locals())
 
@@ -174,12 +175,12 @@ class SGDSVMClassifier(OnlineClassifier):
     def _rebuild_public(self) -> None:
         self._set_public()
 
-    def _epoch(self, rows, y_idx, order, mistakes) -> int:
+    def _epoch(self, rows, y_idx, order, mistakes, weights=None) -> int:
         # SGD-SVM's bias is not a feature (its own rate, not regularised: Bottou), so its rows
         # are X's alone and the kernel keeps the bias
         indptr, indices, data = rows[0]
         if mistakes.shape[0] == 0:
-            return self._pass(indptr, indices, data, y_idx, order)
+            return self._pass(indptr, indices, data, y_idx, order, weights)
         # progressive validation: predict each row before its step (one kernel call a row;
         # SGD-SVM is a batch reference, this path serves the learning-curve views only)
         n_updates = 0
@@ -195,10 +196,10 @@ class SGDSVMClassifier(OnlineClassifier):
                 shape=(1, self.n_features_in_),
             )
             mistakes[t] = np.argmax(self._scores(X_i)[0]) != y_idx[i]
-            n_updates += self._pass(indptr, indices, data, y_idx, row)
+            n_updates += self._pass(indptr, indices, data, y_idx, row, weights)
         return n_updates
 
-    def _pass(self, indptr, indices, data, y_idx, order) -> int:
+    def _pass(self, indptr, indices, data, y_idx, order, weights=None) -> int:
         from olearn.kernels.sgd_svm import sgd_epoch
 
         lam, t0, code = self._resolved
@@ -223,6 +224,7 @@ class SGDSVMClassifier(OnlineClassifier):
                 code,
                 float(self.bias_rate),
                 bool(self.fit_intercept),
+                weights,
             )
         self._set_public()
         return n_active

@@ -72,6 +72,7 @@ class SPAClassifier(AdditiveLinearClassifier):
         epochs=5,
         shuffle=True,
         random_state=None,
+        class_weight=None,
     ):
         store_params(self, locals())
 
