@@ -84,9 +84,10 @@ An example of weight ``s >= 0`` multiplies its term of the objective:
 - SCW-I / SCW-II: ``min KL + s C l`` / ``+ s C l^2``: the closed forms with ``C_i = s C``.
 - CW (both forms): a probability constraint has no price to scale.  Any ``s > 0`` imposes
   it and ``s = 0`` drops it: the limit ``C -> inf`` of weighted SCW-II (``s C -> inf``), and
-  what "weight k = the example k times in a row" gives with the full covariance (after the
-  first step the constraint holds with equality, so the repeats are passive).  SCW lets
-  weights grade the step.
+  what "weight k = the example k times in a row" gives for two classes with the full
+  covariance (after the first step the constraint holds with equality, so the repeats are
+  passive; with more classes a repeat may face a new rival, as for PA).  SCW lets weights
+  grade the step.
 - ``s = 0``: passive, the example is absent.
 
 Diagonal covariance (for text)

@@ -32,9 +32,11 @@ An example of weight ``s >= 0`` enters its problem through the slack's price, ``
   (checked against a QP solver on the weighted problem in ``tests/test_sample_weight_rules.py``).
 - hard PA: the constraint has no price to scale.  Any ``s > 0`` imposes it and ``s = 0``
   drops it: the limit ``C -> inf`` of weighted PA-I (``s C -> inf`` for every ``s > 0``), and
-  what "weight k = the example k times in a row" gives (after the first step the margin is 1,
-  so the k-1 repeats are passive).  A weight in (0, 1) does not shorten the step (a fraction
-  of a hard constraint has no meaning); PA-I / PA-II let weights grade the step.
+  what "weight k = the example k times in a row" gives for two classes and for SPA (after
+  the first step the margins are 1, so the k-1 repeats are passive; a multiclass PA step can
+  leave a new rival, which a repeat would then push: we keep the one step, the weight being
+  the constraint's presence).  A weight in (0, 1) does not shorten the step (a fraction of a
+  hard constraint has no meaning); PA-I / PA-II let weights grade the step.
 - Perceptron: the stochastic gradient step, unit rate, of the weighted perceptron criterion
   ``s max(0, w_r.x - w_y.x)``: ``w_y += s x``, ``w_r -= s x`` (on a mistake, ties included).
 - ``s = 0``: the step is passive: the example is absent.
