@@ -56,6 +56,12 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from olearn._budget import model_bytes, require
+from olearn.estimators._average import (
+    AVERAGE_CONSTRAINT,
+    AveragedWeights,
+    average_start,
+    count_unchanged,
+)
 from olearn.estimators._weights import CLASS_WEIGHT_CONSTRAINT, example_weights
 from olearn.kernels.sparse import csr_rows, index_problem
 
@@ -417,6 +423,8 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         run, and its prediction (the only class) is right."""
         if self.classes_.shape[0] > 1:
             self.n_updates_ += int(self._epoch(rows, y_idx, order, mistakes, weights))
+        else:  # their iterates (zero weights) still count in an average
+            count_unchanged(getattr(self, "_avg", None), order.shape[0])
         self.t_ += order.shape[0]
 
     def _run(self, rows, y_idx, epochs: int, rng, record_mistakes=False, weights=None):
@@ -767,7 +775,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         return tags
 
 
-class LinearMulticlassClassifier(OnlineClassifier):
+class LinearMulticlassClassifier(AveragedWeights, OnlineClassifier):
     """Base of the Perceptron, PA, SPA and confidence-weighted families: one weight (mean) row
     per class, the intercept a constant column of value ``intercept_scaling``.
 
@@ -781,6 +789,7 @@ class LinearMulticlassClassifier(OnlineClassifier):
     _parameter_constraints: dict = {
         **OnlineClassifier._parameter_constraints,
         "intercept_scaling": [POSITIVE],
+        "average": AVERAGE_CONSTRAINT,
     }
     _dense_view = True  # row_scores / row_axpy (and the CW family's loops) add x_j terms only
 
@@ -793,18 +802,22 @@ class LinearMulticlassClassifier(OnlineClassifier):
         params = super()._state_params()
         if self.fit_intercept:
             params["intercept_scaling"] = float(self.intercept_scaling)
+        if self._averaging():  # the state holds the averaging sum (olearn.estimators._average)
+            params["average"] = average_start(self.average)
         return params
 
     def _state_bytes(self, n_samples: int, n_features: int, n_classes: int) -> tuple[int, str]:
         # W (rows x classes); two classes: the kernel's one-vector working copy
         rows = n_features + (1 if self.fit_intercept else 0)
         copies = n_classes + (1 if n_classes == 2 else 0)
+        copies += 2 * n_classes if self._averaging() else 0  # U and the averaged weights
         what = f"a model of {n_classes:,} classes x {rows:,} features (weights)"
         return model_bytes(copies, rows), what
 
     def _init_state(self, n_features: int, n_classes: int) -> None:
         rows = n_features + (1 if self.fit_intercept else 0)
         self._W = np.zeros((rows, n_classes))  # W[feature, class]; bias column's row last
+        self._init_average()
         self._set_views()
 
     _grows = True
@@ -812,20 +825,22 @@ class LinearMulticlassClassifier(OnlineClassifier):
     def _add_class(self, position: int) -> None:
         # a zero weight column at ``position`` (classes_ already holds the label there)
         self._W = np.insert(self._W, position, 0.0, axis=1)
+        if self._U is not None:  # its iterates so far had a zero row there too
+            self._U = np.insert(self._U, position, 0.0, axis=1)
         self._set_views()
 
     def _state_spec(self, n_classes: int, n_features: int) -> dict:
         spec = {"coef": ((n_classes, n_features), "real")}
         if self.fit_intercept:
             spec["intercept_weight"] = ((n_classes,), "real")
-        return spec
+        return {**spec, **self._average_spec(n_classes, n_features, self.fit_intercept)}
 
     def _state_arrays(self) -> dict:
         d = self.n_features_in_
         arrays = {"coef": self._W[:d].T.copy()}
         if self.fit_intercept:
             arrays["intercept_weight"] = self._W[d].copy()
-        return arrays
+        return {**arrays, **self._average_arrays(d)}
 
     def _load_state_arrays(self, arrays: dict) -> None:
         coef = arrays["coef"]
@@ -834,6 +849,7 @@ class LinearMulticlassClassifier(OnlineClassifier):
         if self.fit_intercept:
             W[-1] = arrays["intercept_weight"]
         self._W = W
+        self._load_average(arrays)
         self._set_views()
 
     def _rebuild_public(self) -> None:
@@ -841,15 +857,15 @@ class LinearMulticlassClassifier(OnlineClassifier):
 
     def _set_views(self) -> None:
         d = self.n_features_in_
-        self.coef_ = self._W[:d].T
+        W = self._public_W()  # _W, or the average of its iterates (``average``)
+        self.coef_ = W[:d].T
         if self.fit_intercept:
-            self.intercept_ = self._column_value() * self._W[d]
+            self.intercept_ = self._column_value() * W[d]
         else:
-            self.intercept_ = np.zeros(self._W.shape[1])
+            self.intercept_ = np.zeros(W.shape[1])
 
     def _scores(self, X) -> np.ndarray:
-        d = self.n_features_in_
-        scores = X @ self._W[:d]
+        scores = X @ self.coef_.T  # _W[:d] (a view), or the averaged weights
         if sp.issparse(scores):
             scores = scores.toarray()
         return scores + self.intercept_
@@ -879,6 +895,9 @@ class AdditiveLinearClassifier(LinearMulticlassClassifier):
 
         coef_out = np.zeros((0, self._W.shape[1]))
         code, C = self._code(), self._slack_price()
-        n = additive_epoch(rows, y_idx, order, self._W, code, C, coef_out, mistakes, weights)
+        U, avg = self._average_args()
+        n = additive_epoch(
+            rows, y_idx, order, self._W, code, C, coef_out, mistakes, weights, U, avg
+        )
         self._set_views()
         return n

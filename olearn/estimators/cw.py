@@ -160,6 +160,7 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
             np.zeros(0),
             mistakes,
             weights,
+            *self._average_args(),
         )
         self._set_views()
         return n
@@ -322,6 +323,7 @@ class CWClassifier(ConfidenceWeightedClassifier):
         shuffle=True,
         random_state=None,
         class_weight=None,
+        average=False,
     ):
         store_params(self, locals())
 
@@ -381,6 +383,7 @@ class AROWClassifier(ConfidenceWeightedClassifier):
         shuffle=True,
         random_state=None,
         class_weight=None,
+        average=False,
     ):
         store_params(self, locals())
 
@@ -440,6 +443,7 @@ class SCWClassifier(ConfidenceWeightedClassifier):
         shuffle=True,
         random_state=None,
         class_weight=None,
+        average=False,
     ):
         store_params(self, locals())
 

@@ -89,6 +89,7 @@ class PerceptronClassifier(AdditiveLinearClassifier):
         shuffle=True,
         random_state=None,
         class_weight=None,
+        average=False,
     ):
         store_params(self, locals())
 
@@ -153,6 +154,7 @@ class PAClassifier(AdditiveLinearClassifier):
         shuffle=True,
         random_state=None,
         class_weight=None,
+        average=False,
     ):
         store_params(self, locals())
 

@@ -73,6 +73,7 @@ class SPAClassifier(AdditiveLinearClassifier):
         shuffle=True,
         random_state=None,
         class_weight=None,
+        average=False,
     ):
         store_params(self, locals())
 

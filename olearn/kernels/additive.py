@@ -13,6 +13,10 @@ same numbers as the general loop, half the arithmetic and a contiguous gather.
 Weights (``weights``, per row; None on the plain path): the rule's step for an example of
 weight s (:mod:`olearn.core.pa`, *Weights*): the Perceptron's coefficients are ``+-s``, the
 soft rules use ``C_i = s C``, the hard ones ignore s > 0; s = 0 is skipped (absent).
+
+Averaging (``U`` and ``avg``, None on the plain path): every update ``Delta = coef (x) x`` of an
+averaged example also adds ``n_avg Delta`` to ``U`` (:func:`olearn.kernels.weights.average_step`),
+O(nnz) per step; the mean of the iterates is ``W - U / n_avg``.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from olearn.kernels.sparse import (
     store_mirrored,
     use_mirrored_path,
 )
-from olearn.kernels.weights import example_weight
+from olearn.kernels.weights import average_step, example_weight
 
 
 @jit
@@ -80,7 +84,9 @@ def _mirrored_pass(rows, y, order, W, code, C, coef_out, mistake_out, weights=No
 
 
 @jit
-def additive_epoch(rows, y, order, W, code, C, coef_out, mistake_out, weights=None):
+def additive_epoch(
+    rows, y, order, W, code, C, coef_out, mistake_out, weights=None, U=None, avg=None
+):
     """Run one pass over the rows ``order`` (in that order), updating ``W`` in place.
 
     Parameters
@@ -93,18 +99,21 @@ def additive_epoch(rows, y, order, W, code, C, coef_out, mistake_out, weights=No
     mistake_out : (T,) bool array set to whether the model mispredicted row ``order[t]``
         *before* its update (progressive validation), or an empty array to skip.
     weights : (n,) float64 example weights (>= 0) by row, or None (every weight 1).
+    U, avg : the averaging sum (D, K) and counters ``[t, n_avg, start]`` (int64), updated in
+        place; None without averaging.
 
     Returns
     -------
     The number of aggressive (non-passive) steps.
     """
-    if use_mirrored_path(rows, order, W):
+    if U is None and use_mirrored_path(rows, order, W):
         return _mirrored_pass(rows, y, order, W, code, C, coef_out, mistake_out, weights)
     K = W.shape[1]
     scores = np.empty(K)
     coef = np.zeros(K)
     active = np.empty(K, dtype=np.int64)
     qbuf = np.empty(K)
+    scaled = np.zeros(K)
     n_updates = 0
     for t in range(order.shape[0]):
         i = order[t]
@@ -121,6 +130,12 @@ def additive_epoch(rows, y, order, W, code, C, coef_out, mistake_out, weights=No
             row_axpy_all(rows, i, W, coef)
         elif n_active > 0:
             row_axpy(rows, i, W, coef, active, n_active)
+        if U is not None:
+            factor = average_step(avg)
+            if factor > 0.0 and n_active > 0:  # U += n_avg Delta
+                for a in range(n_active):
+                    scaled[active[a]] = factor * coef[active[a]]
+                row_axpy(rows, i, U, scaled, active, n_active)
         if n_active > 0:
             n_updates += 1
             for a in range(n_active):

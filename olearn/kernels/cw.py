@@ -25,6 +25,9 @@ the epoch ~3x faster.
 
 Weights (``weights``, per row; None on the plain path): AROW uses ``r_i = r / s``, SCW
 ``C_i = s C``, CW ignores s > 0 (:mod:`olearn.core.cw`, *Weights*); s = 0 is skipped (absent).
+
+Averaging (``U`` and ``avg``, None on the plain path): the means are averaged as the additive
+kernels' weights are (:func:`olearn.kernels.weights.average_step`); the covariance is not.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from olearn.core._cw_closed_forms import (
 )
 from olearn.kernels.pa import best_rival
 from olearn.kernels.sparse import row_scores, store_mirrored, use_mirrored_path
-from olearn.kernels.weights import example_weight
+from olearn.kernels.weights import average_step, example_weight
 
 CW = 0
 CW_VARIANCE = 1
@@ -236,7 +239,19 @@ def _mirrored_diagonal_pass(
 
 @jit
 def cw_epoch(
-    rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mistake_out, weights=None
+    rows,
+    y,
+    order,
+    W,
+    S_diag,
+    A_full,
+    rule,
+    alpha_out,
+    beta_out,
+    mistake_out,
+    weights=None,
+    U=None,
+    avg=None,
 ):
     """Run one pass over the rows ``order``, updating ``W`` and the covariance in place.
 
@@ -250,13 +265,15 @@ def cw_epoch(
     alpha_out, beta_out : (T,) arrays receiving each step's alpha and beta, or empty.
     mistake_out : (T,) bool, the prediction before each step was wrong, or empty.
     weights : (n,) float64 example weights (>= 0) by row, or None (every weight 1).
+    U, avg : the averaging sum of the means (D, K) and counters ``[t, n_avg, start]``
+        (int64), updated in place; None without averaging.
 
     Returns
     -------
     The number of aggressive steps.
     """
     full = A_full.shape[0] > 0
-    if not full and use_mirrored_path(rows, order, W):
+    if not full and U is None and use_mirrored_path(rows, order, W):
         return _mirrored_diagonal_pass(
             rows, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out, weights
         )
@@ -283,6 +300,9 @@ def cw_epoch(
         s = best_rival(scores, label)
         m = scores[label] - scores[s]  # (mu_y - mu_s).x
         alpha, c_x, beta_x = multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out, weight)
+        factor = -1.0  # averaging: U += factor Delta (factor > 0)
+        if U is not None:
+            factor = average_step(avg)
         if alpha == 0.0 and c_x == 0.0:
             continue
         n_updates += 1
@@ -290,6 +310,10 @@ def cw_epoch(
             for k in range(D):
                 W[k, label] += alpha * g[k]  # mu_y += alpha Sigma x
                 W[k, s] -= alpha * g[k]  # mu_s -= alpha Sigma x
+            if factor > 0.0:
+                for k in range(D):
+                    U[k, label] += factor * (alpha * g[k])
+                    U[k, s] -= factor * (alpha * g[k])
             root = math.sqrt(1.0 + c_x * x_Sigma_x)
             gamma = c_x / (root * (root + 1.0))  # _factor_update
             for q in range(D):
@@ -304,5 +328,8 @@ def cw_epoch(
                     Sj = S_diag[j]
                     W[j, label] += alpha * (Sj * xj)  # mu_y += alpha (Sigma x)_j
                     W[j, s] -= alpha * (Sj * xj)  # mu_s -= alpha (Sigma x)_j
+                    if factor > 0.0:
+                        U[j, label] += factor * (alpha * (Sj * xj))
+                        U[j, s] -= factor * (alpha * (Sj * xj))
                     S_diag[j] = diagonal_after(Sj, xj, c_x, beta_x, diag_form)
     return n_updates

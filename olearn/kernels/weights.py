@@ -16,3 +16,22 @@ def example_weight(weights, i):
     if weights is None:
         return 1.0
     return weights[i]
+
+
+@jit
+def average_step(avg):
+    """Count one example in the averaging counters ``avg = [t, n_avg, start]`` (int64) and
+    return the factor of its update in ``U`` (``n_avg`` before it), or -1 when the example is
+    before ``start`` (its iterate is not averaged).
+
+    Lazy averaging (the identity behind scikit-learn's averaged SGD): with ``Delta_k`` the
+    update of example k and ``U = sum_k (n_k) Delta_k`` over the averaged examples, ``n_k`` the
+    number of averaged examples before k, the mean of the averaged iterates is
+    ``w_bar = w - U / n_avg``.  Example t (1-based) is averaged when ``t >= start``.
+    """
+    avg[0] += 1
+    if avg[0] < avg[2]:
+        return -1.0
+    factor = float(avg[1])
+    avg[1] += 1
+    return factor
