@@ -65,6 +65,8 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
         final test is always made on a sweep over everything.
     random_state : int, RandomState or None, default=None
         Seeds the order of the sweeps.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies each example's ``sample_weight`` by its class's (scikit-learn's meaning).
 
     Attributes
     ----------
@@ -84,6 +86,12 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
     A batch model: no ``partial_fit``, so no ``get_state`` / ``set_state`` (there is no
     stream to continue); refit it, and pickle it to keep it (its prediction needs only the
     fitted attributes above).
+
+    *Weights.*  ``fit(X, y, sample_weight=s)`` solves ``1/2 ||W||^2 + C sum_i s_i xi_i``: in
+    the dual, example i's box ``alpha_i^{y_i} <= s_i C`` (LIBLINEAR's ``C_i``).  A whole
+    number s_i is the example repeated s_i times (same objective, so same optimum); 0 removes
+    it.  Checked against repeated rows and LIBLINEAR in
+    ``tests/test_sample_weight_estimators.py``.
 
     Examples
     --------

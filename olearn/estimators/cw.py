@@ -255,6 +255,14 @@ _COMMON_DOC = """
 """
 
 
+WEIGHTS_CW = """multiplies
+    its term of the objective: AROW becomes AROW with ``r / s``, SCW-I / SCW-II price the loss
+    ``s C``; CW, a probability constraint with no price, takes any s > 0 as its presence
+    (the limit C -> inf of weighted SCW-II).  Derivations and solver checks:
+    :mod:`olearn.core.cw`, *Weights*.  Averaging averages the means, not the covariance
+    (``predict_proba`` uses the averaged means with the current covariance)."""
+
+
 def _doc(cls):
     common = _COMMON_DOC.lstrip("\n").replace("{intercept}", INTERCEPT_DOC)
     cls.__doc__ = cls.__doc__.replace("    {common}\n", common)
@@ -264,7 +272,7 @@ def _doc(cls):
     ``Sigma = A A'`` for "full" (the square root the kernel updates: restoring it is exact;
     mixing models' states should mix ``A A'``, not A).  A new class's mean row is 0 and the
     covariance is unchanged (it is shared by all classes)"""
-    notes = state_doc(extra)
+    notes = state_doc(extra, WEIGHTS_CW)
     if "\n    Notes\n    -----\n" in cls.__doc__:  # CW has Notes already: add a paragraph
         notes = notes.replace("\n    Notes\n    -----\n", "\n")
         cls.__doc__ = cls.__doc__.replace("\n    Examples\n", notes + "\n    Examples\n", 1)

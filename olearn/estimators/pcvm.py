@@ -93,6 +93,8 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
         ``gamma_ ~ sqrt(k / (2 lam))`` with k the relevance vectors.
     random_state : int, RandomState or None
         Seed of the initial weights (Chen et al.'s ``t_j w_j ~ U(0.2, 1.2)``).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies each example's ``sample_weight`` by its class's (scikit-learn's meaning).
 
     Attributes
     ----------
@@ -110,6 +112,12 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
     A batch model: no ``partial_fit``, so no ``get_state`` / ``set_state`` (there is no
     stream to continue); refit it, and pickle it to keep it (its prediction needs only the
     fitted attributes above).
+
+    *Weights.*  Whole-number weights only: an example of weight s is repeated s times (its
+    likelihood term counted s times, and its basis function too, since PCVM's basis is its
+    training rows); 0 removes it.  A weighted likelihood with fractional weights would need a
+    reweighted E-step and a decision about the basis, not derived yet: ValueError.
+    ``relevance_indices_`` index the given rows (a repeated row may appear twice).
 
     Examples
     --------

@@ -43,6 +43,9 @@ class SGDSVMClassifier(OnlineClassifier):
         Passes made by ``fit``; ``partial_fit`` makes one, continuing the schedule.
     shuffle : bool, default=True
     random_state : int, RandomState or None, default=None
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies each example's ``sample_weight`` by its class's (scikit-learn's meaning;
+        "balanced" is refused by ``partial_fit``).
 
     Attributes
     ----------
@@ -63,6 +66,13 @@ class SGDSVMClassifier(OnlineClassifier):
     up to which feature j's shrinks were applied).  A restored model continues bit for bit.
     It cannot add a class mid-stream (each one-vs-rest SVM would need the past samples as
     negatives): declare every class with ``classes=`` on the first ``partial_fit``.
+
+    *Weights.*  An example's weight s scales its hinge term's gradient (the weighted
+    objective ``1/n sum_i s_i hinge_i + lam/2 ||w||^2``, scikit-learn's SGD meaning): one step
+    of s times the hinge gradient, not s visits (integer weights equal repeated rows in
+    expectation only).  A weight of 0 is absence: no shrink, no clock (where scikit-learn
+    still shrinks and counts it); see :mod:`olearn.core.sgd_svm`, *Weights*.  No ``average``
+    (Bottou's averaged SGD needs its own schedule; not implemented).
 
     Examples
     --------

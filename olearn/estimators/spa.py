@@ -7,6 +7,11 @@ from sklearn.utils._param_validation import StrOptions
 from olearn.estimators.base import POSITIVE, AdditiveLinearClassifier, store_params
 from olearn.estimators.pa import INTERCEPT_DOC, state_doc
 
+WEIGHTS_SPA = """prices its
+    slack ``s C`` in SPA-I and SPA-II (their closed forms with ``C_i = s C``); hard SPA takes
+    any s > 0 as the constraints' presence (the limit C -> inf; "weight k" = k repeats, the
+    later ones passive).  Derivations and solver checks: :mod:`olearn.core.spa`."""
+
 
 class SPAClassifier(AdditiveLinearClassifier):
     """Support-Class Passive-Aggressive: the exact multiclass PA step.
@@ -82,5 +87,5 @@ class SPAClassifier(AdditiveLinearClassifier):
 
 
 SPAClassifier.__doc__ = SPAClassifier.__doc__.replace("{intercept}", INTERCEPT_DOC).replace(
-    "\n    Examples\n", state_doc() + "\n    Examples\n", 1
+    "\n    Examples\n", state_doc(weights=WEIGHTS_SPA) + "\n    Examples\n", 1
 )
