@@ -89,6 +89,8 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         else:  # W, the diagonal
             nbytes = model_bytes(n_classes + 1 + 3 * two, rows)
             kind = "and a diagonal covariance"
+        if self._averaging():  # the averaging sum U and the averaged means
+            nbytes += model_bytes(2 * n_classes, rows)
         return nbytes, f"a model of {n_classes:,} classes x {rows:,} features (means) {kind}"
 
     def _arrays(self, X) -> tuple:
