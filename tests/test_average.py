@@ -55,9 +55,26 @@ def test_average_equals_the_mean_of_the_rule_iterates(key, sparse, average, colu
     expected = np.mean(iterates[start - 1 :], axis=0)  # w_t for t >= start (1-based)
     est = spec.make(average=average, fit_intercept=column > 0, intercept_scaling=column or 1.0)
     Xin = sp.csr_matrix(X) if sparse else X
-    for part in np.array_split(np.arange(len(y)), 3):  # three calls: the sums carry over
-        est.partial_fit(Xin[part], y[part], classes=np.arange(K))
+    mistakes = np.concatenate(
+        [  # three calls: the sums carry over
+            est.learn_stream(Xin[part], y[part], classes=np.arange(K))
+            for part in np.array_split(np.arange(len(y)), 3)
+        ]
+    )
     got = public_weights(est, column)
+    # the progressive mistakes are the averaged model's (the raw one's before any average)
+    Xa = np.hstack([X, np.full((len(y), 1), column)]) if column else X
+    differs = 0  # examples where the raw model would predict another class
+    for t in range(1, len(y) + 1):  # example t (1-based), predicted with w_bar_{t-1}
+        before = iterates[start - 1 : t - 1]
+        raw = iterates[t - 2] if t > 1 else 0 * iterates[0]
+        W = np.mean(before, axis=0) if before else raw
+        scores = W @ Xa[t - 1]
+        differs += np.argmax(scores) != np.argmax(raw @ Xa[t - 1])
+        top = np.sort(scores)[-2:]
+        if top[1] - top[0] > 1e-9 * max(1.0, abs(top[1])):  # not a (rounding-decided) tie
+            assert mistakes[t - 1] == (np.argmax(scores) != y[t - 1]), t
+    assert differs > 0 or average is not True  # (the averages from example 30 on may agree)
     assert np.allclose(got, expected, rtol=1e-9, atol=1e-9 * max(1.0, np.abs(expected).max()))
     raw = est.get_state()["coef"]  # the raw weights stay in the state
     assert np.allclose(raw, iterates[-1][:, : X.shape[1]], rtol=1e-9, atol=1e-9)

@@ -13,7 +13,8 @@ Predictions, ``decision_function`` and ``coef_`` / ``intercept_`` use the averag
 scikit-learn); the raw weights stay in the state (``get_state()["coef"]``), beside ``U``
 (``"average_sum"``, ``"average_sum_intercept"``) and the counters (``"average_counts"``:
 ``[t, n_avg, start]``), so a model restored from its state continues bit for bit.  The
-progressive mistakes of ``learn_stream`` are the raw model's (the one that takes the step).
+progressive mistakes of ``learn_stream`` are the averaged model's too (its prediction before
+each step; the raw model's while no iterate is averaged yet).
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ from olearn.kernels.sparse import (
     store_mirrored,
     use_mirrored_path,
 )
-from olearn.kernels.weights import average_step, example_weight
+from olearn.kernels.weights import average_step, averaged_mistake, example_weight
 
 
 @jit
@@ -120,6 +120,8 @@ def additive_epoch(
         sqnorm = row_scores(rows, i, W, scores)
         if mistake_out.shape[0] > 0:
             mistake_out[t] = np.argmax(scores) != y[i]  # the prediction before the step
+            if U is not None:  # the averaged model predicts
+                mistake_out[t] = averaged_mistake(rows, i, U, avg, scores, scaled, y[i])
         weight = example_weight(weights, i)
         if weight == 0.0:
             continue  # absent

@@ -49,7 +49,7 @@ from olearn.core._cw_closed_forms import (
 )
 from olearn.kernels.pa import best_rival
 from olearn.kernels.sparse import row_scores, store_mirrored, use_mirrored_path
-from olearn.kernels.weights import average_step, example_weight
+from olearn.kernels.weights import average_step, averaged_mistake, example_weight
 
 CW = 0
 CW_VARIANCE = 1
@@ -281,6 +281,7 @@ def cw_epoch(
     K = W.shape[1]
     D = W.shape[0]
     scores = np.empty(K)
+    buffer = np.empty(K)
     g = np.zeros(D) if full else np.zeros(0)
     w = np.zeros(D) if full else np.zeros(0)
     n_updates = 0
@@ -294,6 +295,8 @@ def cw_epoch(
         label = y[i]
         if mistake_out.shape[0] > 0:
             mistake_out[t] = np.argmax(scores) != label
+            if U is not None:  # the averaged means predict
+                mistake_out[t] = averaged_mistake(rows, i, U, avg, scores, buffer, label)
         weight = example_weight(weights, i)
         if weight == 0.0:
             continue  # absent

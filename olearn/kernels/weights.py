@@ -7,7 +7,10 @@ the readable rules' docstrings (:mod:`olearn.core.pa`, :mod:`olearn.core.cw`, ..
 
 from __future__ import annotations
 
+import numpy as np
+
 from olearn._jit import jit
+from olearn.kernels.sparse import row_scores
 
 
 @jit
@@ -16,6 +19,19 @@ def example_weight(weights, i):
     if weights is None:
         return 1.0
     return weights[i]
+
+
+@jit
+def averaged_mistake(rows, i, U, avg, scores, buffer, label):
+    """Whether the averaged model ``W - U / n_avg`` (``scores`` holds ``W x``) mispredicts
+    row ``i`` (the raw model while nothing is averaged yet); ``buffer`` is (K,) scratch."""
+    n_avg = avg[1]
+    if n_avg == 0:
+        return np.argmax(scores) != label
+    row_scores(rows, i, U, buffer)  # U x
+    for u in range(scores.shape[0]):
+        buffer[u] = scores[u] - buffer[u] / n_avg
+    return np.argmax(buffer) != label
 
 
 @jit
