@@ -22,7 +22,7 @@ from __future__ import annotations
 import importlib
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -489,8 +489,27 @@ ALGORITHMS: list[AlgorithmSpec] = [
     ),
 ]
 
-_BY_KEY = {a.key: a for a in ALGORITHMS}
-_BY_NAME = {a.name.lower(): a for a in ALGORITHMS}
+
+def _averaged(spec: AlgorithmSpec) -> AlgorithmSpec:
+    """The same online learner with ``average=True`` (the mean of its iterates predicts:
+    :mod:`olearn.estimators._average`), offered on the Compare page; key ``"<key>-avg"``."""
+    return replace(
+        spec,
+        name=f"{spec.name} (averaged)",
+        key=f"{spec.key}-avg",
+        fixed={**spec.fixed, "average": True},
+        dash="dashdot",
+        views=_views("compare"),
+        default_in=frozenset(),
+    )
+
+
+# averaged variants: looked up like the others, listed by ``keys(..., averaged=True)`` only
+# (the registry-wide tests and views iterate over ALGORITHMS, the learners themselves)
+AVERAGED: list[AlgorithmSpec] = [_averaged(a) for a in ALGORITHMS if a.online and not a.diagnostic]
+
+_BY_KEY = {a.key: a for a in [*ALGORITHMS, *AVERAGED]}
+_BY_NAME = {a.name.lower(): a for a in [*ALGORITHMS, *AVERAGED]}
 
 
 def get(name: str) -> AlgorithmSpec:
@@ -507,13 +526,19 @@ def keys(
     view: str | None = None,
     default: bool = False,
     kernel: str | None = None,
+    averaged: bool = False,
 ) -> list[str]:
     """Keys of the registered algorithms, in teaching order, optionally filtered: of one
     ``family``; online or batch; offered by an app ``view`` (with ``default=True``: the ones
-    that view pre-selects); run by a ``kernel`` (e.g. ``"additive"``)."""
+    that view pre-selects); run by a ``kernel`` (e.g. ``"additive"``).  ``averaged=True``
+    adds the averaged variants (:data:`AVERAGED`, ``"<key>-avg"``) after the learners.
+
+    >>> keys(view="compare", averaged=True)[-2:]
+    ['scw1-avg', 'scw2-avg']
+    """
     return [
         a.key
-        for a in ALGORITHMS
+        for a in [*ALGORITHMS, *(AVERAGED if averaged else [])]
         if (family is None or a.family == family)
         and (online is None or a.online == online)
         and (view is None or view in (a.default_in if default else a.views))

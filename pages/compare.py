@@ -22,7 +22,7 @@ require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 L = lang()
 ui = Controls("cmp")
-ALGOS = [*registry.keys(view="compare"), "maxent", "svm"]
+ALGOS = [*registry.keys(view="compare", averaged=True), "maxent", "svm"]
 C_GRIDS = {
     "0.01, 0.1, 1": (0.01, 0.1, 1.0),
     "0.001 … 10": (0.001, 0.01, 0.1, 1.0, 10.0),

@@ -9,10 +9,13 @@
     python3 tests/leftovers.py check STATE   # exit status 1, with a list, if anything is left
 
 A process is left behind when, a few seconds after the suite ended, it is still alive and
-either carries this run's mark in its environment (``/proc/PID/environ``: it descends from the
-suite, even if it started a new session or was re-parented to init) or is in the run's session
-and was not there at the snapshot.  A file is left behind when it is in ``$TMPDIR`` outside
-pytest's own ``--basetemp`` folder (pytest manages that one: it empties it at the next run).
+carries this run's mark in its environment (``/proc/PID/environ``: it descends from the
+suite, even if it started a new session or was re-parented to init).  A process that is new in
+the run's session but unmarked (a test that cleared its child's environment, or something
+the machine started beside the run) is listed as a warning, not counted and not killed: the
+check must not fail a run for a process it cannot tie to the suite.  A file is left behind
+when it is in ``$TMPDIR`` outside pytest's own ``--basetemp`` folder (pytest manages that
+one: it empties it at the next run).
 
 Linux only (``/proc``); elsewhere ``check`` reports what it cannot see and passes.
 """
@@ -96,24 +99,24 @@ def snapshot(state: Path) -> None:
 
 def leftovers(
     state: Path, basetemp: str | None = None, grace: float = GRACE
-) -> tuple[list[tuple[int, str]], list[str]]:
-    """``([(pid, description)], paths)`` left since :func:`snapshot` wrote ``state``; the
-    paths are entries of the temporary folder (a leaked ``mkdtemp`` folder is one entry)."""
+) -> tuple[list[tuple[int, str]], list[str], list[tuple[int, str]]]:
+    """``([(pid, description)], paths, [(pid, description)])`` left since :func:`snapshot`
+    wrote ``state``: the suite's processes (marked), the entries of the temporary folder (a
+    leaked ``mkdtemp`` folder is one entry), and unmarked processes new in the session."""
     data = json.loads(state.read_text())
     mark = os.environ.get(MARK)
     me = _ancestors(os.getpid())
     deadline = time.monotonic() + grace
     while True:
-        new = _session_pids(data["sid"]) - set(data["pids"])
-        if mark:
-            new |= _marked_pids(mark)
-        new = {pid for pid in new - me if _alive(pid)}
-        if not new or time.monotonic() > deadline:
+        marked = {pid for pid in (_marked_pids(mark) if mark else set()) - me if _alive(pid)}
+        if not marked or time.monotonic() > deadline:
             break
         time.sleep(0.2)
+    new = _session_pids(data["sid"]) - set(data["pids"]) - me - marked
+    unmarked = [(pid, _describe(pid)) for pid in sorted(new) if _alive(pid)]
     skip = {state.resolve()} | ({Path(basetemp).resolve()} if basetemp else set())
     files = sorted(str(p) for p in Path(data["tmpdir"]).iterdir() if p.resolve() not in skip)
-    return [(pid, _describe(pid)) for pid in sorted(new)], files
+    return [(pid, _describe(pid)) for pid in sorted(marked)], files, unmarked
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,7 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "snapshot":
         snapshot(args.state)
         return 0
-    processes, files = leftovers(args.state, args.basetemp, args.grace)
+    processes, files, unmarked = leftovers(args.state, args.basetemp, args.grace)
+    for _pid, line in unmarked:
+        print(f"leftovers: note: new in the session, not the suite's: {line}", file=sys.stderr)
     for pid, line in processes:
         print(f"leftovers: process still running: {line}", file=sys.stderr)
         if args.kill:

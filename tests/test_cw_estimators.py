@@ -4,6 +4,7 @@ readable rules (partial_fit = one rule step per sample, in order)."""
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from sample_weight_xfails import weight_check_failures
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from olearn.core.cw import CWState, arow_step, cw_step, scw_step
@@ -20,12 +21,13 @@ def all_estimators(**kw):
 
 
 def _expected_failures(estimator):
+    failures = weight_check_failures(estimator)
     if getattr(estimator, "probability", False):
-        return {
-            "check_decision_proba_consistency": "the Gaussian's probability depends on "
+        failures["check_decision_proba_consistency"] = (
+            "the Gaussian's probability depends on "
             "x'Sigma x, so it is not a monotone function of the mean score (opt-in, as SVC's)"
-        }
-    return {}
+        )
+    return failures
 
 
 # The registry-wide test (tests/test_sklearn_checks.py) covers the four diagonal defaults;

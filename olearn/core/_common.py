@@ -40,6 +40,15 @@ def check_C(C: float) -> float:
     return check_positive("C", C)
 
 
+def check_weight(weight: float) -> float:
+    """An example's weight ``s >= 0`` (finite) as a float; 0 makes the step passive (the
+    example is absent).  What ``s`` means per rule is in each rule's docstring, *Weights*."""
+    weight = float(weight)
+    if not (weight >= 0 and np.isfinite(weight)):
+        raise ValueError(f"an example's weight must be finite and >= 0, got {weight}")
+    return weight
+
+
 def best_rival(scores: np.ndarray, y: int) -> int:
     """The highest-scoring wrong class ``argmax_{u != y} scores[u]`` (lowest index on ties)."""
     masked = np.array(scores, dtype=float, copy=True)

@@ -74,6 +74,22 @@ difference feature ``Delta = e_y (x) x - e_s (x) x``:
 - LIBOL's multiclass formulas (``M_CW.m`` etc., REFERENCES.md B.5) were not used; its M_SCW2 at
   C -> infinity does not reproduce its M_CW, while ours does by construction (tested).
 
+Weights (ours; ``sample_weight`` / ``class_weight`` of the estimators)
+-----------------------------------------------------------------------
+An example of weight ``s >= 0`` multiplies its term of the objective:
+
+- AROW: ``min KL + (s/2r) (max(0, 1 - m')^2 + v')``, i.e. AROW with ``r_i = r / s``:
+  ``alpha = l / (v + r/s)``, ``c = s / (lam r)`` (checked against scipy.optimize on the
+  weighted objective in ``tests/test_sample_weight_rules.py``).
+- SCW-I / SCW-II: ``min KL + s C l`` / ``+ s C l^2``: the closed forms with ``C_i = s C``.
+- CW (both forms): a probability constraint has no price to scale.  Any ``s > 0`` imposes
+  it and ``s = 0`` drops it: the limit ``C -> inf`` of weighted SCW-II (``s C -> inf``), and
+  what "weight k = the example k times in a row" gives for two classes with the full
+  covariance (after the first step the constraint holds with equality, so the repeats are
+  passive; with more classes a repeat may face a new rival, as for PA).  SCW lets weights
+  grade the step.
+- ``s = 0``: passive, the example is absent.
+
 Diagonal covariance (for text)
 ------------------------------
 ``Sigma`` is a vector.  m, v, alpha and beta are computed exactly as above with the diagonal
@@ -113,7 +129,7 @@ from __future__ import annotations
 import math
 
 from olearn._numerics import TINY_VARIANCE
-from olearn.core._common import check_C, check_positive
+from olearn.core._common import check_C, check_positive, check_weight
 from olearn.core._cw_closed_forms import (
     arow_alpha,
     arow_c_beta,
@@ -175,10 +191,14 @@ def _step(
     C=math.nan,
     kl_weight=1.0,
     diagonal_form="precision",
+    weight=1.0,
 ):
     """The shared step of every rule (see the module docstring for each closed form)."""
     mu, Sigma, factor, x, y, multiclass = check_state(state, x, y)
     lam = check_positive("kl_weight", kl_weight)
+    weight = check_weight(weight)
+    if weight > 0.0:  # the example's weight s (module docstring, *Weights*)
+        r, C = r / weight, C * weight  # AROW: r_i = r / s; SCW: C_i = s C (unused: NaN)
     phi = phi_of(eta) if rule != "AROW" else math.nan
     setup = StepSetup(rule, eta, phi, r, C, lam, check_diagonal_form(diagonal_form), multiclass, y)
     stats = delta_stats(mu, Sigma, factor, x, y, multiclass)
@@ -192,7 +212,9 @@ def _step(
     else:
         sol.loss = max(0.0, phi * math.sqrt(max(v, 0.0)) - m)  # SCW paper's loss l^phi
         sol.psi, sol.zeta = lam + phi * phi / 2.0, lam + phi * phi
-    if sol.loss <= 0.0:
+    if weight == 0.0:
+        sol.reason = "passive: weight 0 (the example is absent)"
+    elif sol.loss <= 0.0:
         sol.reason = "passive: loss is zero"
     elif v < TINY_VARIANCE:
         sol.reason = "passive: x'Sigma x is (numerically) zero: the Gaussian has collapsed along x"
@@ -252,6 +274,7 @@ def cw_step(
     form: str = "exact",
     diagonal_form: str = "precision",
     kl_weight: float = 1.0,
+    weight: float = 1.0,
 ):
     """One CW step: the closest Gaussian (in KL) that classifies x right with probability eta.
 
@@ -262,6 +285,8 @@ def cw_step(
     form : "exact" (NIPS 2008, ``m' >= phi sqrt(v')``) or "variance" (ICML 2008, ``m' >= phi v'``).
     diagonal_form : "precision" or "truncated" (only read for a diagonal ``Sigma``).
     kl_weight : lam, see the module docstring (1: K = 2 equals binary).
+    weight : the example's weight s >= 0: any s > 0 imposes the constraint, 0 is passive
+        (module docstring, *Weights*).
 
     Returns
     -------
@@ -275,13 +300,24 @@ def cw_step(
     if form not in CW_FORMS:
         raise ValueError(f"form must be one of {CW_FORMS}, got {form!r}")
     rule = "CW" if form == "exact" else "CW-variance"
-    return _step(state, x, y, rule, eta=eta, kl_weight=kl_weight, diagonal_form=diagonal_form)
+    return _step(
+        state, x, y, rule, eta=eta, kl_weight=kl_weight, diagonal_form=diagonal_form,
+        weight=weight,
+    )  # fmt: skip
 
 
 def arow_step(
-    state: CWState, x, y, r: float = 1.0, diagonal_form: str = "precision", kl_weight: float = 1.0
+    state: CWState,
+    x,
+    y,
+    r: float = 1.0,
+    diagonal_form: str = "precision",
+    kl_weight: float = 1.0,
+    weight: float = 1.0,
 ):
     """One AROW step (regularised: hinge^2 and the new variance, both weighted 1/(2r)).
+
+    ``weight`` s >= 0 scales that term: AROW with ``r / s`` (module docstring, *Weights*).
 
     >>> import numpy as np
     >>> s, t = arow_step(cw_init(1), np.array([1.0]), 1, r=1.0)
@@ -289,7 +325,10 @@ def arow_step(
     (0.5, 0.5, [0.5], [0.5])
     """
     r = check_positive("r", r)
-    return _step(state, x, y, "AROW", r=r, kl_weight=kl_weight, diagonal_form=diagonal_form)
+    return _step(
+        state, x, y, "AROW", r=r, kl_weight=kl_weight, diagonal_form=diagonal_form,
+        weight=weight,
+    )  # fmt: skip
 
 
 def scw_step(
@@ -301,8 +340,11 @@ def scw_step(
     eta: float = 0.75,
     diagonal_form: str = "precision",
     kl_weight: float = 1.0,
+    weight: float = 1.0,
 ):
     """One SCW-I (``+ C l``) or SCW-II (``+ C l^2``) step.
+
+    ``weight`` s >= 0 prices the loss ``s C`` (module docstring, *Weights*).
 
     >>> import numpy as np
     >>> s, t = scw_step(cw_init(2, 3), np.array([1.0, 2.0]), 0, variant="I", C=0.01)
@@ -321,4 +363,5 @@ def scw_step(
         C=check_C(C),
         kl_weight=kl_weight,
         diagonal_form=diagonal_form,
+        weight=weight,
     )

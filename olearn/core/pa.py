@@ -22,6 +22,24 @@ Stationarity gives ``w_y += tau x`` and ``w_s -= tau x``, so the margin grows by
 Misprint, or rather another scaling of C: the seed prints ``min(C/2, l/(2||x||^2))`` and
 ``(1/2) l / (||x||^2 + 1/(2C))``, which are our PA-I and PA-II with ``C_seed = 2 C``.
 :func:`seed_tau` evaluates the printed forms so the app can show them side by side.
+
+Weights (ours; ``sample_weight`` / ``class_weight`` of the estimators)
+-----------------------------------------------------------------------
+An example of weight ``s >= 0`` enters its problem through the slack's price, ``C_i = s C``
+(the weighted objective ``sum_i s_i C xi_i`` of the batch problem, one term per step):
+
+- PA-I:  ``tau = min(s C, l / (2||x||^2))``;  PA-II: ``tau = l / (2||x||^2 + 1/(2 s C))``
+  (checked against a QP solver on the weighted problem in ``tests/test_sample_weight_rules.py``).
+- hard PA: the constraint has no price to scale.  Any ``s > 0`` imposes it and ``s = 0``
+  drops it: the limit ``C -> inf`` of weighted PA-I (``s C -> inf`` for every ``s > 0``), and
+  what "weight k = the example k times in a row" gives for two classes and for SPA (after
+  the first step the margins are 1, so the k-1 repeats are passive; a multiclass PA step can
+  leave a new rival, which a repeat would then push: we keep the one step, the weight being
+  the constraint's presence).  A weight in (0, 1) does not shorten the step (a fraction of a
+  hard constraint has no meaning); PA-I / PA-II let weights grade the step.
+- Perceptron: the stochastic gradient step, unit rate, of the weighted perceptron criterion
+  ``s max(0, w_r.x - w_y.x)``: ``w_y += s x``, ``w_r -= s x`` (on a mistake, ties included).
+- ``s = 0``: the step is passive: the example is absent.
 """
 
 from __future__ import annotations
@@ -36,6 +54,7 @@ from olearn.core._common import (
     best_rival,
     check_C,
     check_state,
+    check_weight,
     is_correct,
     margins_of,
 )
@@ -146,12 +165,15 @@ class PATrace:
 # --- rules ------------------------------------------------------------------------------
 
 
-def perceptron_step(W: np.ndarray, x: np.ndarray, y: int) -> tuple[np.ndarray, PerceptronTrace]:
+def perceptron_step(
+    W: np.ndarray, x: np.ndarray, y: int, weight: float = 1.0
+) -> tuple[np.ndarray, PerceptronTrace]:
     """Multiclass Perceptron: on a mistake ``w_y += x`` and ``w_rival -= x``.
 
     Parameters
     ----------
     W : (K, d) weights, one row per class.  x : (d,) example.  y : its class index.
+    weight : the example's weight s >= 0: the step is ``+-s x`` (module docstring, *Weights*).
 
     Returns
     -------
@@ -167,12 +189,13 @@ def perceptron_step(W: np.ndarray, x: np.ndarray, y: int) -> tuple[np.ndarray, P
     (True, 0)
     """
     W, x, y = check_state(W, x, y)
+    weight = check_weight(weight)
     scores = W @ x
     rival = best_rival(scores, y)
     mistake = bool(scores[rival] >= scores[y])
-    if mistake:
-        W[y] += x
-        W[rival] -= x
+    if mistake and weight > 0.0:
+        W[y] += weight * x  # the weighted criterion's gradient step (s = 1: w_y += x)
+        W[rival] -= weight * x
     after = W @ x
     return W, PerceptronTrace(
         scores_before=frozen_array(scores),
@@ -190,6 +213,7 @@ def pa_step(
     variant: str | None = None,
     C: float = 1.0,
     mistakes_only: bool = False,
+    weight: float = 1.0,
 ) -> tuple[np.ndarray, PATrace]:
     """One multiclass PA, PA-I or PA-II step against the highest-scoring wrong class.
 
@@ -203,6 +227,8 @@ def pa_step(
         so the step is made only on a mistake, never on a correct prediction with margin < 1.
         It tests a conjecture about Table 4 of seed 000 (there Perceptron ~ PA, as if PA
         updated on mistakes only); see the Reproduce page.
+    weight : the example's weight s >= 0: PA-I / PA-II use ``C_i = s C`` (the trace's C);
+        hard PA steps alike for every s > 0; s = 0 is passive (module docstring, *Weights*).
 
     Returns
     -------
@@ -216,7 +242,8 @@ def pa_step(
     """
     W, x, y = check_state(W, x, y)
     variant = check_variant(variant)
-    C = check_C(C)
+    weight = check_weight(weight)
+    C = check_C(C) * (weight if weight > 0.0 else 1.0)  # C_i = s C (Weights)
     scores = W @ x
     sqnorm = float(x @ x)
     rival = best_rival(scores, y)
@@ -224,7 +251,9 @@ def pa_step(
     loss = max(0.0, 1.0 - margin)  # hinge loss against the rival
     tau = tau_unclipped = xi = 0.0
     cap_binds = False
-    if loss <= 0.0:
+    if weight == 0.0:
+        reason = "passive: weight 0 (the example is absent)"
+    elif loss <= 0.0:
         reason = "passive: loss is zero"
     elif mistakes_only and scores[rival] < scores[y]:
         reason = "passive: no mistake (the mistakes-only diagnostic)"

@@ -48,6 +48,15 @@ Which coordinates the ``lam w`` term reaches (``regularize``)
 
 The bias is not regularised and moves at ``bias_rate`` times the global rate
 ``1/(lam (t + t0))`` under both schedules (it occurs in every example, so its own count is t).
+
+Weights (``sample_weight`` / ``class_weight``; scikit-learn's SGD meaning)
+--------------------------------------------------------------------------
+The weighted objective ``1/n sum_i s_i max(0, 1 - y_i (w.x_i + b)) + lam/2 ||w||^2`` has the
+example gradient ``g_w = lam w - s_i a_i y_i x_i``, ``g_b = - s_i a_i y_i``: the hinge term
+scaled by ``s_i``, the shrink and the rates unchanged (as ``sklearn.linear_model.SGDClassifier``).
+An example of weight 0 is absent: no step, no shrink, and neither t nor the t_j advance (where
+scikit-learn still shrinks and counts it).  So weight k is one step with k times the hinge
+gradient, not k visits: an integer weight equals repeated rows only in expectation.
 """
 
 from __future__ import annotations
@@ -56,6 +65,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from olearn.core._common import check_weight
 from olearn.trace import frozen_array
 
 FLOAT_MAX = float(np.finfo(np.float64).max)
@@ -182,6 +192,7 @@ def sgd_step(
     regularize: str = "auto",
     bias_rate: float = 0.01,
     fit_intercept: bool = True,
+    weight: float = 1.0,
 ) -> tuple[SGDState, SGDTrace]:
     """One textbook (dense) SGD step on the hinge loss; pure (``state`` is not changed).
 
@@ -190,6 +201,8 @@ def sgd_step(
     state : :class:`SGDState`.  x : (d,) example.  y : label, +1 or -1.
     lam, t0, schedule, regularize, bias_rate : see the module docstring.
     fit_intercept : learn the bias b (otherwise it stays 0).
+    weight : the example's weight s >= 0, scaling the hinge term's gradient; 0: no step at
+        all, t unchanged (module docstring, *Weights*).
 
     >>> import numpy as np
     >>> s = sgd_init(3)
@@ -204,15 +217,19 @@ def sgd_step(
         raise ValueError(f"y must be +1 or -1, got {y}")
     if x.shape != state.w.shape or not np.all(np.isfinite(x)):
         raise ValueError(f"x must be a finite vector of shape {state.w.shape}")
+    weight = check_weight(weight)
     margin = y * (float(state.w @ x) + state.b)
-    active = margin < 1.0
+    active = margin < 1.0 and weight > 0.0
     eta = rates(state, x, lam, t0, schedule, regularize)
-    grad = lam * state.w - (y * x if active else 0.0)  # g = lam w - [y w.x < 1] y x
+    ys = y * weight  # s y: the weighted hinge's gradient (s = 1: exactly y)
+    grad = lam * state.w - (ys * x if active else 0.0)  # g = lam w - s [y w.x < 1] y x
     w = state.w - eta * grad  # w_{t+1} = w_t - eta o g
     eta_bias = bias_rate / (lam * (state.t + t0)) if fit_intercept else 0.0
-    b = state.b + (eta_bias * y if active else 0.0)  # g_b = -[..] y, not regularised
+    b = state.b + (eta_bias * ys if active else 0.0)  # g_b = -s [..] y, not regularised
     counts = state.counts + (x != 0.0)  # t_j counts the examples where x_j != 0
     new = SGDState(w, b, state.t + 1, counts)
+    if weight == 0.0:  # absent: no shrink, no clock
+        eta, w, b, new = np.zeros_like(eta), state.w, state.b, state
     return new, SGDTrace(
         t=state.t,
         y=y,

@@ -29,6 +29,12 @@ Write ``n = ||x||^2`` and ``Q_u = (1 - (w_y - w_u).x) / n`` (Eq. after 7).  The 
         Support test:  Q_k > (sum_{j<k} Q_j - C) / (k - 1)   (k >= 2; the first is always in).
     In one line: theta = max(theta_hard, theta_cap).
 
+Weights (ours): an example of weight ``s >= 0`` has the slack price ``C_i = s C`` (SPA-I:
+``+ s C xi``, SPA-II: ``+ s C xi^2``; the forms above with ``sC`` for ``C``, checked against a
+QP solver on the weighted problem in ``tests/test_sample_weight_rules.py``).  Hard SPA steps
+alike for every ``s > 0`` (the limit ``C -> inf``; the k repeats of "weight k" after the first
+are passive), and ``s = 0`` is passive: see :mod:`olearn.core.pa`, *Weights*.
+
 Misprints in the seed's Table 2 (read as the loop's stop test, like Table 1's ``while``):
 
 - SPA-II's printed support test has denominator ``k n + 1/2C``; the derivation gives
@@ -54,6 +60,7 @@ from olearn.core._common import (
     TINY_SQNORM,
     check_C,
     check_state,
+    check_weight,
     is_correct,
     margins_of,
 )
@@ -212,18 +219,21 @@ class _Solution:
     xi: float = 0.0
 
 
-def _pose(W, x, y, variant, C) -> _Problem:
+def _pose(W, x, y, variant, C, weight=1.0) -> _Problem:
     """Validate the inputs and compute scores, margins, loss and (when aggressive) Q."""
     W, x, y = check_state(W, x, y)
     variant = check_variant(variant)
-    C = check_C(C)
+    weight = check_weight(weight)
+    C = check_C(C) * (weight if weight > 0.0 else 1.0)  # C_i = s C (module docstring)
     scores = W @ x
     n = float(x @ x)
     margins = margins_of(scores, y)
     loss = float(max(0.0, np.nanmax(1.0 - margins)))
     Q = np.full(W.shape[0], np.nan)
     order: list[int] = []
-    if loss <= 0.0:
+    if weight == 0.0:
+        reason = "passive: weight 0 (the example is absent)"
+    elif loss <= 0.0:
         reason = "passive: every wrong class already has margin >= 1"
     elif n < TINY_SQNORM:
         reason = "passive: x is (numerically) the zero vector; no step can change a score"
@@ -265,7 +275,12 @@ def _solve_derived(p: _Problem) -> _Solution:
 
 
 def spa_step(
-    W: np.ndarray, x: np.ndarray, y: int, variant: str | None = None, C: float = 1.0
+    W: np.ndarray,
+    x: np.ndarray,
+    y: int,
+    variant: str | None = None,
+    C: float = 1.0,
+    weight: float = 1.0,
 ) -> tuple[np.ndarray, SPATrace]:
     """One exact SPA, SPA-I or SPA-II step (the derived form; see the module docstring).
 
@@ -274,6 +289,8 @@ def spa_step(
     W : (K, d) weights, one row per class.  x : (d,) example.  y : its class index.
     variant : None (SPA), "I" (SPA-I, ``+ C xi``) or "II" (SPA-II, ``+ C xi^2``).
     C : slack price, > 0 (ignored by hard SPA).
+    weight : the example's weight s >= 0: SPA-I / SPA-II use ``C_i = s C`` (the trace's C);
+        hard SPA steps alike for every s > 0; s = 0 is passive (module docstring).
 
     Returns
     -------
@@ -287,7 +304,7 @@ def spa_step(
     >>> (W1 @ [1.0, 0.0]).tolist()   # both rivals now exactly one below the correct class
     [2.0, 1.0, 1.0]
     """
-    problem = _pose(W, x, y, variant, C)
+    problem = _pose(W, x, y, variant, C, weight)
     return _finish(problem, _solve_derived(problem), "derived")
 
 

@@ -3,10 +3,11 @@
 Validation, label encoding and the epoch loop live here; a family supplies three hooks:
 
 - ``_init_state(n_features, n_classes)`` : fresh model state (all-zero weights, ...).
-- ``_epoch(rows, y_idx, order, mistakes) -> int`` : one pass of its numba kernel over the
-  rows ``order`` of ``rows`` (the CSR blocks of ``kernels.sparse.csr_rows``: X, then the
-  intercept column); fills ``mistakes`` (when not empty) with whether each prediction made
-  before its update was wrong; returns the number of aggressive steps.
+- ``_epoch(rows, y_idx, order, mistakes, weights) -> int`` : one pass of its numba kernel over
+  the rows ``order`` of ``rows`` (the CSR blocks of ``kernels.sparse.csr_rows``: X, then the
+  intercept column), each example weighted by ``weights[row]`` (None: all 1; see
+  :mod:`olearn.estimators._weights`); fills ``mistakes`` (when not empty) with whether each
+  prediction made before its update was wrong; returns the number of aggressive steps.
 - ``_scores(X) -> (n, K)`` : raw class scores for validated X.
 
 Hyper-parameters are declared once per class in scikit-learn's ``_parameter_constraints``
@@ -59,7 +60,14 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from olearn._budget import model_bytes, require
 from olearn.estimators import _fit_options as fit_options
+from olearn.estimators._average import (
+    AVERAGE_CONSTRAINT,
+    AveragedWeights,
+    average_start,
+    count_unchanged,
+)
 from olearn.estimators._fit_options import FIT_CONSTRAINTS, per_class_init
+from olearn.estimators._weights import CLASS_WEIGHT_CONSTRAINT, example_weights
 from olearn.kernels.sparse import csr_rows, index_problem
 
 FLOAT_MAX = float(np.finfo(np.float64).max)
@@ -357,6 +365,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
         **FIT_CONSTRAINTS,  # tol, n_iter_no_change, early_stopping, ... (_fit_options)
+        "class_weight": CLASS_WEIGHT_CONSTRAINT,
     }
 
     # True when the family's kernel only sums x_j-weighted terms, so dense rows can be passed
@@ -367,7 +376,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
     def _init_state(self, n_features: int, n_classes: int) -> None:  # pragma: no cover
         raise NotImplementedError
 
-    def _epoch(self, rows, y_idx, order, mistakes) -> int:  # pragma: no cover
+    def _epoch(self, rows, y_idx, order, mistakes, weights) -> int:  # pragma: no cover
         raise NotImplementedError
 
     def _scores(self, X) -> np.ndarray:  # pragma: no cover
@@ -435,24 +444,26 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         check_sqnorms(rows)
         return rows
 
-    def _sweep(self, rows, y_idx: np.ndarray, order: np.ndarray, mistakes: np.ndarray) -> None:
+    def _sweep(self, rows, y_idx, order, mistakes, weights=None) -> None:
         """One kernel pass over the rows ``order``.  A one-class model (a ``partial_fit`` stream
         whose first label is alone) has no rival class, so every rule is passive: nothing to
         run, and its prediction (the only class) is right."""
         if self.classes_.shape[0] > 1:
-            self.n_updates_ += int(self._epoch(rows, y_idx, order, mistakes))
+            self.n_updates_ += int(self._epoch(rows, y_idx, order, mistakes, weights))
+        else:  # their iterates (zero weights) still count in an average
+            count_unchanged(getattr(self, "_avg", None), order.shape[0])
         self.t_ += order.shape[0]
 
-    def _run(self, rows, y_idx: np.ndarray, epochs: int, rng, record_mistakes: bool = False):
+    def _run(self, rows, y_idx, epochs: int, rng, record_mistakes=False, weights=None):
         n = y_idx.shape[0]
         mistakes = np.zeros(n if record_mistakes else 0, dtype=np.bool_)
         for _ in range(epochs):
             order = rng.permutation(n) if rng is not None else np.arange(n)
-            self._sweep(rows, y_idx, order.astype(np.int64), mistakes)
+            self._sweep(rows, y_idx, order.astype(np.int64), mistakes, weights)
             self.n_iter_ += 1
         return mistakes if record_mistakes else None
 
-    def _run_growing(self, rows, y: np.ndarray, joins: list, record_mistakes: bool):
+    def _run_growing(self, rows, y, joins: list, record_mistakes: bool, weights=None):
         """One in-order pass over a batch whose labels ``joins`` (``(row, label)`` pairs, in
         row order) are new: rows ``[start, row)`` run with the classes known so far, then
         ``label`` joins (``_add_class``: a zero row, the prior), and so on to the end."""
@@ -464,7 +475,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
             if stop > start:
                 y_idx[start:stop] = self._labels_to_index(y[start:stop])
                 seen = mistakes[start:stop] if record_mistakes else mistakes
-                self._sweep(rows, y_idx, np.arange(start, stop, dtype=np.int64), seen)
+                self._sweep(rows, y_idx, np.arange(start, stop, dtype=np.int64), seen, weights)
                 start = stop
             if label is not None:
                 position, self.classes_ = _with_class(self.classes_, label, y.dtype)
@@ -528,7 +539,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
 
     # --- public API ----------------------------------------------------------------------
     @unfitted_on_failure
-    def fit(self, X, y, coef_init=None, intercept_init=None):
+    def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
         """Learn with ``epochs`` passes over (X, y): from zero weights, from ``coef_init`` /
         ``intercept_init``, or (``warm_start=True``, fitted) from the current state; fewer
         passes when ``tol`` stops it (see the class's parameters).
@@ -546,6 +557,10 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         intercept_init : array-like of shape (n_classes,), optional
             Initial ``intercept_`` (needs ``fit_intercept=True``); for two classes also (1,),
             the difference, split the same way.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Each example's weight ``s >= 0``, times ``class_weight``'s for its class; what it
+            means for this rule is in the class's *Notes*.  A weight of 0 is the example's
+            absence, exactly (the model equals the one fitted without it, bit for bit).
 
         Returns
         -------
@@ -558,6 +573,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         if warm:
             self._check_state_params("continue with a warm-start fit")
         X, y = self._validate(X, y, reset=not warm)
+        X, y, weights, _ = example_weights(X, y, sample_weight, self.class_weight, partial=False)
         arrays = self._arrays(X)
         if warm:
             y_idx = self._warm_labels(y)
@@ -570,9 +586,9 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
                 self._load_init(*per_class_init(coef_init, intercept_init, K, d, self._name))
         rng = check_random_state(self.random_state) if self.shuffle else None
         if self.tol is None and not self.verbose and not self.early_stopping:
-            self._run(arrays, y_idx, self.epochs, rng)  # the plain path
+            self._run(arrays, y_idx, self.epochs, rng, weights=weights)  # the plain path
         else:
-            self._run_watched(X, arrays, y_idx, rng)
+            self._run_watched(X, arrays, y_idx, rng, weights)
         return self
 
     @property
@@ -593,7 +609,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         """Load ``fit``'s per-class ``coef_init`` (K, d) / ``intercept_init`` (K,)."""
         raise ValueError(f"{self._name}.fit does not take coef_init / intercept_init")
 
-    def _run_watched(self, X, arrays, y_idx: np.ndarray, rng) -> None:
+    def _run_watched(self, X, arrays, y_idx: np.ndarray, rng, weights=None) -> None:
         """``_run`` one epoch at a time, with ``tol`` / ``early_stopping`` / ``verbose``
         (:mod:`olearn.estimators._fit_options`); the same permutations as ``_run``."""
         start = time.perf_counter()
@@ -604,11 +620,12 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
             )
             X_held, y_held = X[held], y_idx[held]
             X, y_idx = X[train], y_idx[train]
+            weights = None if weights is None else weights[train]
             arrays = self._arrays(X)
         stopping = fit_options.Stopping(self.tol, self.n_iter_no_change, held is not None)
         for epoch in range(1, self.epochs + 1):
             updates = self.n_updates_
-            self._run(arrays, y_idx, 1, rng)
+            self._run(arrays, y_idx, 1, rng, weights=weights)
             loss = score = None
             if held is None or self.verbose:
                 loss = fit_options.hinge_loss(np.asarray(self._scores(X)), y_idx)
@@ -625,7 +642,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         if self.tol is not None:
             fit_options.warn_not_converged(self._name, self.epochs)
 
-    def partial_fit(self, X, y, classes=None):
+    def partial_fit(self, X, y, classes=None, sample_weight=None):
         """One update per sample, in the given order (a single online pass).
 
         Parameters
@@ -647,17 +664,21 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
             learning when a second class arrives.  (``fit`` needs two classes, as in
             scikit-learn.)  ``SGDSVMClassifier`` cannot add classes: declare them all on its
             first call.
+        sample_weight : array-like of shape (n_samples,), default=None
+            As in :meth:`fit`; rows of weight 0 are absent (their labels do not join).
+            ``class_weight="balanced"`` is refused here (a batch does not know the stream's
+            class frequencies; pass a dict).
 
         Returns
         -------
         self
         """
-        self._partial(X, y, classes, record_mistakes=False)
+        self._partial(X, y, classes, record_mistakes=False, sample_weight=sample_weight)
         return self
 
     _grows = False  # True: a class can join mid-stream (``_add_class``)
 
-    def _partial(self, X, y, classes, record_mistakes: bool):
+    def _partial(self, X, y, classes, record_mistakes: bool, sample_weight=None):
         first = not hasattr(self, "classes_")
         try:
             self._validate_params()
@@ -665,6 +686,14 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
             if not first:
                 self._check_state_params("continue with partial_fit")
             X, y = self._validate(X, y, reset=first)
+            n_given = y.shape[0]
+            X, y, weights, kept = example_weights(
+                X, y, sample_weight, self.class_weight, partial=True
+            )
+            if y.shape[0] == 0:  # every weight 0: the call is absent
+                if first:
+                    self._forget()
+                return np.zeros(n_given if record_mistakes else 0, dtype=np.bool_)
             arrays = self._arrays(X)
             if first:  # declared classes; else the first label (growing) or all of y's
                 given = y[:1] if self._grows else y
@@ -681,25 +710,29 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
             raise
         try:
             if joins:
-                mistakes = self._run_growing(arrays, y, joins, record_mistakes)
+                mistakes = self._run_growing(arrays, y, joins, record_mistakes, weights)
             else:
-                mistakes = self._run(arrays, y_idx, 1, None, record_mistakes)
+                mistakes = self._run(arrays, y_idx, 1, None, record_mistakes, weights)
         except Exception:
             self._forget()  # the kernel stopped mid-pass: the state is half-updated
             raise
         self.n_iter_ -= 1  # a partial pass is not an epoch
+        if kept is not None and record_mistakes:  # an absent row is no mistake
+            every = np.zeros(n_given, dtype=np.bool_)
+            every[kept] = mistakes
+            return every
         return mistakes
 
-    def learn_stream(self, X, y, classes=None) -> np.ndarray:
+    def learn_stream(self, X, y, classes=None, sample_weight=None) -> np.ndarray:
         """``partial_fit`` that also returns, per sample, whether the model mispredicted it
         *before* learning from it (progressive validation: the online mistake count).
 
         Returns
         -------
         mistakes : ndarray of bool, shape (n_samples,); ``mistakes.cumsum() / arange(1, n+1)``
-        is the online learning curve.
+        is the online learning curve.  A row of weight 0 is absent: False.
         """
-        return self._partial(X, y, classes, record_mistakes=True)
+        return self._partial(X, y, classes, True, sample_weight=sample_weight)
 
     # --- the public state --------------------------------------------------------------------
     def get_state(self) -> dict:
@@ -880,7 +913,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
             raise
 
 
-class LinearMulticlassClassifier(OnlineClassifier):
+class LinearMulticlassClassifier(AveragedWeights, OnlineClassifier):
     """Base of the Perceptron, PA, SPA and confidence-weighted families: one weight (mean) row
     per class, the intercept a constant column of value ``intercept_scaling``.
 
@@ -897,6 +930,7 @@ class LinearMulticlassClassifier(OnlineClassifier):
     _parameter_constraints: dict = {
         **OnlineClassifier._parameter_constraints,
         "intercept_scaling": [POSITIVE],
+        "average": AVERAGE_CONSTRAINT,
     }
     _dense_view = True  # row_scores / row_axpy (and the CW family's loops) add x_j terms only
 
@@ -909,18 +943,22 @@ class LinearMulticlassClassifier(OnlineClassifier):
         params = super()._state_params()
         if self.fit_intercept:
             params["intercept_scaling"] = float(self.intercept_scaling)
+        if self._averaging():  # the state holds the averaging sum (olearn.estimators._average)
+            params["average"] = average_start(self.average)
         return params
 
     def _state_bytes(self, n_samples: int, n_features: int, n_classes: int) -> tuple[int, str]:
         # W (rows x classes); two classes: the kernel's one-vector working copy
         rows = n_features + (1 if self.fit_intercept else 0)
         copies = n_classes + (1 if n_classes == 2 else 0)
+        copies += 2 * n_classes if self._averaging() else 0  # U and the averaged weights
         what = f"a model of {n_classes:,} classes x {rows:,} features (weights)"
         return model_bytes(copies, rows), what
 
     def _init_state(self, n_features: int, n_classes: int) -> None:
         rows = n_features + (1 if self.fit_intercept else 0)
         self._W = np.zeros((rows, n_classes))  # W[feature, class]; bias column's row last
+        self._init_average()
         self._set_views()
 
     _grows = True
@@ -928,20 +966,22 @@ class LinearMulticlassClassifier(OnlineClassifier):
     def _add_class(self, position: int) -> None:
         # a zero weight column at ``position`` (classes_ already holds the label there)
         self._W = np.insert(self._W, position, 0.0, axis=1)
+        if self._U is not None:  # its iterates so far had a zero row there too
+            self._U = np.insert(self._U, position, 0.0, axis=1)
         self._set_views()
 
     def _state_spec(self, n_classes: int, n_features: int) -> dict:
         spec = {"coef": ((n_classes, n_features), "real")}
         if self.fit_intercept:
             spec["intercept_weight"] = ((n_classes,), "real")
-        return spec
+        return {**spec, **self._average_spec(n_classes, n_features, self.fit_intercept)}
 
     def _state_arrays(self) -> dict:
         d = self.n_features_in_
         arrays = {"coef": self._W[:d].T.copy()}
         if self.fit_intercept:
             arrays["intercept_weight"] = self._W[d].copy()
-        return arrays
+        return {**arrays, **self._average_arrays(d)}
 
     def _load_state_arrays(self, arrays: dict) -> None:
         coef = arrays["coef"]
@@ -950,6 +990,7 @@ class LinearMulticlassClassifier(OnlineClassifier):
         if self.fit_intercept:
             W[-1] = arrays["intercept_weight"]
         self._W = W
+        self._load_average(arrays)
         self._set_views()
 
     def _rebuild_public(self) -> None:
@@ -968,19 +1009,22 @@ class LinearMulticlassClassifier(OnlineClassifier):
         if intercept is not None:
             self._W[d] = intercept / self._column_value()
 
-    def _class_intercepts(self) -> np.ndarray:
-        """Each class's intercept, ``intercept_scaling * W[d]`` (zeros without one), (K,)."""
+    def _class_intercepts(self, W: np.ndarray | None = None) -> np.ndarray:
+        """Each class's intercept, ``intercept_scaling * W[d]`` (zeros without one), (K,);
+        ``W`` the weights predictions use (default: :meth:`_public_W`)."""
+        W = self._public_W() if W is None else W
         if self.fit_intercept:
-            return self._column_value() * self._W[self.n_features_in_]
-        return np.zeros(self._W.shape[1])
+            return self._column_value() * W[self.n_features_in_]
+        return np.zeros(W.shape[1])
 
     # scikit-learn's binary convention: two classes give one row, the difference
     @property
     def coef_(self) -> np.ndarray:
         """(n_classes, n_features): a view of the weights (writes change the model); for two
         classes (1, n_features) = ``w_1 - w_0``, a fresh array computed at each access (the
-        per-class rows are ``get_state()["coef"]``)."""
-        W, d = self._W, self.n_features_in_
+        per-class rows are ``get_state()["coef"]``).  With ``average``, the averaged weights
+        (a fresh array)."""
+        W, d = self._public_W(), self.n_features_in_
         if W.shape[1] == 2:
             return (W[:d, 1] - W[:d, 0])[None, :]
         return W[:d].T
@@ -999,11 +1043,11 @@ class LinearMulticlassClassifier(OnlineClassifier):
         return b[1:] - b[:1] if b.shape[0] == 2 else b
 
     def _scores(self, X) -> np.ndarray:
-        d = self.n_features_in_
-        scores = X @ self._W[:d]
+        W, d = self._public_W(), self.n_features_in_  # _W itself, or the averaged weights
+        scores = X @ W[:d]
         if sp.issparse(scores):
             scores = scores.toarray()
-        return scores + self._class_intercepts()
+        return scores + self._class_intercepts(W)
 
 
 class AdditiveLinearClassifier(LinearMulticlassClassifier):
@@ -1025,11 +1069,14 @@ class AdditiveLinearClassifier(LinearMulticlassClassifier):
     def _check_params(self) -> None:
         self._code()  # a (rule, variant) pair without a kernel is an error
 
-    def _epoch(self, rows, y_idx, order, mistakes) -> int:
+    def _epoch(self, rows, y_idx, order, mistakes, weights=None) -> int:
         from olearn.kernels.additive import additive_epoch
 
         coef_out = np.zeros((0, self._W.shape[1]))
         code, C = self._code(), self._slack_price()
-        n = additive_epoch(rows, y_idx, order, self._W, code, C, coef_out, mistakes)
+        U, avg = self._average_args()
+        n = additive_epoch(
+            rows, y_idx, order, self._W, code, C, coef_out, mistakes, weights, U, avg
+        )
         self._set_views()
         return n

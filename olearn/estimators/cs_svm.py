@@ -15,6 +15,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from olearn._budget import model_bytes
+from olearn.estimators._weights import CLASS_WEIGHT_CONSTRAINT, example_weights
 from olearn.estimators.base import (
     ModelState,
     _encode_classes,
@@ -64,6 +65,8 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
         final test is always made on a sweep over everything.
     random_state : int, RandomState or None, default=None
         Seeds the order of the sweeps.
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies each example's ``sample_weight`` by its class's (scikit-learn's meaning).
 
     Attributes
     ----------
@@ -83,6 +86,12 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
     A batch model: no ``partial_fit``, so no ``get_state`` / ``set_state`` (there is no
     stream to continue); refit it, and pickle it to keep it (its prediction needs only the
     fitted attributes above).
+
+    *Weights.*  ``fit(X, y, sample_weight=s)`` solves ``1/2 ||W||^2 + C sum_i s_i xi_i``: in
+    the dual, example i's box ``alpha_i^{y_i} <= s_i C`` (LIBLINEAR's ``C_i``).  A whole
+    number s_i is the example repeated s_i times (same objective, so same optimum); 0 removes
+    it.  Checked against repeated rows and LIBLINEAR in
+    ``tests/test_sample_weight_estimators.py``.
 
     Examples
     --------
@@ -112,6 +121,7 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "shrinking": ["boolean"],
         "random_state": ["random_state"],
+        "class_weight": CLASS_WEIGHT_CONSTRAINT,
     }
 
     def __init__(
@@ -124,6 +134,7 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
         max_iter=1000,
         shrinking=True,
         random_state=None,
+        class_weight=None,
     ):
         self.C = C
         self.fit_intercept = fit_intercept
@@ -132,6 +143,7 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.shrinking = shrinking
         self.random_state = random_state
+        self.class_weight = class_weight
 
     def _check_params(self) -> None:
         self._validate_params()  # _parameter_constraints
@@ -154,13 +166,17 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
         return nbytes, what
 
     @unfitted_on_failure
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Solve the Crammer-Singer dual on (X, y).
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Example weights ``s_i >= 0`` (times ``class_weight``'s): the primal
+            ``1/2 ||W||^2 + C sum_i s_i xi_i``, i.e. the box ``alpha_i^{y_i} <= s_i C`` of the
+            dual (see *Notes*).  A weight of 0 removes the example (its ``alpha_`` row is 0).
 
         Returns
         -------
@@ -172,6 +188,8 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
         check_sparse_structure(X)  # before scipy or a kernel trusts its indices
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_classification_targets(y)
+        n_given = y.shape[0]
+        X, y, weights, kept = example_weights(X, y, sample_weight, self.class_weight, partial=False)
         self.classes_ = _encode_classes(y)
         K = self.classes_.shape[0]
         if K < 2:
@@ -191,7 +209,8 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
         with np.errstate(over="ignore"):  # an overflow is refused by _check_range below
             sqnorm = np.add.reduceat(data * data, indptr[:-1]) if data.size else np.zeros(n)
         sqnorm[np.diff(indptr) == 0] = 0.0  # reduceat repeats a value for empty rows
-        self._check_range(n, float(np.max(sqnorm, initial=0.0)))
+        mass = n if weights is None else float(weights.sum())  # sum_i s_i
+        self._check_range(mass, float(np.max(sqnorm, initial=0.0)))
         W = np.zeros((d, K))  # feature-major
         alpha = np.zeros((n, K))
         class_index = np.tile(np.arange(K, dtype=np.int64), (n, 1))
@@ -222,6 +241,7 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
                 n_active,
                 y_pos,
                 shrink,
+                weights,
             )
             sweeps += 1
             if not shrink:
@@ -247,14 +267,17 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
             )
         self.n_iter_ = sweeps
         self.alpha_ = alpha
+        if kept is not None:  # an absent example's dual variables are 0
+            self.alpha_ = np.zeros((n_given, K))
+            self.alpha_[kept] = alpha
         self._W = W
         self._remember_state_params()
         self._set_public(X.shape[1])
         self.dual_objective_ = float(alpha[np.arange(n), y_idx].sum() - 0.5 * np.sum(W * W))
-        self.objective_ = self._primal(Xa, y_idx)
+        self.objective_ = self._primal(Xa, y_idx, weights)
         return self
 
-    def _check_range(self, n: int, largest_sqnorm: float) -> None:
+    def _check_range(self, n: float, largest_sqnorm: float) -> None:
         """Refuse a problem whose solution may overflow float64, before solving it.
 
         With ``0 <= alpha_i^m <= C`` (up to sign), every weight ``w_m = sum_i alpha_i^m x_i``
@@ -281,12 +304,14 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
         self.coef_ = np.ascontiguousarray(coef)
         self.intercept_ = intercept if intercept is not None else 0.0
 
-    def _primal(self, Xa, y_idx) -> float:
+    def _primal(self, Xa, y_idx, weights=None) -> float:
         scores = np.asarray(Xa @ self._W)
         rows = np.arange(scores.shape[0])
         xi = scores + 1.0 - scores[rows, y_idx][:, None]
         xi[rows, y_idx] = 0.0  # e_i^{y_i} = 0
-        return float(0.5 * np.sum(self._W * self._W) + self.C * xi.max(axis=1).sum())
+        xi = xi.max(axis=1)  # xi_i = max_m (w_m - w_{y_i}).x_i + e_i^m
+        xi = xi if weights is None else weights * xi  # sum_i s_i xi_i
+        return float(0.5 * np.sum(self._W * self._W) + self.C * xi.sum())
 
     def _class_scores(self, X) -> np.ndarray:
         check_is_fitted(self, "classes_")

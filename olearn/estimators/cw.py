@@ -92,6 +92,8 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         else:  # W, the diagonal
             nbytes = model_bytes(n_classes + 1 + 3 * two, rows)
             kind = "and a diagonal covariance"
+        if self._averaging():  # the averaging sum U and the averaged means
+            nbytes += model_bytes(2 * n_classes, rows)
         return nbytes, f"a model of {n_classes:,} classes x {rows:,} features (means) {kind}"
 
     def _arrays(self, X) -> tuple:
@@ -147,7 +149,7 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         Sigma = self._S @ self._S.T
         return 0.5 * (Sigma + Sigma.T)
 
-    def _epoch(self, rows, y_idx, order, mistakes) -> int:
+    def _epoch(self, rows, y_idx, order, mistakes, weights=None) -> int:
         full = self._S.ndim == 2
         phi, r, C = self._hyper()
         rule = (cw_code(self._rule_name()), phi, r, C, 1.0, diagonal_code(self.diagonal_form))
@@ -162,6 +164,8 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
             np.zeros(0),
             np.zeros(0),
             mistakes,
+            weights,
+            *self._average_args(),
         )
         self._set_views()
         return n
@@ -257,6 +261,14 @@ _COMMON_DOC = """
 """
 
 
+WEIGHTS_CW = """multiplies
+    its term of the objective: AROW becomes AROW with ``r / s``, SCW-I / SCW-II price the loss
+    ``s C``; CW, a probability constraint with no price, takes any s > 0 as its presence
+    (the limit C -> inf of weighted SCW-II).  Derivations and solver checks:
+    :mod:`olearn.core.cw`, *Weights*.  Averaging averages the means, not the covariance
+    (``predict_proba`` uses the averaged means with the current covariance)."""
+
+
 def _doc(cls):
     common = _COMMON_DOC.lstrip("\n").replace("{intercept}", INTERCEPT_DOC)
     cls.__doc__ = cls.__doc__.replace("    {common}\n", common)
@@ -267,7 +279,7 @@ def _doc(cls):
     mixing models' states should mix ``A A'``, not A).  A new class's mean row is 0 and the
     covariance is unchanged (it is shared by all classes)"""
     add_fit_doc(cls, FIT_DOC_CW)
-    notes = state_doc(extra)
+    notes = state_doc(extra, WEIGHTS_CW)
     if "\n    Notes\n    -----\n" in cls.__doc__:  # CW has Notes already: add a paragraph
         notes = notes.replace("\n    Notes\n    -----\n", "\n")
         cls.__doc__ = cls.__doc__.replace("\n    Examples\n", notes + "\n    Examples\n", 1)
@@ -331,6 +343,8 @@ class CWClassifier(ConfidenceWeightedClassifier):
         validation_fraction=0.1,
         verbose=0,
         warm_start=False,
+        class_weight=None,
+        average=False,
     ):
         store_params(self, locals())
 
@@ -395,6 +409,8 @@ class AROWClassifier(ConfidenceWeightedClassifier):
         validation_fraction=0.1,
         verbose=0,
         warm_start=False,
+        class_weight=None,
+        average=False,
     ):
         store_params(self, locals())
 
@@ -459,6 +475,8 @@ class SCWClassifier(ConfidenceWeightedClassifier):
         validation_fraction=0.1,
         verbose=0,
         warm_start=False,
+        class_weight=None,
+        average=False,
     ):
         store_params(self, locals())
 

@@ -18,7 +18,14 @@ INTERCEPT_DOC = """fit_intercept : bool, default=False
         origin (the 2-D toys) needs one.
     intercept_scaling : float, default=1.0
         The constant feature's value (> 0), as in LIBLINEAR; about the typical row norm is
-        the safe choice (1 for rows scaled to unit length)."""
+        the safe choice (1 for rows scaled to unit length).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies each example's ``sample_weight`` by its class's (scikit-learn's meaning;
+        "balanced" is ``n / (K bincount(y))`` of ``fit``'s y, refused by ``partial_fit``).
+    average : bool or int, default=False
+        Predict with the mean of the weights after each example, ``w_bar``: ``True`` over
+        every example, an int a over the examples from the a-th on (scikit-learn's form);
+        ``coef_`` / ``intercept_`` are then the average (see *Notes*)."""
 
 
 STATE_DOC = """
@@ -28,6 +35,14 @@ STATE_DOC = """
     joins ``classes_`` (sorted; a label of another type is appended) with a zero row at its
     first sample, also inside a batch; a stream may start with one class.  See
     ``partial_fit``'s ``classes`` for how that differs from declaring the class up front.
+
+    *Weights.*  An example's weight s (``sample_weight`` x ``class_weight``) {weights}
+    A weight of 0 is the example's absence, bit for bit (also for ``t_``).
+
+    *Averaging.*  With ``average``, ``w_bar_T = 1/(T - a + 1) sum_{{t=a..T}} w_t`` is kept in
+    O(non-zeros) per example (``w_bar = w - U / n_avg``, :mod:`olearn.estimators._average`)
+    and predicts; the state adds ``"average_sum"`` (K, d) [``"average_sum_intercept"``] and
+    ``"average_counts"`` ``[t, n_avg, a]``.
 
     *State.*  ``get_state()`` -> dict with ``"version"``, ``"params"``, ``"classes"`` (K,),
     ``"n_features_in"``, ``"feature_names_in"``, ``"t"``, ``"n_updates"``, ``"n_iter"``, and
@@ -40,9 +55,18 @@ INTERCEPT_KEY = """, ``"intercept_weight"`` (K,) with ``fit_intercept``
     (``intercept_ = intercept_scaling * intercept_weight``)"""
 
 
-def state_doc(family: str = "") -> str:
-    """The *Notes* section on new classes and the state, with a family's extra keys."""
-    return STATE_DOC.replace("{family}", "").replace("{intercept_key}", INTERCEPT_KEY + family)
+WEIGHTS_PA = """is the
+    Perceptron's step ``+-s x`` (the weighted perceptron criterion's gradient step); PA-I and
+    PA-II price its slack ``s C`` (their closed forms with ``C_i = s C``); hard PA, having no
+    price, takes any s > 0 as the constraint's presence (the limit C -> inf of weighted
+    PA-I).  Derivations and solver checks: :mod:`olearn.core.pa`, *Weights*."""
+
+
+def state_doc(family: str = "", weights: str = WEIGHTS_PA) -> str:
+    """The *Notes* section on weights, averaging, new classes and the state, with a family's
+    extra keys and the meaning of an example's weight."""
+    notes = STATE_DOC.replace("{family}", "").replace("{intercept_key}", INTERCEPT_KEY + family)
+    return notes.replace("{weights}", weights).replace("{{", "{").replace("}}", "}")
 
 
 class PerceptronClassifier(AdditiveLinearClassifier):
@@ -101,6 +125,8 @@ class PerceptronClassifier(AdditiveLinearClassifier):
         validation_fraction=0.1,
         verbose=0,
         warm_start=False,
+        class_weight=None,
+        average=False,
     ):
         store_params(self, locals())
 
@@ -171,6 +197,8 @@ class PAClassifier(AdditiveLinearClassifier):
         validation_fraction=0.1,
         verbose=0,
         warm_start=False,
+        class_weight=None,
+        average=False,
     ):
         store_params(self, locals())
 

@@ -21,6 +21,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from olearn._budget import model_bytes
 from olearn.core._pcvm_basis import KERNELS, basis, check_kernel
 from olearn.core.pcvm import GAMMA_RULES, PCVMConfig, pcvm_fit
+from olearn.estimators._weights import CLASS_WEIGHT_CONSTRAINT, example_weights
 from olearn.estimators.base import (
     FLOAT_MAX,
     Bounded,
@@ -92,6 +93,8 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
         ``gamma_ ~ sqrt(k / (2 lam))`` with k the relevance vectors.
     random_state : int, RandomState or None
         Seed of the initial weights (Chen et al.'s ``t_j w_j ~ U(0.2, 1.2)``).
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies each example's ``sample_weight`` by its class's (scikit-learn's meaning).
 
     Attributes
     ----------
@@ -114,6 +117,12 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
     A batch model: no ``partial_fit``, so no ``get_state`` / ``set_state`` (there is no
     stream to continue); refit it, and pickle it to keep it (its prediction needs only the
     fitted attributes above).
+
+    *Weights.*  Whole-number weights only: an example of weight s is repeated s times (its
+    likelihood term counted s times, and its basis function too, since PCVM's basis is its
+    training rows); 0 removes it.  A weighted likelihood with fractional weights would need a
+    reweighted E-step and a decision about the basis, not derived yet: ValueError.
+    ``relevance_indices_`` index the given rows (a repeated row may appear twice).
 
     Examples
     --------
@@ -147,6 +156,7 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
         "gamma_rule": [StrOptions(set(GAMMA_RULES))],
         "rescale": ["boolean"],
         "random_state": ["random_state"],
+        "class_weight": CLASS_WEIGHT_CONSTRAINT,
     }
 
     def __init__(
@@ -164,6 +174,7 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
         gamma_rule="derived",
         rescale=True,
         random_state=None,
+        class_weight=None,
     ):
         self.kernel = kernel
         self.gamma = gamma
@@ -177,6 +188,7 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
         self.gamma_rule = gamma_rule
         self.rescale = rescale
         self.random_state = random_state
+        self.class_weight = class_weight
 
     def _config(self) -> tuple[PCVMConfig, float]:
         check_kernel(
@@ -219,13 +231,17 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
         return model_bytes(n_samples, n_samples, copies=4), what
 
     @unfitted_on_failure
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Run the EM on (X, y) (two classes).
 
         Parameters
         ----------
         X : {array-like, sparse matrix} of shape (n_samples, n_features).
         y : array-like of shape (n_samples,), exactly two distinct labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Whole numbers ``s_i >= 0`` (times ``class_weight``'s, whose product must be whole
+            too): the example counts ``s_i`` times, i.e. it is repeated, basis function
+            included (see *Notes*); 0 removes it.  Fractional weights are refused.
 
         Returns
         -------
@@ -236,6 +252,18 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
         check_sparse_structure(X)  # before scipy or a kernel trusts its indices
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_classification_targets(y)
+        rows = np.arange(y.shape[0])  # the given row of each example the EM sees
+        X, y, weights, kept = example_weights(X, y, sample_weight, self.class_weight, partial=False)
+        rows = rows if kept is None else rows[kept]
+        if weights is not None:  # integer weights: repeated rows
+            if not np.all(weights == np.floor(weights)):
+                raise ValueError(
+                    "PCVMClassifier takes whole-number sample weights only (an example "
+                    "counted s times is repeated s times, its basis function included); a "
+                    "fractional weight has no meaning in its EM yet"
+                )
+            repeat = np.repeat(np.arange(y.shape[0]), weights.astype(np.int64))
+            X, y, rows = X[repeat], y[repeat], rows[repeat]
         self.classes_ = np.unique(y)
         if self.classes_.shape[0] != 2:
             raise ValueError(
@@ -271,7 +299,7 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
                 "the hyper-parameters towards their defaults (e.g. gamma or lam nearer 1, "
                 "theta nearer 1 / the typical distance between points)"
             )
-        self.relevance_indices_ = state.active.copy()
+        self.relevance_indices_ = rows[state.active]
         self.dual_coef_ = state.w[state.active].copy()
         self.relevance_vectors_ = X[state.active]
         self.intercept_ = float(state.b)

@@ -44,6 +44,9 @@ class SGDSVMClassifier(OnlineClassifier):
         Passes made by ``fit``; ``partial_fit`` makes one, continuing the schedule.
     shuffle : bool, default=True
     random_state : int, RandomState or None, default=None
+    class_weight : dict, "balanced" or None, default=None
+        Multiplies each example's ``sample_weight`` by its class's (scikit-learn's meaning;
+        "balanced" is refused by ``partial_fit``).
 
     Attributes
     ----------
@@ -67,6 +70,13 @@ class SGDSVMClassifier(OnlineClassifier):
     up to which feature j's shrinks were applied).  A restored model continues bit for bit.
     It cannot add a class mid-stream (each one-vs-rest SVM would need the past samples as
     negatives): declare every class with ``classes=`` on the first ``partial_fit``.
+
+    *Weights.*  An example's weight s scales its hinge term's gradient (the weighted
+    objective ``1/n sum_i s_i hinge_i + lam/2 ||w||^2``, scikit-learn's SGD meaning): one step
+    of s times the hinge gradient, not s visits (integer weights equal repeated rows in
+    expectation only).  A weight of 0 is absence: no shrink, no clock (where scikit-learn
+    still shrinks and counts it); see :mod:`olearn.core.sgd_svm`, *Weights*.  No ``average``
+    (Bottou's averaged SGD needs its own schedule; not implemented).
 
     Examples
     --------
@@ -104,6 +114,7 @@ class SGDSVMClassifier(OnlineClassifier):
         validation_fraction=0.1,
         verbose=0,
         warm_start=False,
+        class_weight=None,
     ):
         store_params(self, locals())
 
@@ -184,12 +195,12 @@ class SGDSVMClassifier(OnlineClassifier):
     def _rebuild_public(self) -> None:
         self._set_public()
 
-    def _epoch(self, rows, y_idx, order, mistakes) -> int:
+    def _epoch(self, rows, y_idx, order, mistakes, weights=None) -> int:
         # SGD-SVM's bias is not a feature (its own rate, not regularised: Bottou), so its rows
         # are X's alone and the kernel keeps the bias
         indptr, indices, data = rows[0]
         if mistakes.shape[0] == 0:
-            return self._pass(indptr, indices, data, y_idx, order)
+            return self._pass(indptr, indices, data, y_idx, order, weights)
         # progressive validation: predict each row before its step (one kernel call a row;
         # SGD-SVM is a batch reference, this path serves the learning-curve views only)
         n_updates = 0
@@ -205,10 +216,10 @@ class SGDSVMClassifier(OnlineClassifier):
                 shape=(1, self.n_features_in_),
             )
             mistakes[t] = np.argmax(self._scores(X_i)[0]) != y_idx[i]
-            n_updates += self._pass(indptr, indices, data, y_idx, row)
+            n_updates += self._pass(indptr, indices, data, y_idx, row, weights)
         return n_updates
 
-    def _pass(self, indptr, indices, data, y_idx, order) -> int:
+    def _pass(self, indptr, indices, data, y_idx, order, weights=None) -> int:
         from olearn.kernels.sgd_svm import sgd_epoch
 
         lam, t0, code = self._resolved
@@ -233,6 +244,7 @@ class SGDSVMClassifier(OnlineClassifier):
                 code,
                 float(self.bias_rate),
                 bool(self.fit_intercept),
+                weights,
             )
         self._set_public()
         return n_active

@@ -8,6 +8,11 @@ from olearn.estimators._fit_options import NO_PROBA_DOC, add_fit_doc
 from olearn.estimators.base import POSITIVE, AdditiveLinearClassifier, store_params
 from olearn.estimators.pa import INTERCEPT_DOC, state_doc
 
+WEIGHTS_SPA = """prices its
+    slack ``s C`` in SPA-I and SPA-II (their closed forms with ``C_i = s C``); hard SPA takes
+    any s > 0 as the constraints' presence (the limit C -> inf; "weight k" = k repeats, the
+    later ones passive).  Derivations and solver checks: :mod:`olearn.core.spa`."""
+
 
 class SPAClassifier(AdditiveLinearClassifier):
     """Support-Class Passive-Aggressive: the exact multiclass PA step.
@@ -82,6 +87,8 @@ class SPAClassifier(AdditiveLinearClassifier):
         validation_fraction=0.1,
         verbose=0,
         warm_start=False,
+        class_weight=None,
+        average=False,
     ):
         store_params(self, locals())
 
@@ -90,6 +97,6 @@ class SPAClassifier(AdditiveLinearClassifier):
 
 
 SPAClassifier.__doc__ = SPAClassifier.__doc__.replace("{intercept}", INTERCEPT_DOC).replace(
-    "\n    Examples\n", state_doc() + NO_PROBA_DOC + "\n    Examples\n", 1
+    "\n    Examples\n", state_doc(weights=WEIGHTS_SPA) + NO_PROBA_DOC + "\n    Examples\n", 1
 )
 add_fit_doc(SPAClassifier)

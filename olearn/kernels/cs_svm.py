@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from olearn._jit import jit
+from olearn.kernels.weights import example_weight
 
 # as olearn.core.cs_svm.SKIP_VIOLATION
 SKIP_VIOLATION = 1e-12
@@ -66,6 +67,7 @@ def cs_sweep(
     n_classes_active,
     y_pos,
     shrink,
+    weights=None,
 ):
     """Solve the sub-problems of the examples ``index[:active_size]``, in that order.
 
@@ -80,6 +82,8 @@ def cs_sweep(
     class_index : (n, K) int64, each example's classes with the active ones first;
         ``n_classes_active`` (n,) how many; ``y_pos`` (n,) where ``y_i`` sits in that list.
     shrink : allow shrinking (otherwise every class of every example stays active).
+    weights : (n,) float64 example weights s_i > 0, or None: example i's box is
+        ``alpha_i^{y_i} <= s_i C`` (``C_i = s_i C``, the dual of ``C sum_i s_i xi_i``).
 
     Returns
     -------
@@ -102,6 +106,7 @@ def cs_sweep(
             continue
         k = n_classes_active[i]
         yp = y_pos[i]
+        Ci = C * example_weight(weights, i)  # C_i = s_i C (s = 1: C exactly)
         if 2 * k >= K:  # most classes active: all K scores, contiguous rows of W
             for m in range(K):
                 scores[m] = 0.0
@@ -123,7 +128,7 @@ def cs_sweep(
         maxG = -np.inf
         for a in range(k):
             m = class_index[i, a]
-            bound = C if a == yp else 0.0
+            bound = Ci if a == yp else 0.0
             if alpha[i, m] < bound and G[a] < minG:
                 minG = G[a]
             if G[a] > maxG:
@@ -131,7 +136,7 @@ def cs_sweep(
         if shrink:  # set aside classes at their bound whose gradient is below every free one
             a = 0
             while a < k:
-                bound = C if a == yp else 0.0
+                bound = Ci if a == yp else 0.0
                 if alpha[i, class_index[i, a]] == bound and G[a] < minG:
                     k -= 1
                     tmp = class_index[i, a]
@@ -161,7 +166,7 @@ def cs_sweep(
             worst = violation
         for a in range(k):
             B[a] = G[a] - A * alpha[i, class_index[i, a]]  # B = G - A alpha_i
-        cs_subproblem(A, B, k, yp if yp < k else -1, C, D, new)
+        cs_subproblem(A, B, k, yp if yp < k else -1, Ci, D, new)
         moved = False
         for a in range(k):
             m = class_index[i, a]

@@ -22,6 +22,12 @@ numbers as the general loop, half the mean arithmetic.  It is used when ``W`` is
 the pass reads at least as many non-zeros as ``W`` has rows (the selector all families share,
 ``kernels.sparse.use_mirrored_path``); on the hashed ``sgd-balanced`` (2^20 features) it makes
 the epoch ~3x faster.
+
+Weights (``weights``, per row; None on the plain path): AROW uses ``r_i = r / s``, SCW
+``C_i = s C``, CW ignores s > 0 (:mod:`olearn.core.cw`, *Weights*); s = 0 is skipped (absent).
+
+Averaging (``U`` and ``avg``, None on the plain path): the means are averaged as the additive
+kernels' weights are (:func:`olearn.kernels.weights.average_step`); the covariance is not.
 """
 
 from __future__ import annotations
@@ -43,6 +49,7 @@ from olearn.core._cw_closed_forms import (
 )
 from olearn.kernels.pa import best_rival
 from olearn.kernels.sparse import row_scores, store_mirrored, use_mirrored_path
+from olearn.kernels.weights import average_step, averaged_mistake, example_weight
 
 CW = 0
 CW_VARIANCE = 1
@@ -102,14 +109,15 @@ def cw_coefficients(code, m, v, phi, r, C, lam):
 
 
 @jit
-def multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out):
+def multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out, weight=1.0):
     """``(alpha, c_x, beta_x)`` of step t against the rival (recorded when asked): the
     Delta-level closed form with ``v = 2 x'Sigma x``, and the feature-level covariance factors
     ``c_x = 2c`` (``inv(Sigma) += c_x x x'``) and ``beta_x = 2 beta``
-    (``Sigma -= beta_x Sigma x x' Sigma``); zeros when passive."""
+    (``Sigma -= beta_x Sigma x x' Sigma``); zeros when passive.  ``weight`` s > 0: AROW's
+    ``r / s``, SCW's ``s C``."""
     code, phi, r, C, lam, _ = rule
     v = 2.0 * x_Sigma_x  # Delta'(I (x) Sigma)Delta
-    alpha, c, beta = cw_coefficients(code, m, v, phi, r, C, lam)
+    alpha, c, beta = cw_coefficients(code, m, v, phi, r / weight, C * weight, lam)
     if alpha_out.shape[0] > 0:
         alpha_out[t] = alpha
         beta_out[t] = beta
@@ -171,7 +179,9 @@ def full_direction(rows, i, A_full, w, g):
 
 
 @jit
-def _mirrored_diagonal_pass(rows, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out):
+def _mirrored_diagonal_pass(
+    rows, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out, weights=None
+):
     """:func:`cw_epoch` for two classes, a diagonal covariance and a mirrored ``W``.
 
     See the module docstring: ``Z[j, 0] = W[j, 0]`` (``W[j, 1] == -W[j, 0]``) and
@@ -201,11 +211,14 @@ def _mirrored_diagonal_pass(rows, y, order, W, S_diag, rule, alpha_out, beta_out
         label = y[i]
         if mistake_out.shape[0] > 0:
             mistake_out[t] = (1 if -s0 > s0 else 0) != label  # argmax, lowest index on ties
+        weight = example_weight(weights, i)
+        if weight == 0.0:
+            continue  # absent
         if label == 0:
             m = s0 - (-s0)  # (mu_0 - mu_1).x, rival 1
         else:
             m = -s0 - s0  # (mu_1 - mu_0).x, rival 0
-        alpha, c_x, beta_x = multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out)
+        alpha, c_x, beta_x = multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out, weight)
         if alpha == 0.0 and c_x == 0.0:
             continue
         n_updates += 1
@@ -225,7 +238,21 @@ def _mirrored_diagonal_pass(rows, y, order, W, S_diag, rule, alpha_out, beta_out
 
 
 @jit
-def cw_epoch(rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mistake_out):
+def cw_epoch(
+    rows,
+    y,
+    order,
+    W,
+    S_diag,
+    A_full,
+    rule,
+    alpha_out,
+    beta_out,
+    mistake_out,
+    weights=None,
+    U=None,
+    avg=None,
+):
     """Run one pass over the rows ``order``, updating ``W`` and the covariance in place.
 
     Parameters
@@ -237,20 +264,24 @@ def cw_epoch(rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mista
         ones ignored) and the diagonal form (DIAG_PRECISION or DIAG_TRUNCATED).
     alpha_out, beta_out : (T,) arrays receiving each step's alpha and beta, or empty.
     mistake_out : (T,) bool, the prediction before each step was wrong, or empty.
+    weights : (n,) float64 example weights (>= 0) by row, or None (every weight 1).
+    U, avg : the averaging sum of the means (D, K) and counters ``[t, n_avg, start]``
+        (int64), updated in place; None without averaging.
 
     Returns
     -------
     The number of aggressive steps.
     """
     full = A_full.shape[0] > 0
-    if not full and use_mirrored_path(rows, order, W):
+    if not full and U is None and use_mirrored_path(rows, order, W):
         return _mirrored_diagonal_pass(
-            rows, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out
+            rows, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out, weights
         )
     diag_form = rule[5]
     K = W.shape[1]
     D = W.shape[0]
     scores = np.empty(K)
+    buffer = np.empty(K)
     g = np.zeros(D) if full else np.zeros(0)
     w = np.zeros(D) if full else np.zeros(0)
     n_updates = 0
@@ -264,9 +295,17 @@ def cw_epoch(rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mista
         label = y[i]
         if mistake_out.shape[0] > 0:
             mistake_out[t] = np.argmax(scores) != label
+            if U is not None:  # the averaged means predict
+                mistake_out[t] = averaged_mistake(rows, i, U, avg, scores, buffer, label)
+        weight = example_weight(weights, i)
+        if weight == 0.0:
+            continue  # absent
         s = best_rival(scores, label)
         m = scores[label] - scores[s]  # (mu_y - mu_s).x
-        alpha, c_x, beta_x = multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out)
+        alpha, c_x, beta_x = multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out, weight)
+        factor = -1.0  # averaging: U += factor Delta (factor > 0)
+        if U is not None:
+            factor = average_step(avg)
         if alpha == 0.0 and c_x == 0.0:
             continue
         n_updates += 1
@@ -274,6 +313,10 @@ def cw_epoch(rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mista
             for k in range(D):
                 W[k, label] += alpha * g[k]  # mu_y += alpha Sigma x
                 W[k, s] -= alpha * g[k]  # mu_s -= alpha Sigma x
+            if factor > 0.0:
+                for k in range(D):
+                    U[k, label] += factor * (alpha * g[k])
+                    U[k, s] -= factor * (alpha * g[k])
             root = math.sqrt(1.0 + c_x * x_Sigma_x)
             gamma = c_x / (root * (root + 1.0))  # _factor_update
             for q in range(D):
@@ -288,5 +331,8 @@ def cw_epoch(rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mista
                     Sj = S_diag[j]
                     W[j, label] += alpha * (Sj * xj)  # mu_y += alpha (Sigma x)_j
                     W[j, s] -= alpha * (Sj * xj)  # mu_s -= alpha (Sigma x)_j
+                    if factor > 0.0:
+                        U[j, label] += factor * (alpha * (Sj * xj))
+                        U[j, s] -= factor * (alpha * (Sj * xj))
                     S_diag[j] = diagonal_after(Sj, xj, c_x, beta_x, diag_form)
     return n_updates

@@ -26,13 +26,13 @@ def best_rival(scores, y):
 
 
 @jit
-def perceptron_coefficients(scores, y, coef, active):
-    """On a mistake (``s_rival >= s_y``): ``w_y += x``, ``w_rival -= x``."""
+def perceptron_coefficients(scores, y, coef, active, weight):
+    """On a mistake (``s_rival >= s_y``): ``w_y += s x``, ``w_rival -= s x`` (s: the weight)."""
     r = best_rival(scores, y)
     if scores[r] < scores[y]:
         return 0
-    coef[y] = 1.0
-    coef[r] = -1.0
+    coef[y] = weight
+    coef[r] = -weight
     active[0] = y
     active[1] = r
     return 2

@@ -8,6 +8,9 @@ For the other two modes ``scale`` stays 1 and ``last`` is unused.
 
 The state travels in small arrays so the caller can stop after any fraction of an epoch:
 ``scalars = [scale, b, t]`` (t as a float count of the examples seen).
+
+Weights (``weights``, per row; None on the plain path): the hinge term's gradient times s
+(:mod:`olearn.core.sgd_svm`, *Weights*); a row of weight 0 is skipped, t and the t_j included.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from olearn._jit import jit
+from olearn.kernels.weights import example_weight
 
 GLOBAL_ALL = 0  # Bottou: w = scale * v
 GLOBAL_TOUCHED = 1
@@ -53,6 +57,7 @@ def sgd_epoch(
     code,
     bias_rate,
     fit_intercept,
+    weights=None,
 ):
     """Visit the rows ``order`` (in that order), one SGD step each, updating the state in place.
 
@@ -63,6 +68,7 @@ def sgd_epoch(
     scalars : (3,) ``[scale, b, t]``.  counts : (d,) int64 ``t_j``.  last : (d,) int64.
     lam, t0 : the schedule.  code : one of the module's codes.
     bias_rate : the bias moves at this times the global rate.  fit_intercept : learn b.
+    weights : (n,) float64 example weights (>= 0) by row, or None (every weight 1).
 
     Returns
     -------
@@ -74,6 +80,9 @@ def sgd_epoch(
     n_active = 0
     for s in range(order.shape[0]):
         i = order[s]
+        weight = example_weight(weights, i)
+        if weight == 0.0:
+            continue  # absent: no shrink, no clock
         lo = indptr[i]
         hi = indptr[i + 1]
         if code == PER_FEATURE_ALL:  # catch up the shrinks this row's features missed
@@ -87,6 +96,7 @@ def sgd_epoch(
         for q in range(lo, hi):
             dot += v[indices[q]] * data[q]
         yi = y[i]
+        ys = yi * weight  # s y: the weighted hinge's gradient
         margin = yi * (scale * dot + b)  # y (w.x + b) with w_t
         active = margin < 1.0
         if active:
@@ -95,7 +105,7 @@ def sgd_epoch(
         if code == GLOBAL_ALL:
             scale *= 1.0 - eta * lam  # w <- (1 - eta lam) w, for every coordinate at once
             if active:
-                step = eta * yi / scale  # w += eta y x, in v's units
+                step = eta * ys / scale  # w += eta s y x, in v's units
                 for q in range(lo, hi):
                     v[indices[q]] += step * data[q]
             if scale < MIN_SCALE:
@@ -111,7 +121,7 @@ def sgd_epoch(
                     eta_j = 1.0 / (lam * (counts[j] + t0))  # eta_j = 1/(lam (t_j + t0))
                 g = lam * v[j]  # g_j = lam w_j - [..] y x_j
                 if active:
-                    g -= yi * data[q]
+                    g -= ys * data[q]
                 v[j] -= eta_j * g
                 if code == PER_FEATURE_ALL:
                     last[j] = t + 1
@@ -119,7 +129,7 @@ def sgd_epoch(
             if data[q] != 0.0:
                 counts[indices[q]] += 1  # t_j counts the examples where x_j != 0
         if fit_intercept and active:
-            b += bias_rate * eta * yi  # unregularised bias
+            b += bias_rate * eta * ys  # unregularised bias
         t += 1
     scalars[0] = scale
     scalars[1] = b
