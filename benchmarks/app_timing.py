@@ -14,6 +14,18 @@ frames in Python (the first render's server part).
 Run: ``python -m benchmarks.app_timing`` (``--repeat N``, ``--seconds S``); writes
 ``results/app_timing.json`` and ``results/app_timing.md``.  Numbers depend on the machine's
 load: the JSON records the load average at the start.
+
+The cold start (``--cold``; writes ``results/app_timing_cold.json`` / ``.md``): for every page,
+a fresh server with an empty numba cache (``NUMBA_CACHE_DIR`` a new temporary folder) and one
+visit, timed from the page load to the page's content on screen with the script run ended
+(and, where the page draws one, to its first figure).  Three installs (``--modes``):
+
+- ``none``: nothing warms (``OLEARN_WARMUP=0``): the page compiles what it needs (the
+  "before");
+- ``background``: the server's own warm-up (:mod:`olearn._warmup`, started by its first run),
+  the page visited as soon as the server answers;
+- ``warmup``: ``olearn warmup`` was run once into that empty cache before the server started
+  (an install that ran it, e.g. a server image).
 """
 
 from __future__ import annotations
@@ -47,14 +59,16 @@ def _stats(ms: list[float]) -> dict:
     }
 
 
-def _server():
+def _server(env: dict | None = None):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
     cmd += ["--server.port", str(port), "--server.address", "127.0.0.1"]
     cmd += ["--browser.gatherUsageStats", "false"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=env
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(240):
         try:
@@ -201,11 +215,132 @@ def python_build(repeat: int) -> dict:
     return {"run_stream": _stats(times_run), "frames_and_json": _stats(times_frames)}
 
 
+# the page's content is on screen and its script run has ended (Streamlit's running widget gone)
+PAGE_DONE_JS = """() => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const title = main && main.querySelector('h1, h3, .olp, .ols');
+  return !!title && !document.querySelector('[data-testid=stStatusWidget]');
+}"""
+FIGURE_JS = "() => !!document.querySelector('[data-testid=stMain] .js-plotly-plot .main-svg')"
+COLD_MODES = ("none", "background", "warmup")
+
+
+def cold_visit(path: str, mode: str, launch) -> dict:
+    """One page on a fresh server whose numba cache is empty (see the module docstring)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="olearn-numba-") as cache:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        env.pop("NUMBA_DISABLE_JIT", None)
+        env["OLEARN_WARMUP"] = "1" if mode == "background" else "0"
+        warmup_s = None
+        if mode == "warmup":
+            start = time.perf_counter()
+            warm = [sys.executable, "-m", "olearn", "warmup", "--no-progress"]
+            subprocess.run(warm, cwd=ROOT, env=env, check=True, capture_output=True)
+            warmup_s = round(time.perf_counter() - start, 1)
+        proc, url = _server(env)
+        try:
+            browser, pg = launch()
+            try:
+                start = time.perf_counter()
+                pg.goto(url + path)
+                figure = None
+                deadline = start + 300
+                while time.perf_counter() < deadline:
+                    if figure is None and pg.evaluate(FIGURE_JS):
+                        figure = time.perf_counter() - start
+                    if pg.evaluate(PAGE_DONE_JS):
+                        done = time.perf_counter() - start
+                        pg.wait_for_timeout(300)  # a rerun may follow: still done after it?
+                        if pg.evaluate(PAGE_DONE_JS):
+                            break
+                    pg.wait_for_timeout(100)
+                else:
+                    raise TimeoutError(f"{path} did not finish in 300 s")
+                if figure is None and pg.evaluate(FIGURE_JS):
+                    figure = done
+            finally:
+                browser.close()
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+    return {
+        "page_s": round(done, 2),
+        "figure_s": None if figure is None else round(figure, 2),
+        "warmup_s": warmup_s,
+    }
+
+
+def cold(modes, pages) -> None:
+    """The cold-start table: a row per page, a column per install (:data:`COLD_MODES`)."""
+    from playwright.sync_api import sync_playwright
+
+    from olearn.app.frame import PAGES
+
+    os.environ.setdefault("OLEARN_DATA", str(ROOT / "data"))
+    load = os.getloadavg()[0]
+    keys = [p.key for p in PAGES if not pages or p.key in pages]
+    rows: dict[str, dict] = {}
+    with sync_playwright() as p:
+
+        def launch():
+            browser = p.chromium.launch(
+                executable_path=shutil.which("chromium"),
+                args=["--no-sandbox", "--disable-dev-shm-usage"],
+            )
+            pg = browser.new_page(viewport={"width": 1280, "height": 720})
+            return browser, pg
+
+        for key in keys:
+            for mode in modes:
+                rows.setdefault(key, {})[mode] = got = cold_visit(f"/{key}", mode, launch)
+                print(key, mode, got, flush=True)
+    out = {
+        "command": "python -m benchmarks.app_timing " + " ".join(sys.argv[1:]),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, load avg {load:.1f}",
+        "browser": "chromium (Debian) via Playwright, 1280x720",
+        "pages": rows,
+    }
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "app_timing_cold.json").write_text(json.dumps(out, indent=2) + "\n")
+
+    def cell(r: dict | None) -> str:
+        if r is None:
+            return "-"
+        fig = "" if r["figure_s"] is None else f" (figure {r['figure_s']} s)"
+        return f"{r['page_s']} s{fig}"
+
+    lines = [
+        "# The app's cold start: first visit of each page, fresh server, empty numba cache",
+        "",
+        f"`{out['command'].strip()}` on {out['machine']}; {out['browser']}. Page load to the",
+        "page's content on screen with its script run ended (to its first figure in brackets).",
+        "",
+        "| page | " + " | ".join(f"`{m}`" for m in modes) + " |",
+        "|---|" + "---|" * len(modes),
+    ]
+    for key, by_mode in rows.items():
+        lines.append(f"| {key} | " + " | ".join(cell(by_mode.get(m)) for m in modes) + " |")
+    warm_s = [r["warmup"]["warmup_s"] for r in rows.values() if "warmup" in r]
+    if warm_s:
+        lines += ["", f"`olearn warmup` into the empty cache took {min(warm_s)}-{max(warm_s)} s."]
+    (RESULTS / "app_timing_cold.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument(
+        "--cold", action="store_true", help="the cold-start table instead (module docstring)"
+    )
+    parser.add_argument("--modes", nargs="+", choices=COLD_MODES, default=list(COLD_MODES))
+    parser.add_argument("--pages", nargs="+", default=None, help="page keys (default: all)")
     args = parser.parse_args(argv)
+    if args.cold:
+        return cold(args.modes, args.pages)
     from playwright.sync_api import sync_playwright
 
     os.environ.setdefault("OLEARN_DATA", str(ROOT / "data"))

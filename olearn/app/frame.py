@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import streamlit as st
 
+from olearn import _warmup
 from olearn.app import page_path
 from olearn.app.ui import forget_pending, guard, hidden_set, presenting, query_param
 from olearn.teaching.strings import LANGS, t
@@ -63,6 +64,8 @@ def main() -> None:
     global _started
     if not _started:  # this server's first run: Streamlit may be in its legacy pages/ mode
         _started = True
+        if _warmup.enabled():  # compile the kernels while the first visitor's page loads
+            _warmup.start_background()
         _leave_legacy_mode()
     if "lang" not in st.session_state:
         st.session_state["lang"] = query_param("lang", "en", lambda v: v in LANGS)
@@ -96,10 +99,15 @@ def main() -> None:
             st.caption(t("ui.png_hint", lang))
 
     navigation = st.navigation(_groups(lang))
+    notice = st.empty()  # the page's first jitted call would otherwise wait silently
+    if _warmup.warming():
+        notice.info(t("ui.warming", lang), icon=":material/hourglass_top:")
     token = _IN_FRAME.set(True)
     try:
         with guard():  # no traceback ever reaches the screen, even from a page's imports
             navigation.run()
+        if not _warmup.warming():  # done meanwhile: the notice goes; else it stays true
+            notice.empty()
         # the run completed (an interrupted run, or a rerun, raises past this line; pages do
         # not call st.stop()): values set by callbacks have reached the browser
         forget_pending()
