@@ -122,6 +122,21 @@ def enabled() -> bool:
     return not numba.config.DISABLE_JIT
 
 
+def warm_announced(say: Callable[[str], None], only: Iterable[str] | None = None) -> None:
+    """:func:`warm` (``only`` those parts) for a command about to fit: ``say(MESSAGE)`` if it
+    is still compiling after half a second (a cached warm-up loads in less, and says nothing).
+    A failure is left to the fits themselves, which compile what they need."""
+    timer = threading.Timer(0.5, say, args=(MESSAGE,))
+    timer.daemon = True
+    timer.start()
+    try:
+        warm(only=only)
+    except Exception:  # noqa: BLE001 - an optimisation: the fits compile instead
+        pass
+    finally:
+        timer.cancel()
+
+
 _thread: threading.Thread | None = None
 _thread_lock = threading.Lock()
 

@@ -108,3 +108,15 @@ def test_the_page_says_preparing_kernels_while_a_warmup_runs(monkeypatch):
     monkeypatch.setattr(_warmup, "warming", lambda: False)
     at.run()
     assert not any("Preparing kernels" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize(("seconds", "said"), [(0.0, []), (1.5, [_warmup.MESSAGE])])
+def test_a_command_says_preparing_kernels_only_when_compiling_takes_time(
+    monkeypatch, seconds, said
+):
+    import time
+
+    monkeypatch.setattr(_warmup, "warm", lambda only=None: time.sleep(seconds))
+    messages = []
+    _warmup.warm_announced(messages.append)
+    assert messages == said
