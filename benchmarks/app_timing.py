@@ -35,6 +35,7 @@ import json
 import os
 import platform
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -223,7 +224,9 @@ PAGE_DONE_JS = """() => {
   return !!title && !!document.querySelector(
     '[data-testid=stApp][data-test-script-state=notRunning]');
 }"""
-FIGURE_JS = "() => !!document.querySelector('[data-testid=stMain] .js-plotly-plot .main-svg')"
+# a drawn plotly figure, also inside the player's and the stepper's components (Playwright's
+# CSS selectors enter their shadow roots; document.querySelector does not)
+FIGURE = "[data-testid=stMain] .js-plotly-plot .main-svg"
 COLD_MODES = ("none", "background", "warmup")
 
 
@@ -260,7 +263,7 @@ def cold_visit(path: str, mode: str, launch, warmed: str | None = None) -> dict:
                 figure = None
                 deadline = start + 300
                 while time.perf_counter() < deadline:
-                    if figure is None and pg.evaluate(FIGURE_JS):
+                    if figure is None and pg.locator(FIGURE).count():
                         figure = time.perf_counter() - start
                     if pg.evaluate(PAGE_DONE_JS):
                         done = time.perf_counter() - start
@@ -272,7 +275,7 @@ def cold_visit(path: str, mode: str, launch, warmed: str | None = None) -> dict:
                     pg.wait_for_timeout(100)
                 else:
                     raise TimeoutError(f"{path} did not finish in 300 s")
-                if figure is None and pg.evaluate(FIGURE_JS):
+                if figure is None and pg.locator(FIGURE).count():
                     figure = done
             finally:
                 browser.close()
@@ -291,6 +294,8 @@ def cold(modes, pages) -> None:
     from olearn.app.frame import PAGES
 
     os.environ.setdefault("OLEARN_DATA", str(ROOT / "data"))
+    # a SIGTERM runs the `finally`s below: no server and no cache folder left behind
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     load = os.getloadavg()[0]
     keys = [p.key for p in PAGES if not pages or p.key in pages]
     rows: dict[str, dict] = {}
