@@ -227,6 +227,12 @@ PAGE_DONE_JS = """() => {
 # a drawn plotly figure, also inside the player's and the stepper's components (Playwright's
 # CSS selectors enter their shadow roots; document.querySelector does not)
 FIGURE = "[data-testid=stMain] .js-plotly-plot .main-svg"
+# every chart of the page drawn (and the player, where there is one, showing its first frame)
+DRAWN_JS = (
+    "() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')]"
+    ".every(c => c.querySelector('.main-svg'))"
+    " && (!document.querySelector('.olp') || (" + READY_JS + ")())"
+)
 COLD_MODES = ("none", "background", "warmup")
 
 
@@ -268,15 +274,15 @@ def cold_visit(path: str, mode: str, launch, warmed: str | None = None) -> dict:
                     if pg.evaluate(PAGE_DONE_JS):
                         done = time.perf_counter() - start
                         # a rerun may follow (the legacy first request, a fragment): done
-                        # means still done 1 s later
+                        # means still done 1 s later, with every chart drawn
                         pg.wait_for_timeout(1000)
-                        if pg.evaluate(PAGE_DONE_JS):
+                        if pg.evaluate(PAGE_DONE_JS) and pg.evaluate(DRAWN_JS):
+                            if figure is None and pg.locator(FIGURE).count():
+                                figure = done
                             break
                     pg.wait_for_timeout(100)
                 else:
                     raise TimeoutError(f"{path} did not finish in 300 s")
-                if figure is None and pg.locator(FIGURE).count():
-                    figure = done
             finally:
                 browser.close()
         finally:
