@@ -305,6 +305,9 @@ def cold(modes, pages) -> None:
     load = os.getloadavg()[0]
     keys = [p.key for p in PAGES if not pages or p.key in pages]
     rows: dict[str, dict] = {}
+    previous = RESULTS / "app_timing_cold.json"
+    if pages and previous.exists():  # a subset re-measured: the other rows are kept
+        rows = json.loads(previous.read_text())["pages"]
     warmed = tempfile.mkdtemp(prefix="olearn-numba-warmed-")
     warmup_s = warmed_cache(warmed) if "warmup" in modes else None
     with sync_playwright() as p:
@@ -321,7 +324,7 @@ def cold(modes, pages) -> None:
             for mode in modes:
                 for key in keys:
                     got = cold_visit(f"/{key}", mode, launch, warmed)
-                    rows.setdefault(key, {})[mode] = got
+                    rows.setdefault(key, {})[mode] = got  # (a kept row's mode replaced)
                     print(key, mode, got, flush=True)
         finally:
             shutil.rmtree(warmed, ignore_errors=True)

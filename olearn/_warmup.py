@@ -16,10 +16,12 @@ What is compiled, one "part" at a time (a part's name is what ``progress`` recei
 - each online algorithm's readable rule (:meth:`olearn.registry.AlgorithmSpec.readable`),
   three steps: the jitted closed forms of :mod:`olearn.core` that the pages' walkthroughs call.
 
-:func:`start_background` runs :func:`warm` once per process in a daemon thread (the app's
-server calls it on its first run; a daemon thread ends with the server, so nothing outlives
-it) and :func:`warming` says whether it is still running, for the pages' "preparing kernels"
-message.
+:func:`start_background` runs :func:`warm` once per process in a daemon thread (a daemon
+thread ends with the server, so nothing outlives it) and :func:`warming` says whether it is
+still running, for the pages' "preparing kernels" message.  The app's server starts it when its
+first page has been drawn, not before: started with the server, it competed with that page
+for the compiler (numba compiles one function at a time) and made the first visit slower
+(Playground 27 s instead of 6 s on an empty cache, ``benchmarks/app_timing.py --cold``).
 """
 
 from __future__ import annotations
@@ -154,6 +156,12 @@ def _warm_quietly() -> None:
         warm()
     except Exception:  # noqa: BLE001 - a warm-up is an optimisation: the page compiles instead
         pass
+
+
+def started() -> bool:
+    """Has this process started its background warm-up?  (Before, the server's first page
+    may compile what it needs: the app says so while it runs.)"""
+    return _thread is not None
 
 
 def warming() -> bool:

@@ -120,3 +120,18 @@ def test_a_command_says_preparing_kernels_only_when_compiling_takes_time(
     messages = []
     _warmup.warm_announced(messages.append)
     assert messages == said
+
+
+def test_the_server_starts_its_warmup_once_its_first_page_is_drawn(monkeypatch):
+    """Started before, the warm-up would compete with that page for the compiler; before it
+    has started, the notice shows while the page runs and goes when the page is drawn."""
+    pytest.importorskip("streamlit")
+    from tests.test_app_pages import open_page
+
+    started = []
+    monkeypatch.setattr(_warmup, "enabled", lambda: True)
+    monkeypatch.setattr(_warmup, "_thread", None)
+    monkeypatch.setattr(_warmup, "start_background", lambda: started.append(1))
+    at = open_page("pages/sgd.py")
+    assert started
+    assert not any("Preparing kernels" in i.value for i in at.info)

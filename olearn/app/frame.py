@@ -64,8 +64,6 @@ def main() -> None:
     global _started
     if not _started:  # this server's first run: Streamlit may be in its legacy pages/ mode
         _started = True
-        if _warmup.enabled():  # compile the kernels while the first visitor's page loads
-            _warmup.start_background()
         _leave_legacy_mode()
     if "lang" not in st.session_state:
         st.session_state["lang"] = query_param("lang", "en", lambda v: v in LANGS)
@@ -100,14 +98,16 @@ def main() -> None:
 
     navigation = st.navigation(_groups(lang))
     notice = st.empty()  # the page's first jitted call would otherwise wait silently
-    if _warmup.warming():
+    if _warmup.warming() or (_warmup.enabled() and not _warmup.started()):
         notice.info(t("ui.warming", lang), icon=":material/hourglass_top:")
     token = _IN_FRAME.set(True)
     try:
         with guard():  # no traceback ever reaches the screen, even from a page's imports
             navigation.run()
-        if not _warmup.warming():  # done meanwhile: the notice goes; else it stays true
+        if not _warmup.warming():  # the page is drawn: the notice goes, unless still true
             notice.empty()
+        if _warmup.enabled():  # once per process: see olearn._warmup.start_background
+            _warmup.start_background()
         # the run completed (an interrupted run, or a rerun, raises past this line; pages do
         # not call st.stop()): values set by callbacks have reached the browser
         forget_pending()
