@@ -304,12 +304,11 @@ def cold(modes, pages) -> None:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     load = os.getloadavg()[0]
     keys = [p.key for p in PAGES if not pages or p.key in pages]
-    rows: dict[str, dict] = {}
     previous = RESULTS / "app_timing_cold.json"
-    if pages and previous.exists():  # a subset re-measured: the other rows are kept
-        rows = json.loads(previous.read_text())["pages"]
+    kept = json.loads(previous.read_text()) if pages and previous.exists() else {}
+    rows = kept.get("pages", {})  # a subset re-measured: the other rows are kept
     warmed = tempfile.mkdtemp(prefix="olearn-numba-warmed-")
-    warmup_s = warmed_cache(warmed) if "warmup" in modes else None
+    warmup_s = warmed_cache(warmed) if "warmup" in modes else kept.get("warmup_s")
     with sync_playwright() as p:
 
         def launch():
@@ -337,6 +336,15 @@ def cold(modes, pages) -> None:
     }
     RESULTS.mkdir(exist_ok=True)
     (RESULTS / "app_timing_cold.json").write_text(json.dumps(out, indent=2) + "\n")
+
+    cold_report(out)
+
+
+def cold_report(out: dict) -> None:
+    """``results/app_timing_cold.md`` from the JSON ``out`` (a column per install measured)."""
+    rows = out["pages"]
+    modes = [m for m in COLD_MODES if any(m in r for r in rows.values())]
+    warmup_s = out.get("warmup_s")
 
     def cell(r: dict | None) -> str:
         if r is None:
