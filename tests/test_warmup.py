@@ -40,6 +40,43 @@ def test_warmup_command_fills_an_empty_numba_cache(tmp_path):
     assert any("sparse" in p.name and p.suffix == ".nbi" for p in written), written
 
 
+PAGES_RUN = """
+from streamlit.testing.v1 import AppTest
+from olearn.app.frame import PAGES
+from tests.app_support import APP, page_file
+for page in PAGES:
+    at = AppTest.from_file(str(APP), default_timeout=300)
+    at.switch_page(page_file(f"pages/{page.key}.py")).run()
+    assert not at.exception, (page.key, [e.value for e in at.exception])
+"""
+
+
+def test_after_a_warmup_no_page_compiles_anything(tmp_path):
+    """The warm-up's claim, checked on the app: ``olearn warmup`` into an empty cache, then
+    every page run headless in a new process writes no cache file (each kernel signature the
+    pages use was compiled, and loaded from the cache).  Without the warm-up the same run
+    writes about 80 (the CW page's kernels and closed forms), so the test can fail."""
+    pytest.importorskip("streamlit")
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    env.pop("NUMBA_DISABLE_JIT", None)
+    env["OLEARN_WARMUP"] = "0"
+    warm = [sys.executable, "-m", "olearn", "warmup", "--no-progress"]
+    subprocess.run(warm, env=env, check=True, capture_output=True, timeout=600, cwd=ROOT)
+    before = {p: p.stat().st_mtime_ns for p in _cache_files(tmp_path)}
+    assert before
+    run = subprocess.run(
+        [sys.executable, "-c", PAGES_RUN],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=ROOT,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    after = {p: p.stat().st_mtime_ns for p in _cache_files(tmp_path)}
+    assert after == before, sorted(str(p.name) for p in set(after) - set(before))
+
+
 def test_parts_cover_every_registry_algorithm_with_a_kernel_and_only_filters():
     from olearn import registry
 
