@@ -1,5 +1,5 @@
-"""Compile olearn's numba kernels ahead of their first use: ``olearn warmup``, and the app's
-background warm-up at server start.
+"""Compile olearn's numba kernels ahead of their first use: ``olearn warmup``, and the app
+server's background warm-up (started once its first page is drawn).
 
 A fresh install has an empty numba cache, so the first ``fit`` of each family, and the first
 visit of each app page, compiles its kernels (10-16 s in all, silently).  :func:`warm` calls
