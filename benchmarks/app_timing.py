@@ -14,6 +14,18 @@ frames in Python (the first render's server part).
 Run: ``python -m benchmarks.app_timing`` (``--repeat N``, ``--seconds S``); writes
 ``results/app_timing.json`` and ``results/app_timing.md``.  Numbers depend on the machine's
 load: the JSON records the load average at the start.
+
+The cold start (``--cold``; writes ``results/app_timing_cold.json`` / ``.md``): for every page,
+a fresh server with an empty numba cache (``NUMBA_CACHE_DIR`` a new temporary folder) and one
+visit, timed from the page load to the page's content on screen with the script run ended
+(and, where the page draws one, to its first figure).  Three installs (``--modes``):
+
+- ``none``: nothing warms (``OLEARN_WARMUP=0``): the page compiles what it needs (the
+  "before");
+- ``background``: the server's own warm-up (:mod:`olearn._warmup`, started by its first run),
+  the page visited as soon as the server answers;
+- ``warmup``: ``olearn warmup`` was run once into that empty cache before the server started
+  (an install that ran it, e.g. a server image).
 """
 
 from __future__ import annotations
@@ -23,6 +35,7 @@ import json
 import os
 import platform
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -47,14 +60,16 @@ def _stats(ms: list[float]) -> dict:
     }
 
 
-def _server():
+def _server(env: dict | None = None):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
     cmd += ["--server.port", str(port), "--server.address", "127.0.0.1"]
     cmd += ["--browser.gatherUsageStats", "false"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=env
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(240):
         try:
@@ -201,11 +216,171 @@ def python_build(repeat: int) -> dict:
     return {"run_stream": _stats(times_run), "frames_and_json": _stats(times_frames)}
 
 
+# the page's content is on screen and its script run has ended (the state Streamlit's frontend
+# publishes on its root element for tests)
+PAGE_DONE_JS = """() => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const title = main && main.querySelector('h1, h3, .olp, .ols');
+  return !!title && !!document.querySelector(
+    '[data-testid=stApp][data-test-script-state=notRunning]');
+}"""
+# a drawn plotly figure, also inside the player's and the stepper's components (Playwright's
+# CSS selectors enter their shadow roots; document.querySelector does not)
+FIGURE = "[data-testid=stMain] .js-plotly-plot .main-svg"
+# every chart of the page drawn (and the player, where there is one, showing its first frame)
+DRAWN_JS = (
+    "() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')]"
+    ".every(c => c.querySelector('.main-svg'))"
+    " && (!document.querySelector('.olp') || (" + READY_JS + ")())"
+)
+COLD_MODES = ("none", "background", "warmup")
+
+
+def _env(cache: str, mode: str) -> dict:
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+    env.pop("NUMBA_DISABLE_JIT", None)
+    env["OLEARN_WARMUP"] = "1" if mode == "background" else "0"
+    return env
+
+
+def warmed_cache(folder: str) -> float:
+    """``olearn warmup`` into the empty ``folder``; its seconds."""
+    start = time.perf_counter()
+    warm = [sys.executable, "-m", "olearn", "warmup", "--no-progress"]
+    subprocess.run(warm, cwd=ROOT, env=_env(folder, "warmup"), check=True, capture_output=True)
+    return round(time.perf_counter() - start, 1)
+
+
+def cold_visit(path: str, mode: str, launch, warmed: str | None = None) -> dict:
+    """One page on a fresh server whose numba cache is empty (see the module docstring);
+    for ``mode == "warmup"``, a copy of ``warmed``, the cache ``olearn warmup`` filled."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="olearn-numba-") as cache:
+        if mode == "warmup":
+            shutil.copytree(warmed, cache, dirs_exist_ok=True)
+        env = _env(cache, mode)
+        proc, url = _server(env)
+        try:
+            browser, pg = launch()
+            try:
+                start = time.perf_counter()
+                pg.goto(url + path)
+                figure = None
+                deadline = start + 300
+                while time.perf_counter() < deadline:
+                    if figure is None and pg.locator(FIGURE).count():
+                        figure = time.perf_counter() - start
+                    if pg.evaluate(PAGE_DONE_JS):
+                        done = time.perf_counter() - start
+                        # a rerun may follow (the legacy first request, a fragment): done
+                        # means still done 1 s later, with every chart drawn
+                        pg.wait_for_timeout(1000)
+                        if pg.evaluate(PAGE_DONE_JS) and pg.evaluate(DRAWN_JS):
+                            if figure is None and pg.locator(FIGURE).count():
+                                figure = done
+                            break
+                    pg.wait_for_timeout(100)
+                else:
+                    raise TimeoutError(f"{path} did not finish in 300 s")
+            finally:
+                browser.close()
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+    return {"page_s": round(done, 2), "figure_s": None if figure is None else round(figure, 2)}
+
+
+def cold(modes, pages) -> None:
+    """The cold-start table: a row per page, a column per install (:data:`COLD_MODES`)."""
+    import tempfile
+
+    from playwright.sync_api import sync_playwright
+
+    from olearn.app.frame import PAGES
+
+    os.environ.setdefault("OLEARN_DATA", str(ROOT / "data"))
+    # a SIGTERM runs the `finally`s below: no server and no cache folder left behind
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    load = os.getloadavg()[0]
+    keys = [p.key for p in PAGES if not pages or p.key in pages]
+    previous = RESULTS / "app_timing_cold.json"
+    kept = json.loads(previous.read_text()) if pages and previous.exists() else {}
+    rows = kept.get("pages", {})  # a subset re-measured: the other rows are kept
+    warmed = tempfile.mkdtemp(prefix="olearn-numba-warmed-")
+    warmup_s = warmed_cache(warmed) if "warmup" in modes else kept.get("warmup_s")
+    with sync_playwright() as p:
+
+        def launch():
+            browser = p.chromium.launch(
+                executable_path=shutil.which("chromium"),
+                args=["--no-sandbox", "--disable-dev-shm-usage"],
+            )
+            pg = browser.new_page(viewport={"width": 1280, "height": 720})
+            return browser, pg
+
+        try:
+            for mode in modes:
+                for key in keys:
+                    got = cold_visit(f"/{key}", mode, launch, warmed)
+                    rows.setdefault(key, {})[mode] = got  # (a kept row's mode replaced)
+                    print(key, mode, got, flush=True)
+        finally:
+            shutil.rmtree(warmed, ignore_errors=True)
+    out = {
+        "command": "python -m benchmarks.app_timing " + " ".join(sys.argv[1:]),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, load avg {load:.1f}",
+        "browser": "chromium (Debian) via Playwright, 1280x720",
+        "warmup_s": warmup_s,
+        "pages": rows,
+    }
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / "app_timing_cold.json").write_text(json.dumps(out, indent=2) + "\n")
+
+    cold_report(out)
+
+
+def cold_report(out: dict) -> None:
+    """``results/app_timing_cold.md`` from the JSON ``out`` (a column per install measured)."""
+    rows = out["pages"]
+    modes = [m for m in COLD_MODES if any(m in r for r in rows.values())]
+    warmup_s = out.get("warmup_s")
+
+    def cell(r: dict | None) -> str:
+        if r is None:
+            return "-"
+        fig = "" if r["figure_s"] is None else f" (figure {r['figure_s']} s)"
+        return f"{r['page_s']} s{fig}"
+
+    lines = [
+        "# The app's cold start: first visit of each page, fresh server, empty numba cache",
+        "",
+        f"`{out['command'].strip()}` on {out['machine']}; {out['browser']}. Page load to the",
+        "page's content on screen with its script run ended (to its first figure in brackets).",
+        "",
+        "| page | " + " | ".join(f"`{m}`" for m in modes) + " |",
+        "|---|" + "---|" * len(modes),
+    ]
+    for key, by_mode in rows.items():
+        lines.append(f"| {key} | " + " | ".join(cell(by_mode.get(m)) for m in modes) + " |")
+    if warmup_s is not None:
+        lines += ["", f"`olearn warmup` into the empty cache took {warmup_s} s (once)."]
+    (RESULTS / "app_timing_cold.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--seconds", type=float, default=6.0)
+    parser.add_argument(
+        "--cold", action="store_true", help="the cold-start table instead (module docstring)"
+    )
+    parser.add_argument("--modes", nargs="+", choices=COLD_MODES, default=list(COLD_MODES))
+    parser.add_argument("--pages", nargs="+", default=None, help="page keys (default: all)")
     args = parser.parse_args(argv)
+    if args.cold:
+        return cold(args.modes, args.pages)
     from playwright.sync_api import sync_playwright
 
     os.environ.setdefault("OLEARN_DATA", str(ROOT / "data"))

@@ -9,6 +9,7 @@ Commands::
     olearn datasets fetch NAME
     olearn datasets info NAME
     olearn app [STREAMLIT OPTIONS]      (needs the [app] extra; --help: olearn's part)
+    olearn warmup [--only PART ...]     (compile and cache the numba kernels now)
     olearn reproduce ID [--datasets A B] [--folds N] [--epochs N] [--jobs N]
                                   [--backend loky|threading|dask] [--scheduler ADDR]
                                   [--scheduler-timeout S] [--quick] [--out results]
@@ -94,6 +95,25 @@ def _parser() -> argparse.ArgumentParser:
         nargs=argparse.REMAINDER,
         metavar="STREAMLIT OPTIONS",
         help="passed to `streamlit run`, e.g. --server.port 8600 --server.headless true",
+    )
+
+    warm = sub.add_parser(
+        "warmup",
+        help="compile the numba kernels now and cache them on disk (first run only)",
+        description="Compile every kernel olearn's estimators and app pages use and save it in "
+        "numba's on-disk cache (NUMBA_CACHE_DIR chooses the folder), so that the first fit, "
+        "and the first visit of each app page, load compiled code instead of compiling it. "
+        "Run it once after installing, e.g. when building a server image.",
+    )
+    warm.add_argument(
+        "--only",
+        nargs="+",
+        default=None,
+        metavar="PART",
+        help="warm only the parts whose name contains one of these strings, e.g. 'fit pa'",
+    )
+    warm.add_argument(
+        "--no-progress", dest="show_progress", action="store_false", help="no progress bar"
     )
 
     rep = sub.add_parser("reproduce", help="run a paper reproduction by ID")
@@ -559,6 +579,15 @@ def _cmd_reproduce(args) -> int:
         # connect once, before the work: no scheduler or no worker is an error in seconds
         timeout = args.scheduler_timeout or SCHEDULER_TIMEOUT
         client = options["scheduler"] = connect(args.scheduler, timeout)
+    if args.show_progress:  # compile (or load) the kernels first, saying so if it takes time
+        from olearn._warmup import enabled, warm_announced
+
+        if enabled():
+            keys = args.algorithms or [""]  # "" matches every part: all the estimators
+            warm_announced(
+                lambda m: print(f"olearn: {m}...", file=sys.stderr, flush=True),
+                only=[f"fit {k}" for k in keys],
+            )
     bar = _Bar(args.show_progress)
     try:
         with _parse_messages(args.show_progress):
@@ -570,6 +599,27 @@ def _cmd_reproduce(args) -> int:
     print(render(result), end="")
     paths = write_all(result, args.out)
     print("Wrote " + ", ".join(str(p) for p in paths))
+    return 0
+
+
+def _cmd_warmup(args) -> int:
+    from olearn._warmup import MESSAGE, parts, warm
+
+    print(f"olearn: {MESSAGE}...", file=sys.stderr, flush=True)
+    if args.show_progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(parts(args.only)), unit="part", file=sys.stderr, leave=False)
+
+        def progress(name: str, i: int, n: int) -> None:
+            bar.set_description(name)
+            bar.update(i - bar.n)
+
+        seconds = warm(progress, only=args.only)
+        bar.close()
+    else:
+        seconds = warm(only=args.only)
+    print(f"olearn: kernels ready in {seconds:.1f} s", file=sys.stderr)
     return 0
 
 
@@ -598,6 +648,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_datasets(args)
         if args.command == "app":
             return _cmd_app(args)
+        if args.command == "warmup":
+            return _cmd_warmup(args)
         return _cmd_reproduce(args)
     except KeyboardInterrupt:
         print("olearn: interrupted", file=sys.stderr)

@@ -19,6 +19,10 @@ from tests.browser_support import page, server  # noqa: F401  (fixtures for the 
 
 _LEFT: list[str] = []
 
+# No background kernel warm-up (olearn._warmup) in the test process: every AppTest runs the
+# frame, whose first run would start one. tests/test_warmup.py tests it on its own.
+os.environ.setdefault("OLEARN_WARMUP", "0")
+
 
 @pytest.fixture(scope="session", autouse=True)
 def _dask_scratch_in_pytest_tmp(tmp_path_factory):

@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 import streamlit as st
 
+from olearn import _warmup
 from olearn.app import page_path
 from olearn.app.ui import forget_pending, guard, hidden_set, presenting, query_param
 from olearn.teaching.strings import LANGS, t
@@ -96,10 +97,17 @@ def main() -> None:
             st.caption(t("ui.png_hint", lang))
 
     navigation = st.navigation(_groups(lang))
+    notice = st.empty()  # the page's first jitted call would otherwise wait silently
+    if _warmup.warming() or (_warmup.enabled() and not _warmup.started()):
+        notice.info(t("ui.warming", lang), icon=":material/hourglass_top:")
     token = _IN_FRAME.set(True)
     try:
         with guard():  # no traceback ever reaches the screen, even from a page's imports
             navigation.run()
+        if not _warmup.warming():  # the page is drawn: the notice goes, unless still true
+            notice.empty()
+        if _warmup.enabled():  # once per process: see olearn._warmup.start_background
+            _warmup.start_background()
         # the run completed (an interrupted run, or a rerun, raises past this line; pages do
         # not call st.stop()): values set by callbacks have reached the browser
         forget_pending()

@@ -20,6 +20,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "page.sgd": ("SGD-SVM", "SGD-SVM"),
     "page.compare": ("Compare on real data", "実データで比較"),
     "page.reproduce": ("Reproduce the papers", "論文の再現"),
+    "ui.warming": (
+        "Preparing kernels (first run only): this server is compiling olearn's numba "
+        "kernels; the first figures may take a few seconds more.",
+        "カーネルを準備中 (初回のみ): このサーバーは olearn の numba カーネルをコンパイル"
+        "しています。最初の図の表示に数秒余分にかかることがあります。",
+    ),
     "ui.share": ("Link to this view (seed included)", "この画面へのリンク (シード込み)"),
     "ui.share.help": (
         "The address bar's URL reproduces this screen, seed included. Add "
