@@ -14,6 +14,7 @@ from olearn.teaching.compare import (
     Settings,
     departures,
     display_table,
+    learner_label,
     runs_from_a_link,
     starting_settings,
 )
@@ -31,9 +32,7 @@ C_GRIDS = {
 
 
 def label(key):  # "svm" runs olearn's own Crammer-Singer solver (baselines.svm_implementation)
-    if key in ("maxent", "svm"):
-        return tr(f"cmp.algo.{key}")
-    return registry.get(key).name
+    return learner_label(key, L)
 
 
 with guard():

@@ -275,6 +275,23 @@ def params_text(params) -> str:
     )
 
 
+def learner_label(key: str, lang: str) -> str:
+    """A learner's name as the page shows it: the registry's, an averaged variant's
+    (``"<key>-avg"``, :data:`olearn.registry.AVERAGED`) with "(averaged)" in ``lang``, and the
+    two baselines' labels.
+
+    >>> learner_label("pa1-avg", "ja"), learner_label("spa", "en")
+    ('PA-I (平均化)', 'SPA')
+    """
+    from olearn.teaching.strings import t
+
+    if key in ("maxent", "svm"):
+        return t(f"cmp.algo.{key}", lang)
+    if key.endswith("-avg"):
+        return t("cmp.algo.averaged", lang, name=registry.get(key.removesuffix("-avg")).name)
+    return registry.get(key).name
+
+
 def display_table(table: pd.DataFrame, lang: str) -> pd.DataFrame:
     """The result table with its column names in ``lang`` and the chosen parameters as text
     (the data and the CSV keep their names and JSON).
@@ -282,9 +299,19 @@ def display_table(table: pd.DataFrame, lang: str) -> pd.DataFrame:
     >>> shown = display_table(pd.DataFrame({"error %": [1.0], "params": ['{"C": 0.1}']}), "ja")
     >>> shown.columns.tolist()[0], shown.iloc[0, 1]
     ('誤り率 %', 'C = 0.1')
+    >>> display_table(pd.DataFrame({"algorithm": ["PA-I (averaged)"], "key": ["pa1-avg"]}), "ja")
+       アルゴリズム    キー
+    0  PA-I (平均化)  pa1-avg
     """
     from olearn.teaching.strings import t
 
     if "params" in table:
         table = table.assign(params=[params_text(p) for p in table["params"]])
+    if "key" in table and "algorithm" in table:  # averaged variants' names in lang
+        averaged = table["key"].astype(str).str.endswith("-avg")
+        names = [
+            learner_label(k, lang) if a else n
+            for k, n, a in zip(table["key"], table["algorithm"], averaged)
+        ]
+        table = table.assign(algorithm=names)
     return table.rename(columns={c: t(k, lang) for c, k in COLUMN_KEYS.items()})

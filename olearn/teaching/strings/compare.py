@@ -80,6 +80,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "cmp.algo.maxent": ("Maxent (logistic)", "最大エントロピー (ロジスティック回帰)"),
     "cmp.algo.svm": ("SVM (Table 4 baseline)", "SVM (表 4 のベースライン)"),
+    "cmp.algo.averaged": ("{name} (averaged)", "{name} (平均化)"),
     "cmp.col.algorithm": ("algorithm", "アルゴリズム"),
     "cmp.col.key": ("key", "キー"),
     "cmp.col.error": ("error %", "誤り率 %"),
