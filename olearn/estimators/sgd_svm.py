@@ -10,6 +10,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from olearn._budget import model_bytes
 from olearn.core.sgd_svm import REGULARIZE, SCHEDULES, check_sgd_hyper
+from olearn.estimators._average import AVERAGE_CONSTRAINT, average_start
 from olearn.estimators._fit_options import FIT_DOC_LINEAR, NO_PROBA_DOC, add_fit_doc
 from olearn.estimators.base import FLOAT_MAX, POSITIVE, OnlineClassifier, store_params
 
@@ -47,6 +48,10 @@ class SGDSVMClassifier(OnlineClassifier):
     class_weight : dict, "balanced" or None, default=None
         Multiplies each example's ``sample_weight`` by its class's (scikit-learn's meaning;
         "balanced" is refused by ``partial_fit``).
+    average : bool or int, default=False
+        Predict with the mean of the iterates (scikit-learn's averaged SGD): ``True``, every
+        example's; an int ``a``, those from the ``a``-th example on (counted across epochs and
+        ``partial_fit`` calls; 0 is off).  See *Notes*, *Averaging*.
 
     Attributes
     ----------
@@ -75,8 +80,21 @@ class SGDSVMClassifier(OnlineClassifier):
     objective ``1/n sum_i s_i hinge_i + lam/2 ||w||^2``, scikit-learn's SGD meaning): one step
     of s times the hinge gradient, not s visits (integer weights equal repeated rows in
     expectation only).  A weight of 0 is absence: no shrink, no clock (where scikit-learn
-    still shrinks and counts it); see :mod:`olearn.core.sgd_svm`, *Weights*.  No ``average``
-    (Bottou's averaged SGD needs its own schedule; not implemented).
+    still shrinks and counts it); see :mod:`olearn.core.sgd_svm`, *Weights*.
+
+    *Averaging.*  With ``average``, ``coef_``, ``intercept_`` and every prediction use
+    ``w_bar = (1/n_avg) sum_m w_m`` over the iterates ``w_m`` (after example m) of the averaged
+    examples ``m >= a`` (examples of weight 0 are no iterates), and likewise the bias; the
+    steps themselves are the plain rule's (the same schedule: Polyak-Ruppert averaging over
+    Bottou's or the seed's rates, as scikit-learn's ``SGDClassifier(average=...)``).  Each
+    step stays O(nnz of x).  With ``w_m = scale_m v_m`` and v changing by a sparse
+    ``delta_m``: ``sum_m scale_m v_m = sigma v - Q``, ``sigma = sum_m scale_m`` and
+    ``Q = sum_k sigma_{k-1} delta_k`` (swap the sums of ``v_m = v - sum_{k>m} delta_k``),
+    so Q moves on x's non-zeros only; with per-feature rates and ``regularize="all"``, the
+    iterates a coordinate passes untouched shrink geometrically and their sum is added in
+    closed form at its lazy catch-up (:mod:`olearn.kernels.sgd_svm`).  The state adds
+    ``"average_sum"`` (P, d) (Q, or the per-feature sums), ``"average_scale_sum"`` (P,)
+    (sigma), ``"average_bias_sum"`` (P,), ``"average_count"`` (P,) (n_avg).
 
     Examples
     --------
@@ -115,6 +133,7 @@ class SGDSVMClassifier(OnlineClassifier):
         verbose=0,
         warm_start=False,
         class_weight=None,
+        average=False,
     ):
         store_params(self, locals())
 
@@ -125,6 +144,7 @@ class SGDSVMClassifier(OnlineClassifier):
         "schedule": [StrOptions(set(SCHEDULES))],
         "regularize": [StrOptions({"auto", *REGULARIZE})],
         "bias_rate": [Interval(Real, 0.0, FLOAT_MAX, closed="left")],
+        "average": AVERAGE_CONSTRAINT,
     }
 
     def _check_params(self) -> None:
@@ -142,17 +162,21 @@ class SGDSVMClassifier(OnlineClassifier):
         _, t0, schedule, regularize = check_sgd_hyper(
             self.lam, self.t0, self.schedule, self.regularize, self.bias_rate
         )
-        return {
+        params = {
             **super()._state_params(),
             "(schedule, regularize)": (schedule, regularize),  # resolved: "auto" is one of them
             "t0 ('auto' follows lam)": t0,
         }
+        if average_start(self.average):  # the state holds the averaging sums
+            params["average"] = average_start(self.average)
+        return params
 
     def _state_bytes(self, n_samples: int, n_features: int, n_classes: int) -> tuple[int, str]:
         P = 1 if n_classes == 2 else n_classes
         # v, counts, last, coef_, and the next coef_ while _set_public builds it
         what = f"{P:,} binary SVM{'s' if P > 1 else ''} x {n_features:,} features"
-        return model_bytes(P, n_features, copies=5), f"{what} (weights, clocks, rates)"
+        copies = 5 + (2 if average_start(self.average) else 0)  # the sums and the average
+        return model_bytes(P, n_features, copies=copies), f"{what} (weights, clocks, rates)"
 
     def _init_state(self, n_features: int, n_classes: int) -> None:
         P = 1 if n_classes == 2 else n_classes  # binary problems: 1, or one per class (OvR)
@@ -160,6 +184,10 @@ class SGDSVMClassifier(OnlineClassifier):
         self._scalars = np.tile(np.array([1.0, 0.0, 0.0]), (P, 1))  # [scale, b, t]
         self._counts = np.zeros((P, n_features), dtype=np.int64)
         self._last = np.zeros((P, n_features), dtype=np.int64)
+        start = average_start(self.average)
+        self._avg_sum = np.zeros((P, n_features)) if start else None
+        # [sigma (the averaged scales' sum), q_b, n_avg, start] per binary SVM
+        self._avg_scalars = np.tile([0.0, 0.0, 0.0, float(start)], (P, 1)) if start else None
         self._set_public()
 
     _derived = ("coef_", "intercept_", "counts_")  # rebuilt from the state after unpickling
@@ -173,6 +201,17 @@ class SGDSVMClassifier(OnlineClassifier):
             "steps": ((P,), "count"),
             "counts": ((P, n_features), "count"),
             "last": ((P, n_features), "count"),
+            **self._average_spec(P, n_features),
+        }
+
+    def _average_spec(self, P: int, n_features: int) -> dict:
+        if not average_start(self.average):
+            return {}
+        return {
+            "average_sum": ((P, n_features), "real"),
+            "average_scale_sum": ((P,), "real"),
+            "average_bias_sum": ((P,), "real"),
+            "average_count": ((P,), "count"),
         }
 
     def _state_arrays(self) -> dict:
@@ -184,12 +223,32 @@ class SGDSVMClassifier(OnlineClassifier):
             "steps": steps.astype(np.int64),
             "counts": self._counts.copy(),
             "last": self._last.copy(),
+            **self._average_arrays(),
+        }
+
+    def _average_arrays(self) -> dict:
+        if getattr(self, "_avg_scalars", None) is None:  # (or pickled before averaging)
+            return {}
+        sigma, q_b, n_avg, _ = self._avg_scalars.T
+        return {
+            "average_sum": self._avg_sum.copy(),
+            "average_scale_sum": sigma.copy(),
+            "average_bias_sum": q_b.copy(),
+            "average_count": n_avg.astype(np.int64),
         }
 
     def _load_state_arrays(self, arrays: dict) -> None:
         self._V = arrays["v"]
         self._scalars = np.column_stack([arrays["scale"], arrays["bias"], arrays["steps"]])
         self._counts, self._last = arrays["counts"], arrays["last"]
+        self._avg_sum = self._avg_scalars = None
+        if "average_sum" in arrays:
+            self._avg_sum = arrays["average_sum"]
+            start = np.full(self._V.shape[0], float(average_start(self.average)))
+            self._avg_scalars = np.column_stack(
+                [arrays["average_scale_sum"], arrays["average_bias_sum"],
+                 arrays["average_count"], start]
+            )  # fmt: skip
         self._set_public()
 
     def _rebuild_public(self) -> None:
@@ -226,6 +285,7 @@ class SGDSVMClassifier(OnlineClassifier):
         P = self._V.shape[0]
         order = np.ascontiguousarray(order, dtype=np.int64)
         n_active = 0
+        averaging = getattr(self, "_avg_scalars", None) is not None
         for p in range(P):
             positive = 1 if P == 1 else p
             y_pm = np.where(y_idx == positive, 1.0, -1.0)
@@ -245,21 +305,26 @@ class SGDSVMClassifier(OnlineClassifier):
                 float(self.bias_rate),
                 bool(self.fit_intercept),
                 weights,
+                self._avg_sum[p] if averaging else None,
+                self._avg_scalars[p] if averaging else None,
             )
         self._set_public()
         return n_active
 
     def _set_public(self) -> None:
-        from olearn.kernels.sgd_svm import sgd_weights
+        from olearn.kernels.sgd_svm import sgd_average_weights, sgd_weights
 
         _, t0, code = self._resolved
         W = np.empty_like(self._V)
+        b = self._scalars[:, 1].copy()
         for p in range(W.shape[0]):
-            sgd_weights(
-                self._V[p], self._scalars[p], self._counts[p], self._last[p], t0, code, W[p]
-            )
+            state = (self._V[p], self._scalars[p], self._counts[p], self._last[p], t0, code)
+            if getattr(self, "_avg_scalars", None) is None:
+                sgd_weights(*state, W[p])
+            else:  # predictions use the average of the iterates
+                b[p] = sgd_average_weights(*state, self._avg_sum[p], self._avg_scalars[p], W[p])
         self.coef_ = W
-        self.intercept_ = self._scalars[:, 1].copy()
+        self.intercept_ = b
         self.counts_ = self._counts
 
     def _scores(self, X) -> np.ndarray:

@@ -11,9 +11,31 @@ The state travels in small arrays so the caller can stop after any fraction of a
 
 Weights (``weights``, per row; None on the plain path): the hinge term's gradient times s
 (:mod:`olearn.core.sgd_svm`, *Weights*); a row of weight 0 is skipped, t and the t_j included.
+
+Averaging (``avg_sum`` (d,) and ``avg_scalars = [sigma, q_b, n_avg, start]``; None on the plain
+path): the mean ``w_bar = (1/n_avg) sum_m w_m`` of the iterates after the averaged examples
+``m >= start`` (1-based; those skipped for a weight of 0 are no iterates), in O(nnz) a step:
+
+- codes GLOBAL_ALL, GLOBAL_TOUCHED, PER_FEATURE_TOUCHED (``w_m = scale_m v_m``, v changing by
+  a sparse ``delta_m`` a step; ``scale`` stays 1 in the touched modes): with
+  ``sigma_m = sum_{k <= m, averaged} scale_k``,
+  ``sum_m scale_m v_m = sigma_T v_T - sum_k sigma_{k-1} delta_k`` (write ``v_m = v_T -
+  sum_{k > m} delta_k`` and swap the sums), so ``avg_sum = Q = sum_k sigma_{k-1} delta_k`` is
+  updated on x's non-zeros only and ``w_bar = (sigma v - Q) / n_avg``.  Folding the scale into
+  v (``v' = scale v``, ``scale' = 1``) keeps ``sigma v`` with ``sigma' = sigma / scale``.
+  This is the ``w_bar = w - U / n_avg`` identity of :func:`olearn.kernels.weights.average_step`
+  with the scale trick (Bottou's ``svmasgd`` keeps the same sums as ``wFraction``, ``a``);
+- PER_FEATURE_ALL (coordinate j shrinks by ``r_j = 1 - 1/(t_j + t0)`` at every step it is
+  absent, lazily): ``avg_sum[j] = A_j``, the sum of coordinate j's averaged iterates up to
+  ``last[j]``; the catch-up of ``g`` missed shrinks adds their iterates' geometric sum
+  ``w_j (r_j + ... + r_j^g)`` (those at or after ``start``), a touched coordinate adds its
+  new value, and ``w_bar_j = (A_j + pending geometric sum) / n_avg``;
+- the bias (no scale): ``q_b = sum_k n_{k-1} delta_b_k``, ``b_bar = b - q_b / n_avg``.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -58,6 +80,8 @@ def sgd_epoch(
     bias_rate,
     fit_intercept,
     weights=None,
+    avg_sum=None,
+    avg_scalars=None,
 ):
     """Visit the rows ``order`` (in that order), one SGD step each, updating the state in place.
 
@@ -69,6 +93,7 @@ def sgd_epoch(
     lam, t0 : the schedule.  code : one of the module's codes.
     bias_rate : the bias moves at this times the global rate.  fit_intercept : learn b.
     weights : (n,) float64 example weights (>= 0) by row, or None (every weight 1).
+    avg_sum, avg_scalars : the averaging state (module docstring), or None (no averaging).
 
     Returns
     -------
@@ -90,6 +115,10 @@ def sgd_epoch(
                 j = indices[q]
                 gap = t - last[j]
                 if gap > 0:
+                    if avg_scalars is not None:  # their iterates' sum, before v[j] moves
+                        avg_sum[j] += geometric_iterates(
+                            v[j], counts[j] + t0, last[j], t, avg_scalars[3]
+                        )
                     v[j] *= (1.0 - 1.0 / (counts[j] + t0)) ** gap  # (1 - lam eta_j)^gap
                     last[j] = t
         dot = 0.0
@@ -108,10 +137,8 @@ def sgd_epoch(
                 step = eta * ys / scale  # w += eta s y x, in v's units
                 for q in range(lo, hi):
                     v[indices[q]] += step * data[q]
-            if scale < MIN_SCALE:
-                for j in range(v.shape[0]):
-                    v[j] *= scale
-                scale = 1.0
+                    if avg_scalars is not None:
+                        avg_sum[indices[q]] += avg_scalars[0] * step * data[q]  # Q += sigma delta
         else:
             for q in range(lo, hi):
                 j = indices[q]
@@ -125,12 +152,27 @@ def sgd_epoch(
                 v[j] -= eta_j * g
                 if code == PER_FEATURE_ALL:
                     last[j] = t + 1
+                    if avg_scalars is not None and t + 1 >= avg_scalars[3]:
+                        avg_sum[j] += v[j]  # A_j += w_{t+1, j}
+                elif avg_scalars is not None:
+                    avg_sum[j] -= avg_scalars[0] * eta_j * g  # Q += sigma delta
         for q in range(lo, hi):
             if data[q] != 0.0:
                 counts[indices[q]] += 1  # t_j counts the examples where x_j != 0
         if fit_intercept and active:
             b += bias_rate * eta * ys  # unregularised bias
+            if avg_scalars is not None:
+                avg_scalars[1] += avg_scalars[2] * bias_rate * eta * ys  # q_b += n delta_b
         t += 1
+        if avg_scalars is not None and t >= avg_scalars[3]:  # example t (1-based) averaged
+            avg_scalars[0] += scale  # sigma_t = sigma_{t-1} + scale_t
+            avg_scalars[2] += 1.0  # n_avg
+        if scale < MIN_SCALE:
+            for j in range(v.shape[0]):
+                v[j] *= scale
+            if avg_scalars is not None:
+                avg_scalars[0] /= scale  # sigma v unchanged
+            scale = 1.0
     scalars[0] = scale
     scalars[1] = b
     scalars[2] = t
@@ -150,3 +192,35 @@ def sgd_weights(v, scalars, counts, last, t0, code, out):
             if gap > 0:
                 w *= (1.0 - 1.0 / (counts[j] + t0)) ** gap
         out[j] = w
+
+
+@jit
+def geometric_iterates(w, rate_offset, last, t, start):
+    """``sum_k w r^(k - last)`` over the averaged iterates ``k`` in ``(last, t]`` (``k >= start``)
+    of a coordinate shrunk by ``r = 1 - 1/rate_offset`` a step from its value ``w`` after
+    example ``last``: ``w r^(lo - last) (1 - r^n) / (1 - r)`` for ``k = lo..t``, ``n`` terms,
+    written with ``log1p`` / ``expm1`` so a short run close to r = 1 loses no digits."""
+    lo = max(last + 1, start)
+    n = t - lo + 1
+    if n <= 0:
+        return 0.0
+    log_r = math.log1p(-1.0 / rate_offset)
+    return w * math.exp((lo - last) * log_r) * -math.expm1(n * log_r) * rate_offset
+
+
+@jit
+def sgd_average_weights(v, scalars, counts, last, t0, code, avg_sum, avg_scalars, out):
+    """Write the averaged ``w_bar`` into ``out`` and return the averaged bias (the raw ones
+    while no example is averaged yet), leaving the state as it is."""
+    n_avg = avg_scalars[2]
+    if n_avg == 0.0:
+        sgd_weights(v, scalars, counts, last, t0, code, out)
+        return scalars[1]
+    t = np.int64(scalars[2])
+    for j in range(v.shape[0]):
+        if code == PER_FEATURE_ALL:
+            pending = geometric_iterates(v[j], counts[j] + t0, last[j], t, avg_scalars[3])
+            out[j] = (avg_sum[j] + pending) / n_avg
+        else:
+            out[j] = (avg_scalars[0] * v[j] - avg_sum[j]) / n_avg  # (sigma v - Q) / n_avg
+    return scalars[1] - avg_scalars[1] / n_avg
