@@ -1,7 +1,8 @@
 """scikit-learn's weight checks that olearn's estimators fail, each with its reason (shared by
 ``test_sklearn_checks.py`` and ``test_cw_estimators.py``).  What does hold, exactly, is tested
 in ``tests/test_sample_weight_estimators.py``: weight 0 is absence (bit for bit), integer
-weights are repeated rows for CS-SVM (same optimum) and PCVM (same model, same row order)."""
+weights are repeated rows for CS-SVM (same optimum); PCVM's weighted EM is tested in
+``tests/test_pcvm_weights.py`` (an integer weight k is k copies of the likelihood term)."""
 
 from olearn.estimators import CrammerSingerSVC, PCVMClassifier, SGDSVMClassifier
 from olearn.estimators.base import OnlineClassifier
@@ -16,13 +17,11 @@ CS_TOL = (
     "tol=1e-8 in tests/test_sample_weight_estimators.py), but at the default tol=1e-4 the two "
     "solver runs stop at different points within tol, and the check compares them to 1e-7"
 )
-PCVM_ORDER = (
-    "the EM's result depends on the rows' order (its random start over the basis of training "
-    "rows); the check shuffles the weighted rows against the repeated ones.  Whole-number "
-    "weights in the same order equal repeated rows exactly (tests/test_sample_weight_"
-    "estimators.py)"
+PCVM_BASIS = (
+    "PCVM's basis is its training rows: a repeated row adds a basis function (with its own "
+    "weight and prior), a weight does not (it multiplies the likelihood term only; an integer "
+    "weight equals the repeated likelihood terms exactly: tests/test_pcvm_weights.py)"
 )
-PCVM_FRACTION = "PCVM takes whole-number weights only; the check's class weights are 1000 and 1e-4"
 NO_BIAS = (
     "without an intercept (this estimator's default) a linear score cannot predict one class "
     "on both sides of the origin; the check's blobs straddle it"
@@ -45,14 +44,12 @@ def weight_check_failures(estimator) -> dict[str, str]:
     if isinstance(estimator, CrammerSingerSVC):
         equivalence = CS_TOL
     elif isinstance(estimator, PCVMClassifier):
-        equivalence = PCVM_ORDER
+        equivalence = PCVM_BASIS
     failures = {
         "check_sample_weight_equivalence_on_dense_data": equivalence,
         "check_sample_weight_equivalence_on_sparse_data": equivalence,
     }
-    if isinstance(estimator, PCVMClassifier):
-        failures["check_class_weight_classifiers"] = PCVM_FRACTION
-    elif isinstance(estimator, SGDSVMClassifier):
+    if isinstance(estimator, SGDSVMClassifier):
         failures["check_class_weight_classifiers"] = SGD_CLASS_WEIGHT
     elif isinstance(estimator, OnlineClassifier):
         failures["check_class_weight_classifiers"] = (

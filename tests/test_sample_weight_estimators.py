@@ -7,7 +7,7 @@
   (kernel == rule, dense and CSR, with and without the intercept column);
 - ``class_weight`` is ``sample_weight`` by class; "balanced" is scikit-learn's;
 - the batch models: CS-SVM's weighted optimum is the optimum on repeated rows (and
-  LIBLINEAR's with the same weights); PCVM's whole-number weights are repeated rows;
+  LIBLINEAR's with the same weights); PCVM's weights are tested in ``test_pcvm_weights.py``;
   SGD-SVM's kernel equals its readable rule with weights.
 """
 
@@ -22,7 +22,7 @@ from sklearn.utils.class_weight import compute_class_weight
 from olearn import registry
 from olearn.core.cs_svm import objective_from_coef
 from olearn.core.sgd_svm import sgd_init, sgd_step
-from olearn.estimators import CrammerSingerSVC, PCVMClassifier, SGDSVMClassifier
+from olearn.estimators import CrammerSingerSVC, SGDSVMClassifier
 
 ONLINE = registry.keys(online=True)
 EVERY = [spec.key for spec in registry.ALGORITHMS]
@@ -69,13 +69,11 @@ def test_zero_weight_is_absence_in_fit(key):
     spec = registry.get(key)
     X, y = problem(1, binary=key.startswith("pcvm"))
     w = weights_with_zeros(2, len(y))
-    if key.startswith("pcvm"):
-        w = np.round(w)  # PCVM takes whole numbers; 0 stays absence
     keep = w > 0
     weighted = spec.make(random_state=0).fit(X, y, sample_weight=w)
     without = spec.make(random_state=0).fit(X[keep], y[keep], sample_weight=w[keep])
     assert_same_model(weighted, without, X)
-    if not key.startswith("pcvm") and key not in HARD:  # and the weights matter
+    if key not in HARD:  # and the weights matter
         plain = spec.make(random_state=0).fit(X[keep], y[keep])
         assert not np.array_equal(plain.decision_function(X), weighted.decision_function(X))
 
@@ -169,8 +167,6 @@ def test_class_weight_is_sample_weight_by_class(key):
     a = spec.make(random_state=0, class_weight=by_class).fit(X, y)
     b = spec.make(random_state=0).fit(X, y, sample_weight=w)
     assert_same_model(a, b, X)
-    if binary:
-        return  # PCVM: "balanced" gives fractional weights, which it refuses
     balanced = compute_class_weight("balanced", classes=np.unique(y), y=y)[y]
     c = spec.make(random_state=0, class_weight="balanced").fit(X, y)
     d = spec.make(random_state=0).fit(X, y, sample_weight=balanced)
@@ -253,19 +249,6 @@ def test_cs_svm_fractional_weights_match_liblinear():
     assert P_ours <= P_lin * (1 + 1e-6)
     unweighted = CrammerSingerSVC(C=C, tol=1e-8, max_iter=100000, random_state=0).fit(X, y)
     assert weighted_cs_objective(unweighted, X, y, C, w) > P_ours * (1 + 1e-6)
-
-
-def test_pcvm_integer_weights_are_repeated_rows_and_fractions_are_refused():
-    X, y = problem(13, binary=True, n=40)
-    w = np.random.default_rng(3).integers(0, 3, size=len(y)).astype(float)
-    weighted = PCVMClassifier(random_state=0).fit(X, y, sample_weight=w)
-    Xr, yr = X.repeat(w.astype(int), axis=0), y.repeat(w.astype(int))
-    repeated = PCVMClassifier(random_state=0).fit(Xr, yr)
-    assert np.array_equal(weighted.decision_function(X), repeated.decision_function(X))
-    assert np.all(w[weighted.relevance_indices_] > 0)  # indices of the given rows
-    assert np.array_equal(X[weighted.relevance_indices_], weighted.relevance_vectors_)
-    with pytest.raises(ValueError, match="whole-number"):
-        PCVMClassifier().fit(X, y, sample_weight=np.full(len(y), 0.5))
 
 
 @pytest.mark.kernel_equality

@@ -100,11 +100,47 @@ the printed forms.
   ``sqrt(N / (2 lambda))`` (0.14 for N = 400, lambda = 10^4: the seed's Table 2 reports 0.95
   there, which only the printed rule can produce).
 - Eq. (14) is ``2 log P`` up to constants, not "proportional to" ``log P``.
+
+Weighted examples (``weights``: scikit-learn's ``sample_weight``; not in the papers)
+-----------------------------------------------------------------------------------
+Example i's log-likelihood term is multiplied by its weight ``s_i >= 0``::
+
+    L_s = sum_i s_i log Phi(t_i sqrt(gamma) y_i) + (the priors, unchanged)
+
+EM still applies term by term: for any density q_i of h_i, ``log P(t_i | y_i) >=
+E_q[log p(t_i, h_i | y_i)] + H(q_i)``, with equality at the posterior
+``q_i = p(h_i | t_i, y_i^old)``; multiplying each bound by ``s_i >= 0`` keeps it a bound of
+``L_s`` that touches it at the old parameters.  So:
+
+- E-step: unchanged per example (``hbar_i``, ``var_i`` do not depend on s_i);
+- M-step: every sum over examples is weighted (``S = diag(s)``)::
+
+      w     = argmax 2 gamma w^T Phi^T S (hbar - b 1) - gamma w^T Phi^T S Phi w - w^T Abar w  (18)
+      b     = gamma s^T (hbar - Phi w) / (betabar + gamma sum_i s_i)                           (19)
+      gamma = 2 N_s / (S_s + sqrt(S_s^2 + 8 lambda N_s)),   N_s = sum_i s_i,
+              S_s = sum_i s_i (var_i + (hbar_i - y_i)^2)                                       (20)
+
+  ((18) is the unweighted solve on the rows ``sqrt(s_i) phi(x_i)`` and ``sqrt(s_i) (hbar_i -
+  b)``; the N of (19)-(20), the count of ``log gamma`` terms, becomes ``N_s``);
+- the scale step is unchanged (the likelihood still depends on ``sqrt(gamma) y`` only), and so
+  ``L_s`` never decreases between prunes, as L does.
+
+So an integer weight k is exactly k copies of the example's likelihood term (the same EM as
+on the repeated rows with the basis unchanged: ``basis_t`` below).  The basis is not weighted:
+each example keeps one basis function (a weight says how much a point's label counts, not how
+many kernels sit on it; repeating a training row would also add a basis function, with its own
+weight and prior, which a weight does not).  A weight of 0 is the example's absence: the
+estimator drops the row and its basis function before the EM.
+
+Basis apart from examples (``basis_t``): ``Phi`` may be (n, m), n examples by m basis
+functions whose signs (Eq. 11) are ``basis_t`` (m,); by default the basis is the examples
+themselves (``m = n``, ``basis_t = t``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 from scipy.linalg import cho_factor, cho_solve, cholesky, solve_triangular
@@ -241,9 +277,13 @@ def m_step_w(Phi_active, r, scale, gamma: float, t_active) -> tuple[np.ndarray, 
     return scale * (t_active * v), True
 
 
-def m_step_b(hbar, fitted_without_b, betabar: float, gamma: float) -> float:
-    """Eq. (19): ``b = gamma 1^T (hbar - Phi w) / (betabar + gamma N)``."""
-    return float(gamma * np.sum(hbar - fitted_without_b) / (betabar + gamma * hbar.shape[0]))
+def m_step_b(hbar, fitted_without_b, betabar: float, gamma: float, weights=None) -> float:
+    """Eq. (19): ``b = gamma 1^T (hbar - Phi w) / (betabar + gamma N)``; with ``weights`` s,
+    ``gamma s^T (hbar - Phi w) / (betabar + gamma sum_i s_i)`` (module docstring)."""
+    if weights is None:
+        return float(gamma * np.sum(hbar - fitted_without_b) / (betabar + gamma * hbar.shape[0]))
+    total = float(np.sum(weights * (hbar - fitted_without_b)))
+    return float(gamma * total / (betabar + gamma * float(np.sum(weights))))
 
 
 def gamma_update(S: float, lam: float, N: int) -> float:
@@ -296,10 +336,14 @@ def log_posterior(
     d: float = 0.0,
     e: float = BIAS_PRIOR,
     f: float = BIAS_PRIOR,
+    *,
+    weights=None,
 ) -> float:
-    """The EM objective L (module docstring) up to a constant; ``lam=None``: gamma fixed."""
+    """The EM objective L (module docstring) up to a constant; ``lam=None``: gamma fixed;
+    ``weights``: each example's term times its weight (``L_s``)."""
     w_active = np.asarray(w_active, dtype=float)
-    value = float(np.sum(log_ndtr(t * np.sqrt(gamma) * y)))  # sum_i log psi(t_i y_i)
+    terms = log_ndtr(t * np.sqrt(gamma) * y)  # log psi(t_i y_i)
+    value = float(np.sum(terms if weights is None else weights * terms))
     value -= (c + 0.5) * float(np.sum(np.log(d + 0.5 * w_active**2)))
     value -= (e + 0.5) * float(np.log(f + 0.5 * b * b))
     if lam is not None:
@@ -388,26 +432,55 @@ def initial_state(t, gamma: float = 1.0, random_state=None) -> PCVMState:
     return PCVMState(w=w, b=0.0, gamma=float(gamma), active=np.arange(t.shape[0]))
 
 
-def _iterate(Phi, t, state: PCVMState, cfg: PCVMConfig):
+class PCVMData(NamedTuple):
+    """What the EM fits: ``Phi`` (n, m), the examples' labels ``t`` (n,), their ``weights``
+    (n,) or None (every weight 1), the basis functions' signs ``basis_t`` (m,)."""
+
+    Phi: np.ndarray
+    t: np.ndarray
+    weights: np.ndarray | None
+    basis_t: np.ndarray
+
+    def total(self, values: np.ndarray) -> float:
+        """``sum_i s_i values_i`` (the plain sum without weights)."""
+        return float(np.sum(values if self.weights is None else self.weights * values))
+
+    def count(self) -> float:
+        """``N_s = sum_i s_i`` (N without weights)."""
+        return float(self.t.shape[0] if self.weights is None else np.sum(self.weights))
+
+
+def _iterate(data: PCVMData, state: PCVMState, cfg: PCVMConfig):
     """One EM iteration; returns the new state and the quantities a trace shows."""
-    N = t.shape[0]
+    Phi, t, s = data.Phi, data.t, data.weights
+    N = data.count()  # N, or N_s = sum_i s_i with weights
     S = state.active
-    Phi_S, t_S, w_S = Phi[:, S], t[S], state.w[S]
+    Phi_S, t_S, w_S = Phi[:, S], data.basis_t[S], state.w[S]
     gamma = state.gamma
-    # E-step at the old parameters
+    # E-step at the old parameters (per example: weights do not enter)
     y = Phi_S @ w_S + state.b  # Eq. (1)
     hbar, hvar = truncated_moments(y, t, gamma)  # Eqs. (16)-(17), derived
     alphabar, betabar = hyper_expectations(w_S, state.b, cfg.c, cfg.d, cfg.e, cfg.f)
-    # M-step: w (Eq. 18), then b (Eq. 19), then gamma (Eq. 20)
-    w_S, constrained = m_step_w(Phi_S, hbar - state.b, 1.0 / np.sqrt(alphabar), gamma, t_S)
+    # M-step: w (Eq. 18), then b (Eq. 19), then gamma (Eq. 20); weighted: the rows sqrt(s_i)
+    root = None if s is None else np.sqrt(s)
+    rows, r = (
+        (Phi_S, hbar - state.b) if s is None else (Phi_S * root[:, None], root * (hbar - state.b))
+    )
+    w_S, constrained = m_step_w(rows, r, 1.0 / np.sqrt(alphabar), gamma, t_S)
     fitted = Phi_S @ w_S
-    b = m_step_b(hbar, fitted, betabar, gamma)
+    b = m_step_b(hbar, fitted, betabar, gamma, s)
     y_new = fitted + b
-    residual = float(np.sum(hvar) + np.sum((hbar - y_new) ** 2))  # S = E||H - y||^2
+    if s is None:
+        residual = float(np.sum(hvar) + np.sum((hbar - y_new) ** 2))  # S = E||H - y||^2
+    else:
+        residual = data.total(hvar + (hbar - y_new) ** 2)  # S_s = sum_i s_i E(h_i - y_i)^2
     scale = 1.0
     if cfg.lam is not None:
         if cfg.gamma_rule == "printed":
-            C = float(2.0 * y_new @ hbar - y_new @ y_new)  # the printed C
+            if s is None:
+                C = float(2.0 * y_new @ hbar - y_new @ y_new)  # the printed C
+            else:
+                C = 2.0 * data.total(y_new * hbar) - data.total(y_new * y_new)
             gamma = float(gamma_update_printed(C, cfg.lam, N))
         else:
             gamma = float(gamma_update(residual, cfg.lam, N))
@@ -421,10 +494,10 @@ def _iterate(Phi, t, state: PCVMState, cfg: PCVMConfig):
     keep = (np.abs(w_S) > cfg.prune_tol * big) & (reach > NEGLIGIBLE)
     if cfg.prune_tol == 0.0 and cfg.d > 0.0:
         keep[:] = True  # proper hyper-prior, no pruning: a weight at 0 may come back
-    w = np.zeros(N)
+    w = np.zeros(Phi.shape[1])
     w[S[keep]] = w_S[keep]
     new = PCVMState(w=w, b=b, gamma=gamma, active=S[keep])
-    alpha_full = np.full(N, np.inf)
+    alpha_full = np.full(Phi.shape[1], np.inf)
     alpha_full[S] = alphabar
     info = dict(
         hbar=hbar,
@@ -439,13 +512,25 @@ def _iterate(Phi, t, state: PCVMState, cfg: PCVMConfig):
     return new, info
 
 
-def _check(Phi, t, state: PCVMState, cfg: PCVMConfig):
+def _check(Phi, t, state: PCVMState, cfg: PCVMConfig, weights=None, basis_t=None) -> PCVMData:
     Phi = np.asarray(Phi, dtype=float)
     t = np.asarray(t, dtype=float)
-    if Phi.ndim != 2 or Phi.shape[0] != t.shape[0] or Phi.shape[1] != t.shape[0]:
-        raise ValueError(f"Phi must be square (N, N) with N = len(t); got {Phi.shape}, {t.shape}")
-    if not np.all(np.isin(t, (-1.0, 1.0))):
+    basis_t = t if basis_t is None else np.asarray(basis_t, dtype=float)
+    if Phi.ndim != 2 or Phi.shape != (t.shape[0], basis_t.shape[0]):
+        raise ValueError(
+            f"Phi must be (N, M) with N = len(t) and M = len(basis_t) (square by default); "
+            f"got {Phi.shape}, {t.shape}, {basis_t.shape}"
+        )
+    if not (np.all(np.isin(t, (-1.0, 1.0))) and np.all(np.isin(basis_t, (-1.0, 1.0)))):
         raise ValueError("t must hold labels -1 / +1")
+    if state.w.shape != basis_t.shape:
+        raise ValueError(
+            f"the state has {state.w.shape[0]} weights for {basis_t.shape[0]} basis functions"
+        )
+    if weights is not None:
+        weights = np.asarray(weights, dtype=float)
+        if weights.shape != t.shape or not np.all(np.isfinite(weights)) or np.any(weights < 0):
+            raise ValueError(f"weights must be {t.shape[0]} finite numbers >= 0")
     if not (np.all(np.isfinite(Phi)) and np.isfinite(state.gamma) and state.gamma > 0):
         raise ValueError("Phi must be finite and gamma positive")
     if cfg.lam is not None and not (np.isfinite(cfg.lam) and cfg.lam > 0):
@@ -454,11 +539,30 @@ def _check(Phi, t, state: PCVMState, cfg: PCVMConfig):
         raise ValueError("need c, e > -1/2 and d, f, prune_tol >= 0")
     if cfg.gamma_rule not in GAMMA_RULES:
         raise ValueError(f"gamma_rule must be one of {GAMMA_RULES}, got {cfg.gamma_rule!r}")
-    return Phi, t
+    return PCVMData(Phi, t, weights, basis_t)
+
+
+def _objective(data: PCVMData, state: PCVMState, cfg: PCVMConfig) -> tuple[float, float]:
+    """``(L, train_error)`` at ``state`` (the weighted ``L_s`` and error with weights)."""
+    y = data.Phi[:, state.active] @ state.w[state.active] + state.b
+    objective = log_posterior(
+        y, data.t, state.w[state.active], state.b, state.gamma, cfg.lam, cfg.c, cfg.d, cfg.e,
+        cfg.f, weights=data.weights,
+    )  # fmt: skip
+    wrong = data.t * y <= 0
+    error = np.mean(wrong) if data.weights is None else data.total(wrong) / data.count()
+    return objective, float(error)
 
 
 def em_step(
-    state: PCVMState, Phi, t, cfg: PCVMConfig = PCVMConfig(), iteration: int = 1
+    state: PCVMState,
+    Phi,
+    t,
+    cfg: PCVMConfig = PCVMConfig(),
+    iteration: int = 1,
+    *,
+    weights=None,
+    basis_t=None,
 ) -> tuple[PCVMState, PCVMTrace]:
     """One traced EM iteration: E-step, M-step (w, b, gamma), pruning.
 
@@ -468,6 +572,8 @@ def em_step(
     Phi : (N, N) basis on the training points, ``Phi[i, j] = phi_j(x_i)``.
     t : (N,) labels in {-1, +1}.
     cfg : hyper-parameters.
+    weights : (N,) example weights >= 0, or None (module docstring, *Weighted examples*).
+    basis_t : (M,) signs of the basis functions when Phi is (N, M) (default: t, M = N).
 
     Examples
     --------
@@ -481,12 +587,9 @@ def em_step(
     >>> trace.train_error, trace.gamma < 1.0
     (0.0, True)
     """
-    Phi, t = _check(Phi, t, state, cfg)
-    new, info = _iterate(Phi, t, state, cfg)
-    y = Phi[:, new.active] @ new.w[new.active] + new.b
-    objective = log_posterior(
-        y, t, new.w[new.active], new.b, new.gamma, cfg.lam, cfg.c, cfg.d, cfg.e, cfg.f
-    )
+    data = _check(Phi, t, state, cfg, weights, basis_t)
+    new, info = _iterate(data, state, cfg)
+    objective, train_error = _objective(data, new, cfg)
     trace = PCVMTrace(
         iteration=iteration,
         gamma_old=state.gamma,
@@ -503,7 +606,7 @@ def em_step(
         pruned=frozen_array(info["pruned"], dtype=np.int64),
         constrained=info["constrained"],
         scale=info["scale"],
-        train_error=float(np.mean(t * y <= 0)),
+        train_error=train_error,
     )
     return new, trace
 
@@ -525,8 +628,10 @@ def pcvm_fit(
     tol: float = 1e-3,
     random_state=None,
     trace: bool = False,
+    weights=None,
+    basis_t=None,
 ):
-    """Run the EM to convergence.
+    """Run the EM to convergence (``weights``, ``basis_t``: as in :func:`em_step`).
 
     Returns ``(state, history, n_iter)``: ``history`` is a list of :class:`PCVMTrace` when
     ``trace`` is true, else a list of per-iteration dicts of scalars (gamma, b, objective,
@@ -540,42 +645,33 @@ def pcvm_fit(
     >>> bool(np.all(np.sign(state.w[state.active]) == t[state.active]))
     True
     """
-    state = initial_state(t, gamma0, random_state)
-    Phi, t = _check(Phi, t, state, cfg)
+    state = initial_state(t if basis_t is None else basis_t, gamma0, random_state)
+    data = _check(Phi, t, state, cfg, weights, basis_t)
     # Many small factorisations: BLAS threads cost more than they give (10x on a busy machine).
     with threadpool_limits(limits=1, user_api="blas"):
-        return _loop(Phi, t, state, cfg, max_iter, tol, trace)
+        return _loop(data, state, cfg, max_iter, tol, trace)
 
 
-def _loop(Phi, t, state: PCVMState, cfg: PCVMConfig, max_iter: int, tol: float, trace: bool):
+def _loop(data: PCVMData, state: PCVMState, cfg: PCVMConfig, max_iter: int, tol: float, trace):
     history: list = []
     n_iter = 0
     for n_iter in range(1, max_iter + 1):
         if trace:
-            new, tr = em_step(state, Phi, t, cfg, n_iter)
+            new, tr = em_step(
+                state, data.Phi, data.t, cfg, n_iter, weights=data.weights, basis_t=data.basis_t
+            )
             history.append(tr)
         else:
-            new, info = _iterate(Phi, t, state, cfg)
-            y = Phi[:, new.active] @ new.w[new.active] + new.b
+            new, info = _iterate(data, state, cfg)
+            objective, train_error = _objective(data, new, cfg)
             history.append(
                 dict(
                     iteration=n_iter,
                     gamma=new.gamma,
                     b=new.b,
                     n_nonzero=int(new.active.size),
-                    objective=log_posterior(
-                        y,
-                        t,
-                        new.w[new.active],
-                        new.b,
-                        new.gamma,
-                        cfg.lam,
-                        cfg.c,
-                        cfg.d,
-                        cfg.e,
-                        cfg.f,
-                    ),
-                    train_error=float(np.mean(t * y <= 0)),
+                    objective=objective,
+                    train_error=train_error,
                     constrained=info["constrained"],
                 )
             )

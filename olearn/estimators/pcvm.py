@@ -118,11 +118,14 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
     stream to continue); refit it, and pickle it to keep it (its prediction needs only the
     fitted attributes above).
 
-    *Weights.*  Whole-number weights only: an example of weight s is repeated s times (its
-    likelihood term counted s times, and its basis function too, since PCVM's basis is its
-    training rows); 0 removes it.  A weighted likelihood with fractional weights would need a
-    reweighted E-step and a decision about the basis, not derived yet: ValueError.
-    ``relevance_indices_`` index the given rows (a repeated row may appear twice).
+    *Weights.*  An example's weight ``s >= 0`` multiplies its log-likelihood term:
+    ``L_s = sum_i s_i log Phi(t_i sqrt(gamma) y_i) + priors``.  The EM keeps its E-step per
+    example and weights every sum of its M-step (w, b and gamma's ``N`` and residual), so
+    ``L_s`` never decreases between prunes: derivation in :mod:`olearn.core.pcvm`, *Weighted
+    examples*.  An integer weight k counts the example's likelihood term k times; the basis
+    stays one function per example (repeating a training row would also add a second basis
+    function with its own weight, which a weight does not).  A weight of 0 is absence: the
+    row and its basis function are dropped.  ``relevance_indices_`` index the given rows.
 
     Examples
     --------
@@ -239,9 +242,8 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
         X : {array-like, sparse matrix} of shape (n_samples, n_features).
         y : array-like of shape (n_samples,), exactly two distinct labels.
         sample_weight : array-like of shape (n_samples,), default=None
-            Whole numbers ``s_i >= 0`` (times ``class_weight``'s, whose product must be whole
-            too): the example counts ``s_i`` times, i.e. it is repeated, basis function
-            included (see *Notes*); 0 removes it.  Fractional weights are refused.
+            ``s_i >= 0`` (times ``class_weight``'s): the example's log-likelihood term is
+            multiplied by ``s_i`` (see *Notes*); 0 removes it, its basis function included.
 
         Returns
         -------
@@ -255,15 +257,6 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
         rows = np.arange(y.shape[0])  # the given row of each example the EM sees
         X, y, weights, kept = example_weights(X, y, sample_weight, self.class_weight, partial=False)
         rows = rows if kept is None else rows[kept]
-        if weights is not None:  # integer weights: repeated rows
-            if not np.all(weights == np.floor(weights)):
-                raise ValueError(
-                    "PCVMClassifier takes whole-number sample weights only (an example "
-                    "counted s times is repeated s times, its basis function included); a "
-                    "fractional weight has no meaning in its EM yet"
-                )
-            repeat = np.repeat(np.arange(y.shape[0]), weights.astype(np.int64))
-            X, y, rows = X[repeat], y[repeat], rows[repeat]
         self.classes_ = np.unique(y)
         if self.classes_.shape[0] != 2:
             raise ValueError(
@@ -283,6 +276,7 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
                 max_iter=int(self.max_iter),
                 tol=float(self.tol),
                 random_state=self._seed(),
+                weights=weights,
             )
             finite = np.isfinite([*state.w, state.b, state.gamma]).all()
         except (np.linalg.LinAlgError, ArithmeticError, ValueError) as err:
