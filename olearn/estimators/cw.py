@@ -31,10 +31,11 @@ from olearn.estimators.base import (
     LinearMulticlassClassifier,
     check_sqnorms,
     largest_sqnorm,
+    load_kernel,
     store_params,
 )
 from olearn.estimators.pa import INTERCEPT_DOC, state_doc
-from olearn.kernels.cw import cw_code, cw_epoch, diagonal_code
+from olearn.kernels.cw import cw_code, diagonal_code
 from olearn.kernels.sparse import csr_rows
 
 _GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
@@ -68,6 +69,7 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         "a": [POSITIVE],
         "probability": ["boolean"],
     }
+    _kernel = "olearn.kernels.cw:cw_epoch"
 
     def _rule_name(self) -> str:  # pragma: no cover - overridden
         """The rule's name as in ``CWTrace.rule`` (e.g. "SCW-I"), from the parameters."""
@@ -153,7 +155,7 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         full = self._S.ndim == 2
         phi, r, C = self._hyper()
         rule = (cw_code(self._rule_name()), phi, r, C, 1.0, diagonal_code(self.diagonal_form))
-        n = cw_epoch(
+        n = load_kernel(self._kernel)(
             rows,
             y_idx,
             order,

@@ -143,6 +143,8 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
 
     # scikit-learn's declarative checks, run by ``fit`` (``InvalidParameterError``, a
     # ValueError, names the parameter and the allowed range).
+    _kernel = None  # numpy's EM: no numba kernel
+
     _parameter_constraints: dict = {
         "kernel": [StrOptions(set(KERNELS))],
         "gamma": [None, Interval(Real, 0, np.inf, closed="neither")],
