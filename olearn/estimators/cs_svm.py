@@ -25,6 +25,8 @@ from olearn.estimators.base import (
 )
 from olearn.kernels.sparse import csr_arrays
 
+__all__ = ["CrammerSingerSVC"]
+
 
 def with_intercept_column(X, value: float):
     """``[X, value]`` as CSR float64 (the synthetic feature LIBLINEAR appends)."""

@@ -38,6 +38,8 @@ from olearn.estimators.pa import INTERCEPT_DOC, state_doc
 from olearn.kernels.cw import cw_code, diagonal_code
 from olearn.kernels.sparse import csr_rows
 
+__all__ = ["CWClassifier", "AROWClassifier", "SCWClassifier"]
+
 _GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
 ETA = Interval(Real, 0.5, 1.0, closed="neither")  # confidence; phi = Phi^{-1}(eta) > 0
 
@@ -151,10 +153,14 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         Sigma = self._S @ self._S.T
         return 0.5 * (Sigma + Sigma.T)
 
+    def _kernel_rule(self) -> tuple:
+        """The kernel's ``rule`` tuple ``(code, phi, r, C, lam, diagonal form code)``."""
+        phi, r, C = self._hyper()
+        return cw_code(self._rule_name()), phi, r, C, 1.0, diagonal_code(self.diagonal_form)
+
     def _epoch(self, rows, y_idx, order, mistakes, weights=None) -> int:
         full = self._S.ndim == 2
-        phi, r, C = self._hyper()
-        rule = (cw_code(self._rule_name()), phi, r, C, 1.0, diagonal_code(self.diagonal_form))
+        rule = self._kernel_rule()
         n = load_kernel(self._kernel)(
             rows,
             y_idx,

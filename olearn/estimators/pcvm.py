@@ -30,6 +30,8 @@ from olearn.estimators.base import (
     unfitted_on_failure,
 )
 
+__all__ = ["PCVMClassifier"]
+
 
 def _positive(name: str, value, allow_zero: bool = False) -> float:
     ok = isinstance(value, numbers.Real) and np.isfinite(value)

@@ -19,6 +19,8 @@ from olearn.estimators.base import (
     store_params,
 )
 
+__all__ = ["SGDSVMClassifier"]
+
 
 class SGDSVMClassifier(OnlineClassifier):
     """Linear SVM trained by SGD on ``E = mean hinge + lam/2 ||w||^2`` (seed 004).
