@@ -6,8 +6,9 @@ together, in teaching order).  Everything else reads this table: the kernel-equa
 estimator tests are parametrised from it, the app's pages take their algorithm lists, colours
 and dashes from it, the protocols their grids.
 
-Imports are lazy: rules, kernels and estimator classes are named by ``"module:attribute"``
-and loaded on first use, so ``import olearn.registry`` costs no scikit-learn or numba import.
+Imports are lazy: rules are named by ``"module:attribute"`` and estimator classes by name,
+both loaded on first use (the estimator names its kernel), so ``import olearn.registry``
+costs no scikit-learn or numba import.
 
 >>> get("SPA-I").key, dict(get("spa1").fixed)
 ('spa1', {'variant': 'I'})
@@ -19,6 +20,7 @@ and loaded on first use, so ``import olearn.registry`` costs no scikit-learn or 
 
 from __future__ import annotations
 
+import functools
 import importlib
 import inspect
 from collections.abc import Callable, Mapping
@@ -36,7 +38,16 @@ class Hyper:
     Its type and constraint are declared once, in the estimator's scikit-learn
     ``_parameter_constraints`` (which validates every ``fit``); :attr:`AlgorithmSpec.hypers`
     adds what the protocols and the app need: the default, the grid the protocols tune over
-    and the range a slider offers (``log`` for a log-scale slider).
+    and the range a slider offers, ``[low, high]`` (``log`` for a log-scale slider).  Every
+    hyper-parameter has its range: ``low <= default <= high`` and the grid inside it (checked
+    here; that the range is valid for the estimator is checked in ``tests/test_registry.py``).
+
+    >>> Hyper("C", 1.0, (0.1, 1.0), low=0.01, high=10.0).slider_values()
+    (0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
+    >>> Hyper("C", 1.0, low=2.0, high=10.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: hyper-parameter 'C': need low <= default <= high, got 2.0 <= 1.0 <= 10.0
     """
 
     name: str
@@ -45,6 +56,34 @@ class Hyper:
     low: float | None = None
     high: float | None = None
     log: bool = True
+
+    def __post_init__(self):
+        if self.low is None or self.high is None:
+            raise ValueError(f"hyper-parameter {self.name!r}: give the slider's range low, high")
+        if not self.low <= self.default <= self.high:
+            raise ValueError(
+                f"hyper-parameter {self.name!r}: need low <= default <= high, got "
+                f"{self.low} <= {self.default} <= {self.high}"
+            )
+        if any(not self.low <= g <= self.high for g in self.grid):
+            raise ValueError(f"hyper-parameter {self.name!r}: grid {self.grid} leaves the range")
+        if self.log and self.low <= 0.0:
+            raise ValueError(f"hyper-parameter {self.name!r}: a log-scale range needs low > 0")
+
+    def slider_values(self) -> tuple[float, ...]:
+        """The values a slider offers: ``[low, high]`` in steps of 1-3-10 (log) or ninths
+        (linear), with the default and the grid, sorted."""
+        import numpy as np
+
+        if self.log:
+            decades = range(
+                int(np.floor(np.log10(self.low))), int(np.ceil(np.log10(self.high))) + 1
+            )
+            steps = [float(f"{m}e{e}") for e in decades for m in (1, 3)]
+        else:
+            steps = [round(float(v), 6) for v in np.linspace(self.low, self.high, 10)]
+        values = {self.low, self.high, self.default, *self.grid, *steps}
+        return tuple(sorted(v for v in values if self.low <= v <= self.high))
 
 
 class ReadableLearner(NamedTuple):
@@ -63,7 +102,7 @@ class ReadableLearner(NamedTuple):
     grow: Callable
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class AlgorithmSpec:
     """One algorithm.
 
@@ -71,9 +110,11 @@ class AlgorithmSpec:
     ----------
     name : display name ("SPA-I").  key : CLI / URL key ("spa1").
     family : "pa" (Perceptron, PA, SPA), "cw" (CW, AROW, SCW), or "batch".
-    rule : the readable rule in :mod:`olearn.core`, as ``"module:function"``.
-    kernel : the numba kernel in :mod:`olearn.kernels` (``"module:function"``), or None.
-    estimator : the scikit-learn class's name in :mod:`olearn.estimators`.
+    rule : the readable rule in :mod:`olearn.core`, as ``"module:function"``
+        (:attr:`step` loads it, :meth:`apply` calls it with this algorithm's arguments).
+    estimator : the scikit-learn class's name in :mod:`olearn.estimators`.  The estimator
+        names the numba kernel it runs (:attr:`kernel`): the kernel's arguments are the
+        estimator's own, so the registry does not repeat it.
     fixed : arguments that make this algorithm of its estimator / rule (e.g. the variant);
         given to the estimator, and to the rule where its signature takes them.
     hypers : the tunable hyper-parameters (:class:`Hyper`), defaults and grids.
@@ -91,7 +132,6 @@ class AlgorithmSpec:
     key: str
     family: str
     rule: str
-    kernel: str | None
     estimator: str
     reference: str
     seed: str
@@ -113,6 +153,12 @@ class AlgorithmSpec:
     def step(self) -> Callable:
         """The readable rule."""
         return _load(self.rule)
+
+    @property
+    def kernel(self) -> str | None:
+        """The numba kernel in :mod:`olearn.kernels` (``"module:function"``) the estimator
+        runs, as the estimator class declares it (``_kernel``); None for PCVM (no kernel)."""
+        return self.estimator_class._kernel
 
     @property
     def kernel_function(self) -> Callable | None:
@@ -150,11 +196,32 @@ class AlgorithmSpec:
         """A fresh estimator with the fixed arguments, the defaults and ``overrides``."""
         return self.estimator_class(**{**self.fixed, **self.defaults, **overrides})
 
+    @property
+    def hyper_names(self) -> tuple[str, ...]:
+        """The names of the tunable hyper-parameters this rule has (the sliders a page shows).
+
+        >>> get("scw2").hyper_names, get("arow").hyper_names, get("pa").hyper_names
+        (('C', 'eta'), ('r',), ())
+        """
+        return tuple(h.name for h in self.hypers)
+
     def rule_kwargs(self, **overrides) -> dict[str, Any]:
-        """The rule's keyword arguments: fixed ones, defaults and overrides it accepts."""
-        accepted = inspect.signature(self.step).parameters
+        """The rule's keyword arguments: fixed ones, defaults and overrides it accepts
+        (overrides it does not take, e.g. another rule's hyper-parameter, are dropped)."""
+        accepted = _parameters(self.rule)
         given = {**self.fixed, **self.defaults, **overrides}
         return {k: v for k, v in given.items() if k in accepted}
+
+    def apply(self, state, x, y, **overrides):
+        """One step of the readable rule: ``step(state, x, y, **rule_kwargs(**overrides))``.
+
+        >>> import numpy as np
+        >>> from olearn.core.cw import cw_init
+        >>> _, trace = get("scw1").apply(cw_init(1), np.array([1.0]), 1, C=0.01, r=5.0)
+        >>> trace.rule, trace.alpha
+        ('SCW-I', 0.01)
+        """
+        return self.step(state, x, y, **self.rule_kwargs(**overrides))
 
     def readable(self, covariance: str = "full", **overrides) -> ReadableLearner:
         """This online learner through its readable rule, from zero weights.
@@ -196,6 +263,12 @@ def _load(path: str) -> Any:
     return getattr(importlib.import_module(module), attribute)
 
 
+@functools.cache
+def _parameters(path: str) -> frozenset[str]:
+    """The parameter names of the function at ``path`` (read once)."""
+    return frozenset(inspect.signature(_load(path)).parameters)
+
+
 # --- the table ---------------------------------------------------------------------------------
 
 _PA = (
@@ -223,16 +296,14 @@ _SGD = (
 )
 
 _C_GRID = (0.001, 0.01, 0.1, 1.0, 10.0)
-C_PA = Hyper("C", 1.0, _C_GRID, 0.001, 100.0)
-C_CW = Hyper("C", 1.0, (0.01, 0.1, 1.0, 10.0), 0.001, 100.0)
-ETA = Hyper("eta", 0.75, (0.55, 0.65, 0.75, 0.85, 0.95), 0.51, 0.99, log=False)
-ETA_CW = Hyper("eta", 0.7, ETA.grid, 0.51, 0.99, log=False)
-R = Hyper("r", 1.0, (0.01, 0.1, 1.0, 10.0, 100.0), 0.01, 100.0)
-LAM_SGD = Hyper("lam", 1e-4, (1e-6, 1e-5, 1e-4, 1e-3, 1e-2), 1e-7, 1e-1)
-LAM_PCVM = Hyper("lam", 20000.0, (10000.0, 20000.0, 40000.0, 80000.0), 100.0, 1e6)
+C_PA = Hyper("C", 1.0, _C_GRID, low=0.001, high=100.0)
+C_CW = Hyper("C", 1.0, (0.01, 0.1, 1.0, 10.0), low=0.001, high=100.0)
+ETA = Hyper("eta", 0.75, (0.55, 0.65, 0.75, 0.85, 0.95), low=0.51, high=0.99, log=False)
+ETA_CW = Hyper("eta", 0.7, ETA.grid, low=0.51, high=0.99, log=False)
+R = Hyper("r", 1.0, (0.01, 0.1, 1.0, 10.0, 100.0), low=0.01, high=100.0)
+LAM_SGD = Hyper("lam", 1e-4, (1e-6, 1e-5, 1e-4, 1e-3, 1e-2), low=1e-7, high=1e-1)
+LAM_PCVM = Hyper("lam", 20000.0, (10000.0, 20000.0, 40000.0, 80000.0), low=10.0, high=1e6)
 
-_ADDITIVE = "olearn.kernels.additive:additive_epoch"
-_CW_KERNEL = "olearn.kernels.cw:cw_epoch"
 _STREAM = frozenset({"playground", "compare", "lesson"})
 
 
@@ -240,251 +311,234 @@ def _views(*names: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def _pa(name, key, rule, estimator, reference, variant, style, **kw) -> AlgorithmSpec:
-    """An entry of the PA family (seed 000): the additive kernel, the SPA page explains it."""
-    fixed = kw.pop("fixed", {"variant": variant})
-    hypers = (C_PA,) if variant else ()
+def _pa(*, rule: str, variant: str | None, **kw) -> AlgorithmSpec:
+    """An entry of the PA family (seed 000): its rule in :mod:`olearn.core` (``"pa:pa_step"``),
+    the variant (None, "I", "II") fixed and C tunable for a soft variant; the SPA page
+    explains it."""
+    kw.setdefault("fixed", {"variant": variant})
+    kw.setdefault("hypers", (C_PA,) if variant else ())
     kw.setdefault("views", _STREAM)
     kw.setdefault("walk", "spa")
+    return AlgorithmSpec(family="pa", rule=f"olearn.core.{rule}", seed="000", **kw)
+
+
+def _cw(*, rule: str, **kw) -> AlgorithmSpec:
+    """An entry of the confidence-weighted family (seed 001): its rule in
+    :mod:`olearn.core.cw` (``"arow_step"``); offered on the streams and the CW page."""
+    kw.setdefault("views", _STREAM | {"cw", "noise"})
+    return AlgorithmSpec(family="cw", rule=f"olearn.core.cw:{rule}", seed="001", walk="cw", **kw)
+
+
+def _batch(*, rule: str, **kw) -> AlgorithmSpec:
+    """A batch reference (its rule in :mod:`olearn.core`): no stream, offered on Compare."""
     return AlgorithmSpec(
-        name,
-        key,
-        "pa",
-        f"olearn.core.{rule}",
-        _ADDITIVE,
-        estimator,
-        reference,
-        "000",
-        fixed=fixed,
-        hypers=hypers,
-        colour=style[0],
-        dash=style[1],
-        **kw,
-    )
-
-
-def _cw(name, key, rule, estimator, reference, hypers, style, **kw) -> AlgorithmSpec:
-    """An entry of the confidence-weighted family (seed 001): the CW kernel and page."""
-    return AlgorithmSpec(
-        name,
-        key,
-        "cw",
-        f"olearn.core.cw:{rule}",
-        _CW_KERNEL,
-        estimator,
-        reference,
-        "001",
-        hypers=hypers,
-        colour=style[0],
-        dash=style[1],
-        views=_STREAM | {"cw", "noise"},
-        walk="cw",
-        **kw,
-    )
-
-
-def _batch(name, key, rule, kernel, estimator, reference, seed, style, **kw) -> AlgorithmSpec:
-    """A batch reference: no stream, offered on the Compare page."""
-    return AlgorithmSpec(
-        name,
-        key,
-        "batch",
-        f"olearn.core.{rule}",
-        kernel,
-        estimator,
-        reference,
-        seed,
-        online=False,
-        colour=style[0],
-        dash=style[1],
-        views=_views("compare"),
-        **kw,
+        family="batch", rule=f"olearn.core.{rule}", online=False, views=_views("compare"), **kw
     )
 
 
 ALGORITHMS: list[AlgorithmSpec] = [
-    # the PA family (seed 000), in teaching order; style = (colour, dash)
+    # the PA family (seed 000), in teaching order
     _pa(
-        "Perceptron",
-        "perceptron",
-        "pa:perceptron_step",
-        "PerceptronClassifier",
-        "Rosenblatt. Psychological Review 65(6), 1958",
-        None,
-        ("#777777", "dot"),
+        name="Perceptron",
+        key="perceptron",
+        rule="pa:perceptron_step",
+        estimator="PerceptronClassifier",
+        reference="Rosenblatt. Psychological Review 65(6), 1958",
+        variant=None,
         fixed={},
+        colour="#777777",
+        dash="dot",
         views=_STREAM | {"noise"},
         default_in=_views("playground", "compare", "noise"),
     ),
     _pa(
-        "PA",
-        "pa",
-        "pa:pa_step",
-        "PAClassifier",
-        _PA,
-        None,
-        ("#0077BB", "dash"),
+        name="PA",
+        key="pa",
+        rule="pa:pa_step",
+        estimator="PAClassifier",
+        reference=_PA,
+        variant=None,
+        colour="#0077BB",
+        dash="dash",
         default_in=_views("playground"),
     ),
     _pa(
-        "PA-I",
-        "pa1",
-        "pa:pa_step",
-        "PAClassifier",
-        _PA,
-        "I",
-        ("#33BBEE", "dashdot"),
+        name="PA-I",
+        key="pa1",
+        rule="pa:pa_step",
+        estimator="PAClassifier",
+        reference=_PA,
+        variant="I",
+        colour="#33BBEE",
+        dash="dashdot",
         views=_STREAM | {"noise"},
         default_in=_views("compare", "noise"),
     ),
-    _pa("PA-II", "pa2", "pa:pa_step", "PAClassifier", _PA, "II", ("#004488", "longdash")),
     _pa(
-        "PA (mistakes only)",
-        "pa-mistakes",
-        "pa:pa_step",
-        "PAClassifier",
-        _PA,
-        None,
-        ("#BBBBBB", "dot"),
+        name="PA-II",
+        key="pa2",
+        rule="pa:pa_step",
+        estimator="PAClassifier",
+        reference=_PA,
+        variant="II",
+        colour="#004488",
+        dash="longdash",
+    ),
+    _pa(
+        name="PA (mistakes only)",
+        key="pa-mistakes",
+        rule="pa:pa_step",
+        estimator="PAClassifier",
+        reference=_PA,
+        variant=None,
         fixed={"variant": None, "mistakes_only": True},
+        colour="#BBBBBB",
+        dash="dot",
         views=_views("compare"),
         walk=None,
         diagnostic=True,
     ),
     _pa(
-        "SPA",
-        "spa",
-        "spa:spa_step",
-        "SPAClassifier",
-        _SPA,
-        None,
-        ("#009988", "solid"),
+        name="SPA",
+        key="spa",
+        rule="spa:spa_step",
+        estimator="SPAClassifier",
+        reference=_SPA,
+        variant=None,
+        colour="#009988",
+        dash="solid",
         default_in=_views("playground"),
     ),
     _pa(
-        "SPA-I",
-        "spa1",
-        "spa:spa_step",
-        "SPAClassifier",
-        _SPA,
-        "I",
-        ("#117733", "longdashdot"),
+        name="SPA-I",
+        key="spa1",
+        rule="spa:spa_step",
+        estimator="SPAClassifier",
+        reference=_SPA,
+        variant="I",
+        colour="#117733",
+        dash="longdashdot",
         default_in=_views("compare"),
     ),
     _pa(
-        "SPA-II",
-        "spa2",
-        "spa:spa_step",
-        "SPAClassifier",
-        _SPA,
-        "II",
-        ("#225522", "5px,3px,1px,3px"),
+        name="SPA-II",
+        key="spa2",
+        rule="spa:spa_step",
+        estimator="SPAClassifier",
+        reference=_SPA,
+        variant="II",
+        colour="#225522",
+        dash="5px,3px,1px,3px",
         default_in=_views("compare"),
     ),
     # the confidence-weighted family (seed 001)
     _cw(
-        "CW",
-        "cw",
-        "cw_step",
-        "CWClassifier",
-        _CW,
-        (ETA_CW,),
-        ("#EE7733", "dot"),
+        name="CW",
+        key="cw",
+        rule="cw_step",
+        estimator="CWClassifier",
+        reference=_CW,
+        hypers=(ETA_CW,),
+        colour="#EE7733",
+        dash="dot",
         default_in=_views("noise"),
     ),
     _cw(
-        "AROW",
-        "arow",
-        "arow_step",
-        "AROWClassifier",
-        _AROW,
-        (R,),
-        ("#CC3311", "solid"),
+        name="AROW",
+        key="arow",
+        rule="arow_step",
+        estimator="AROWClassifier",
+        reference=_AROW,
+        hypers=(R,),
+        colour="#CC3311",
+        dash="solid",
         default_in=_views("compare", "noise", "cw"),
     ),
     _cw(
-        "SCW-I",
-        "scw1",
-        "scw_step",
-        "SCWClassifier",
-        _SCW,
-        (C_CW, ETA),
-        ("#EE3377", "dash"),
+        name="SCW-I",
+        key="scw1",
+        rule="scw_step",
+        estimator="SCWClassifier",
+        reference=_SCW,
         fixed={"variant": "I"},
+        hypers=(C_CW, ETA),
+        colour="#EE3377",
+        dash="dash",
         default_in=_views("noise"),
     ),
     _cw(
-        "SCW-II",
-        "scw2",
-        "scw_step",
-        "SCWClassifier",
-        _SCW,
-        (C_CW, ETA),
-        ("#AA4499", "dashdot"),
+        name="SCW-II",
+        key="scw2",
+        rule="scw_step",
+        estimator="SCWClassifier",
+        reference=_SCW,
         fixed={"variant": "II"},
+        hypers=(C_CW, ETA),
+        colour="#AA4499",
+        dash="dashdot",
         default_in=_views("noise"),
     ),
     # batch references: Crammer-Singer (seed 003), PCVM (seed 002), SGD-SVM (seed 004)
     _batch(
-        "Crammer-Singer SVM",
-        "cs-svm",
-        "cs_svm:cs_step",
-        "olearn.kernels.cs_svm:cs_sweep",
-        "CrammerSingerSVC",
-        _CS,
-        "003",
-        ("#332288", "solid"),
+        name="Crammer-Singer SVM",
+        key="cs-svm",
+        rule="cs_svm:cs_step",
+        estimator="CrammerSingerSVC",
+        reference=_CS,
+        seed="003",
         hypers=(C_PA,),
+        colour="#332288",
+        dash="solid",
         walk="cs_svm",
     ),
     _batch(
-        "PCVM",
-        "pcvm",
-        "pcvm:em_step",
-        None,
-        "PCVMClassifier",
-        _PCVM,
-        "002",
-        ("#999933", "dash"),
+        name="PCVM",
+        key="pcvm",
+        rule="pcvm:em_step",
+        estimator="PCVMClassifier",
+        reference=_PCVM,
+        seed="002",
         hypers=(LAM_PCVM,),
+        colour="#999933",
+        dash="dash",
         walk="pcvm",
     ),
     _batch(
-        "PCVM (gamma=1)",
-        "pcvm-chen",
-        "pcvm:em_step",
-        None,
-        "PCVMClassifier",
-        _PCVM,
-        "002",
-        ("#DDAA33", "dot"),
+        name="PCVM (gamma=1)",
+        key="pcvm-chen",
+        rule="pcvm:em_step",
+        estimator="PCVMClassifier",
+        reference=_PCVM,
+        seed="002",
         fixed={"gamma": 1.0},
+        colour="#DDAA33",
+        dash="dot",
         walk="pcvm",
     ),
     _batch(
-        "SGD-SVM",
-        "sgd-svm",
-        "sgd_svm:sgd_step",
-        "olearn.kernels.sgd_svm:sgd_epoch",
-        "SGDSVMClassifier",
-        _SGD,
-        "004",
-        ("#882255", "solid"),
+        name="SGD-SVM",
+        key="sgd-svm",
+        rule="sgd_svm:sgd_step",
+        estimator="SGDSVMClassifier",
+        reference=_SGD,
+        seed="004",
         fixed={"schedule": "global"},
         hypers=(LAM_SGD,),
+        colour="#882255",
+        dash="solid",
         walk="sgd",
     ),
     _batch(
-        "SGD-SVM (per-feature rates)",
-        "sgd-svm-pf",
-        "sgd_svm:sgd_step",
-        "olearn.kernels.sgd_svm:sgd_epoch",
-        "SGDSVMClassifier",
-        _SGD,
-        "004",
-        ("#AA7744", "dash"),
+        name="SGD-SVM (per-feature rates)",
+        key="sgd-svm-pf",
+        rule="sgd_svm:sgd_step",
+        estimator="SGDSVMClassifier",
+        reference=_SGD,
+        seed="004",
         fixed={"schedule": "per-feature"},
         hypers=(LAM_SGD,),
+        colour="#AA7744",
+        dash="dash",
         walk="sgd",
     ),
 ]
@@ -530,8 +584,9 @@ def keys(
 ) -> list[str]:
     """Keys of the registered algorithms, in teaching order, optionally filtered: of one
     ``family``; online or batch; offered by an app ``view`` (with ``default=True``: the ones
-    that view pre-selects); run by a ``kernel`` (e.g. ``"additive"``).  ``averaged=True``
-    adds the averaged variants (:data:`AVERAGED`, ``"<key>-avg"``) after the learners.
+    that view pre-selects); run by a ``kernel`` (e.g. ``"additive"``; this filter imports the
+    estimator classes, which name their kernels).  ``averaged=True`` adds the averaged variants
+    (:data:`AVERAGED`, ``"<key>-avg"``) after the learners.
 
     >>> keys(view="compare", averaged=True)[-2:]
     ['scw1-avg', 'scw2-avg']

@@ -7,29 +7,21 @@ import pytest
 import scipy.sparse as sp
 
 from olearn import registry
-from olearn.core._cw_closed_forms import phi_of
-from olearn.core.cw import CWState, arow_step, cw_step, scw_step
+from olearn.core.cw import CWState
 from olearn.kernels.cw import cw_code, cw_epoch, diagonal_code
 from olearn.kernels.sparse import csr_rows
 
-# the rules of the registry's confidence-weighted entries, and CW's variance form
-RULES = [registry.get(k).make()._rule_name() for k in registry.keys(family="cw")]
-RULES += ["CW-variance"]
-ETA, R, C = 0.8, 0.5, 0.3
+# the registry's confidence-weighted entries, and CW's variance form: (key, fixed arguments)
+RULES = [(k, {}) for k in registry.keys(family="cw")] + [("cw", {"form": "variance"})]
+VALUES = {"eta": 0.8, "r": 0.5, "C": 0.3}  # away from the defaults; others at their default
 
 
 pytestmark = pytest.mark.kernel_equality
 
 
-def readable_step(rule, state, x, label, diagonal_form):
-    kw = {"diagonal_form": diagonal_form}
-    if rule == "CW":
-        return cw_step(state, x, label, eta=ETA, **kw)
-    if rule == "CW-variance":
-        return cw_step(state, x, label, eta=ETA, form="variance", **kw)
-    if rule == "AROW":
-        return arow_step(state, x, label, r=R, **kw)
-    return scw_step(state, x, label, "I" if rule == "SCW-I" else "II", C=C, eta=ETA, **kw)
+def hypers(spec, **fixed):
+    """Test values of the rule's hyper-parameters (its default where VALUES has none)."""
+    return {h.name: VALUES.get(h.name, h.default) for h in spec.hypers} | fixed
 
 
 def make_data(seed, sparse):
@@ -41,11 +33,13 @@ def make_data(seed, sparse):
     return (sp.csr_matrix(X) if sparse else X), X, teacher.argmax(axis=1), K
 
 
-@pytest.mark.parametrize("rule", RULES)
+@pytest.mark.parametrize(("key", "fixed"), RULES, ids=[k + "".join(f) for k, f in RULES])
 @pytest.mark.parametrize("covariance", ["full", "precision", "truncated"])
 @pytest.mark.parametrize("sparse", [False, True])
 @pytest.mark.parametrize("seed", [0, 1, 2])
-def test_kernel_equals_readable_rule(rule, covariance, sparse, seed):
+def test_kernel_equals_readable_rule(key, fixed, covariance, sparse, seed):
+    """The rule through its spec, the kernel through the rule tuple its estimator builds."""
+    spec = registry.get(key)
     Xin, X, y, K = make_data(seed, sparse)
     intercept = seed != 1
     diagonal_form = "precision" if covariance == "full" else covariance
@@ -54,8 +48,9 @@ def test_kernel_equals_readable_rule(rule, covariance, sparse, seed):
     full = covariance == "full"
     state = CWState(np.zeros((K, D)), np.eye(D) if full else np.ones(D))
     alphas, betas = [], []
+    kwargs = hypers(spec, **fixed, diagonal_form=diagonal_form)
     for x, label in zip(Xa, y):
-        state, t = readable_step(rule, state, x, int(label), diagonal_form)
+        state, t = spec.apply(state, x, int(label), **kwargs)
         alphas.append(t.alpha)
         betas.append(t.beta)
     rows = csr_rows(Xin, intercept_scaling=1.0 if intercept else 0.0)
@@ -64,7 +59,7 @@ def test_kernel_equals_readable_rule(rule, covariance, sparse, seed):
     A_full = np.eye(D) if full else np.zeros((0, 0))
     alpha_out, beta_out = np.zeros(len(y)), np.zeros(len(y))
     mistakes = np.zeros(len(y), dtype=np.bool_)
-    phi = phi_of(ETA)
+    estimator = spec.make(**kwargs)
     cw_epoch(
         rows,
         y.astype(np.int64),
@@ -72,7 +67,7 @@ def test_kernel_equals_readable_rule(rule, covariance, sparse, seed):
         W,
         S_diag,
         A_full,
-        (cw_code(rule), phi, R, C, 1.0, diagonal_code(diagonal_form)),
+        estimator._kernel_rule(),
         alpha_out,
         beta_out,
         mistakes,
@@ -88,6 +83,6 @@ def test_kernel_equals_readable_rule(rule, covariance, sparse, seed):
 
 def test_unknown_codes_raise():
     with pytest.raises(ValueError, match="rule"):
-        cw_code("NHERD")
+        cw_code("no such rule")
     with pytest.raises(ValueError, match="diagonal form"):
         diagonal_code("exact")

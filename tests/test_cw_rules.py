@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import norm
 
+from olearn import registry
 from olearn.core._cw_closed_forms import (
     cw_alpha,
     cw_alpha_printed,
@@ -21,13 +22,19 @@ from olearn.core._cw_closed_forms import (
 )
 from olearn.core.cw import CWState, arow_step, cw_init, cw_step, scw_step
 
-RULES = {
-    "cw": lambda s, x, y, **k: cw_step(s, x, y, eta=0.8, **k),
-    "cw-variance": lambda s, x, y, **k: cw_step(s, x, y, eta=0.8, form="variance", **k),
-    "arow": lambda s, x, y, **k: arow_step(s, x, y, r=0.7, **k),
-    "scw1": lambda s, x, y, **k: scw_step(s, x, y, "I", C=0.4, eta=0.8, **k),
-    "scw2": lambda s, x, y, **k: scw_step(s, x, y, "II", C=0.4, eta=0.8, **k),
-}
+VALUES = {"eta": 0.8, "r": 0.7, "C": 0.4}  # away from the defaults; others at their default
+
+
+def _through_spec(key, **fixed):
+    """The registry's rule ``key`` with the test VALUES of its hyper-parameters."""
+    spec = registry.get(key)
+    hypers = {h.name: VALUES.get(h.name, h.default) for h in spec.hypers} | fixed
+    return lambda s, x, y, **k: spec.apply(s, x, y, **hypers, **k)
+
+
+# every confidence-weighted rule of the registry, and CW's variance form
+RULES = {key: _through_spec(key) for key in registry.keys(family="cw")}
+RULES["cw-variance"] = _through_spec("cw", form="variance")
 
 
 def random_state(rng, d, K=None, full=True, scale=0.3):

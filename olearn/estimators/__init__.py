@@ -1,35 +1,42 @@
 """scikit-learn compatible estimators over the numba kernels.
 
-Classes are imported lazily (``from olearn.estimators import SPAClassifier`` loads only the
-module that defines it), so ``import olearn.estimators`` stays cheap.
+Classes are imported lazily: ``import olearn.estimators`` stays cheap, and ``from
+olearn.estimators import SPAClassifier`` imports the family modules (in the order of
+``_FAMILIES``) until one lists the class in its ``__all__``.  A new estimator class is
+exported by its own module's ``__all__``; nothing here names it.
 """
 
 from __future__ import annotations
 
 import importlib
 
-# class name -> module under olearn.estimators
-_MODULES = {
-    "PerceptronClassifier": "pa",
-    "PAClassifier": "pa",
-    "SPAClassifier": "spa",
-    "CWClassifier": "cw",
-    "AROWClassifier": "cw",
-    "SCWClassifier": "cw",
-    "CrammerSingerSVC": "cs_svm",
-    "PCVMClassifier": "pcvm",
-    "SGDSVMClassifier": "sgd_svm",
-}
+# the modules under olearn.estimators that define estimator classes (their ``__all__``)
+_FAMILIES = ("pa", "spa", "cw", "cs_svm", "pcvm", "sgd_svm")
 
-__all__ = sorted(_MODULES)
+
+def _module_of(name: str):
+    for family in _FAMILIES:
+        module = importlib.import_module(f"olearn.estimators.{family}")
+        if name in module.__all__:
+            return module
+    return None
+
+
+def _all() -> list[str]:
+    names = []
+    for family in _FAMILIES:
+        names += importlib.import_module(f"olearn.estimators.{family}").__all__
+    return sorted(names)
 
 
 def __getattr__(name: str):
-    if name not in _MODULES:
+    if name == "__all__":
+        return _all()
+    module = None if name.startswith("__") else _module_of(name)
+    if module is None:
         raise AttributeError(f"module 'olearn.estimators' has no attribute {name!r}")
-    module = importlib.import_module(f"olearn.estimators.{_MODULES[name]}")
     return getattr(module, name)
 
 
 def __dir__():
-    return __all__
+    return _all()

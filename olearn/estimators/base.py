@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import importlib
 import math
 import time
 from numbers import Integral, Real
@@ -1050,11 +1051,20 @@ class LinearMulticlassClassifier(AveragedWeights, OnlineClassifier):
         return scores + self._class_intercepts(W)
 
 
+@functools.cache
+def load_kernel(path: str):
+    """The numba kernel an estimator declares as ``_kernel = "module:function"`` (imported on
+    first use; the registry reads the same declaration: ``AlgorithmSpec.kernel``)."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
 class AdditiveLinearClassifier(LinearMulticlassClassifier):
     """The Perceptron, PA and SPA families: ``w_u += coef_u x`` for a few classes per step,
     one numba kernel (:func:`olearn.kernels.additive.additive_epoch`) for all of them."""
 
     _rule = ""  # "perceptron", "pa" or "spa" (kernels.codes)
+    _kernel = "olearn.kernels.additive:additive_epoch"
 
     def _code(self) -> int:
         """The kernel's rule code."""
@@ -1070,8 +1080,7 @@ class AdditiveLinearClassifier(LinearMulticlassClassifier):
         self._code()  # a (rule, variant) pair without a kernel is an error
 
     def _epoch(self, rows, y_idx, order, mistakes, weights=None) -> int:
-        from olearn.kernels.additive import additive_epoch
-
+        additive_epoch = load_kernel(self._kernel)
         coef_out = np.zeros((0, self._W.shape[1]))
         code, C = self._code(), self._slack_price()
         U, avg = self._average_args()

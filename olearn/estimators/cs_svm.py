@@ -20,9 +20,12 @@ from olearn.estimators.base import (
     ModelState,
     _encode_classes,
     check_sparse_structure,
+    load_kernel,
     unfitted_on_failure,
 )
 from olearn.kernels.sparse import csr_arrays
+
+__all__ = ["CrammerSingerSVC"]
 
 
 def with_intercept_column(X, value: float):
@@ -113,6 +116,8 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
 
     # scikit-learn's declarative checks, run by ``fit`` (``InvalidParameterError``, a
     # ValueError, names the parameter and the allowed range).
+    _kernel = "olearn.kernels.cs_svm:cs_sweep"
+
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0, 1e12, closed="right")],
         "fit_intercept": ["boolean"],
@@ -182,8 +187,7 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        from olearn.kernels.cs_svm import cs_sweep
-
+        cs_sweep = load_kernel(self._kernel)
         self._check_params()
         check_sparse_structure(X)  # before scipy or a kernel trusts its indices
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)

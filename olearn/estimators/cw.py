@@ -31,11 +31,14 @@ from olearn.estimators.base import (
     LinearMulticlassClassifier,
     check_sqnorms,
     largest_sqnorm,
+    load_kernel,
     store_params,
 )
 from olearn.estimators.pa import INTERCEPT_DOC, state_doc
-from olearn.kernels.cw import cw_code, cw_epoch, diagonal_code
+from olearn.kernels.cw import cw_code, diagonal_code
 from olearn.kernels.sparse import csr_rows
+
+__all__ = ["CWClassifier", "AROWClassifier", "SCWClassifier"]
 
 _GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
 ETA = Interval(Real, 0.5, 1.0, closed="neither")  # confidence; phi = Phi^{-1}(eta) > 0
@@ -68,6 +71,7 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         "a": [POSITIVE],
         "probability": ["boolean"],
     }
+    _kernel = "olearn.kernels.cw:cw_epoch"
 
     def _rule_name(self) -> str:  # pragma: no cover - overridden
         """The rule's name as in ``CWTrace.rule`` (e.g. "SCW-I"), from the parameters."""
@@ -149,11 +153,15 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         Sigma = self._S @ self._S.T
         return 0.5 * (Sigma + Sigma.T)
 
+    def _kernel_rule(self) -> tuple:
+        """The kernel's ``rule`` tuple ``(code, phi, r, C, lam, diagonal form code)``."""
+        phi, r, C = self._hyper()
+        return cw_code(self._rule_name()), phi, r, C, 1.0, diagonal_code(self.diagonal_form)
+
     def _epoch(self, rows, y_idx, order, mistakes, weights=None) -> int:
         full = self._S.ndim == 2
-        phi, r, C = self._hyper()
-        rule = (cw_code(self._rule_name()), phi, r, C, 1.0, diagonal_code(self.diagonal_form))
-        n = cw_epoch(
+        rule = self._kernel_rule()
+        n = load_kernel(self._kernel)(
             rows,
             y_idx,
             order,

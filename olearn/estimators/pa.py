@@ -8,6 +8,8 @@ from sklearn.utils._param_validation import StrOptions
 from olearn.estimators._fit_options import NO_PROBA_DOC, add_fit_doc
 from olearn.estimators.base import POSITIVE, AdditiveLinearClassifier, store_params
 
+__all__ = ["PerceptronClassifier", "PAClassifier"]
+
 INTERCEPT_DOC = """fit_intercept : bool, default=False
         Append a constant feature of value ``intercept_scaling`` to every x (it then enters
         ``||x||^2`` like any feature); its weights times ``intercept_scaling`` are

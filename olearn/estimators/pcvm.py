@@ -30,6 +30,8 @@ from olearn.estimators.base import (
     unfitted_on_failure,
 )
 
+__all__ = ["PCVMClassifier"]
+
 
 def _positive(name: str, value, allow_zero: bool = False) -> float:
     ok = isinstance(value, numbers.Real) and np.isfinite(value)
@@ -146,6 +148,8 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
 
     # scikit-learn's declarative checks, run by ``fit`` (``InvalidParameterError``, a
     # ValueError, names the parameter and the allowed range).
+    _kernel = None  # numpy's EM: no numba kernel
+
     _parameter_constraints: dict = {
         "kernel": [StrOptions(set(KERNELS))],
         "gamma": [None, Interval(Real, 0, np.inf, closed="neither")],

@@ -12,7 +12,15 @@ from olearn._budget import model_bytes
 from olearn.core.sgd_svm import REGULARIZE, SCHEDULES, check_sgd_hyper
 from olearn.estimators._average import AVERAGE_CONSTRAINT, average_start
 from olearn.estimators._fit_options import FIT_DOC_LINEAR, NO_PROBA_DOC, add_fit_doc
-from olearn.estimators.base import FLOAT_MAX, POSITIVE, OnlineClassifier, store_params
+from olearn.estimators.base import (
+    FLOAT_MAX,
+    POSITIVE,
+    OnlineClassifier,
+    load_kernel,
+    store_params,
+)
+
+__all__ = ["SGDSVMClassifier"]
 
 
 class SGDSVMClassifier(OnlineClassifier):
@@ -136,6 +144,8 @@ class SGDSVMClassifier(OnlineClassifier):
         average=False,
     ):
         store_params(self, locals())
+
+    _kernel = "olearn.kernels.sgd_svm:sgd_epoch"
 
     _parameter_constraints: dict = {
         **OnlineClassifier._parameter_constraints,
@@ -279,8 +289,7 @@ class SGDSVMClassifier(OnlineClassifier):
         return n_updates
 
     def _pass(self, indptr, indices, data, y_idx, order, weights=None) -> int:
-        from olearn.kernels.sgd_svm import sgd_epoch
-
+        sgd_epoch = load_kernel(self._kernel)
         lam, t0, code = self._resolved
         P = self._V.shape[0]
         order = np.ascontiguousarray(order, dtype=np.int64)

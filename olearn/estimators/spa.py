@@ -8,6 +8,8 @@ from olearn.estimators._fit_options import NO_PROBA_DOC, add_fit_doc
 from olearn.estimators.base import POSITIVE, AdditiveLinearClassifier, store_params
 from olearn.estimators.pa import INTERCEPT_DOC, state_doc
 
+__all__ = ["SPAClassifier"]
+
 WEIGHTS_SPA = """prices its
     slack ``s C`` in SPA-I and SPA-II (their closed forms with ``C_i = s C``); hard SPA takes
     any s > 0 as the constraints' presence (the limit C -> inf; "weight k" = k repeats, the

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from olearn import registry
-from olearn.core.cw import CWState, CWTrace, arow_step, cw_init, cw_step, scw_step
+from olearn.core.cw import CWState, CWTrace, cw_init
 from olearn.teaching.strings import num, t
 
 RULES = tuple(registry.keys(view="cw"))  # the registry's CW-page learners
@@ -22,13 +22,15 @@ STREAM_LENGTH = 80
 
 
 def _step(rule: str, state, x, y, eta: float, r: float, C: float):
-    if rule == "cw":
-        return cw_step(state, x, y, eta=eta)
-    if rule == "arow":
-        return arow_step(state, x, y, r=r)
-    if rule in ("scw1", "scw2"):
-        return scw_step(state, x, y, variant="I" if rule == "scw1" else "II", C=C, eta=eta)
-    raise ValueError(f"rule must be one of {RULES}, got {rule!r}")
+    """One step of the rule registered under ``rule``, through its spec (each rule takes the
+    hyper-parameters it has: ``AlgorithmSpec.apply`` drops the others)."""
+    try:
+        spec = registry.get(rule)
+    except KeyError:
+        spec = None
+    if spec is None or spec.family != "cw":
+        raise ValueError(f"rule must be one of {registry.keys(family='cw')}, got {rule!r}")
+    return spec.apply(state, x, y, eta=eta, r=r, C=C)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,77 @@
+"""The registry's entries drive behaviour: every hyper-parameter's slider range is valid for
+its estimator, a rule is called through its spec, and the kernel a spec names is the one its
+estimator runs.  Parametrised from ``olearn.registry``."""
+
+import numpy as np
+import pytest
+
+from olearn import registry
+from olearn.registry import AlgorithmSpec, Hyper
+
+HYPERS = [(a.key, h.name) for a in registry.ALGORITHMS for h in a.hypers]
+
+
+@pytest.mark.parametrize(("key", "name"), HYPERS)
+def test_every_slider_value_is_a_valid_parameter(key, name):
+    """low, high, the default, the grid and every value the slider offers pass the
+    estimator's own constraint (scikit-learn's validation, not a copy of it)."""
+    spec = registry.get(key)
+    h = spec.hyper(name)
+    values = h.slider_values()
+    assert values[0] == h.low and values[-1] == h.high
+    assert h.default in values and set(h.grid) <= set(values)
+    for value in values:
+        spec.make(**{name: value})._validate_params()
+
+
+def test_hyper_refuses_an_incomplete_or_inconsistent_range():
+    with pytest.raises(ValueError, match="range"):
+        Hyper("C", 1.0)
+    with pytest.raises(ValueError, match="low <= default"):
+        Hyper("C", 1.0, low=2.0, high=3.0)
+    with pytest.raises(ValueError, match="grid"):
+        Hyper("C", 1.0, (1.0, 50.0), low=0.1, high=10.0)
+    with pytest.raises(ValueError, match="log"):
+        Hyper("eta", 0.5, low=0.0, high=1.0)
+
+
+def test_entries_are_keyword_only():
+    with pytest.raises(TypeError):
+        AlgorithmSpec("X", "x", "pa", "olearn.core.pa:pa_step", "PAClassifier", "ref", "000")
+
+
+@pytest.mark.parametrize("key", registry.keys(online=True))
+def test_apply_is_the_rule_with_the_specs_arguments(key):
+    """``spec.apply`` = the rule called by hand with the fixed arguments and the defaults,
+    and it takes only the hyper-parameters the rule has."""
+    spec = registry.get(key)
+    learner = spec.readable(covariance="diagonal")
+    x, y = np.array([0.5, -1.0, 2.0]), 1
+    state = learner.init(3, 3)
+    by_hand = spec.step(state, x, y, **spec.fixed, **spec.defaults)
+    through_spec = spec.apply(state, x, y, not_a_hyper_parameter=1.0)
+    np.testing.assert_array_equal(learner.weights(by_hand[0]), learner.weights(through_spec[0]))
+    assert set(spec.hyper_names) <= set(spec.rule_kwargs())
+
+
+@pytest.mark.parametrize("key", [k for k in registry.keys() if registry.get(k).kernel])
+def test_the_named_kernel_is_the_one_the_estimator_runs(key):
+    """The spec reads the estimator's ``_kernel``; pointing it elsewhere breaks ``fit``, so
+    ``_epoch`` really runs the declared kernel."""
+    spec = registry.get(key)
+    assert spec.kernel.startswith("olearn.kernels.") and callable(spec.kernel_function)
+    cls = type("Elsewhere", (spec.estimator_class,), {"_kernel": "olearn.kernels.sparse:nope"})
+    X, y = np.random.default_rng(0).normal(size=(12, 3)), np.arange(12) % 3
+    params = spec.make().get_params()
+    with pytest.raises(AttributeError, match="nope"):
+        cls(**params).fit(X, y)
+
+
+@pytest.mark.parametrize("key", registry.keys(family="cw"))
+def test_the_cw_walk_dispatches_every_rule_through_its_spec(key):
+    from olearn.teaching.cw_walk import cw_update
+
+    walk = cw_update(key, warmup=0, seed=0)
+    assert walk.trace.rule == registry.get(key).make()._rule_name()
+    with pytest.raises(ValueError, match="rule must be one of"):
+        cw_update("spa", warmup=0)
