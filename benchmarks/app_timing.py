@@ -120,7 +120,10 @@ def playground(pg, url: str, repeat: int, seconds: float) -> dict:
     pg.locator(".olp select.speed").select_option("60")
     pg.locator(".olp button.play").click()
     pg.wait_for_timeout(1000)
-    count = f"() => {{ const d = {OLP}.dataset; return [+d.rendered, performance.now(), +d.fast, +d.slow]; }}"
+    count = (
+        f"() => {{ const d = {OLP}.dataset;"
+        " return [+d.rendered, performance.now(), +d.fast, +d.slow]; }"
+    )
     r0, t0, _, _ = pg.evaluate(count)
     pg.wait_for_timeout(int(1000 * seconds))
     r1, t1, fast, slow = pg.evaluate(count)
