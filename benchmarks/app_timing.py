@@ -44,7 +44,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from olearn.app.player import PLAYER, READY_JS
+from tests.player_support import OLP, player_js, player_ready, player_state
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "results"
@@ -84,7 +84,7 @@ def _server(env: dict | None = None):
 def _wait_player(pg, timeout: float = 180.0) -> float:
     """Seconds until the player drew its first frame on every chart."""
     start = time.perf_counter()
-    pg.wait_for_function(READY_JS, timeout=timeout * 1000)
+    player_ready(pg, timeout)
     return time.perf_counter() - start
 
 
@@ -94,15 +94,17 @@ def playground(pg, url: str, repeat: int, seconds: float) -> dict:
     first = _wait_player(pg) + 0.0
     first_render = time.perf_counter() - start
     pg.wait_for_timeout(1500)
-    # Step: real clicks on the player's button; the page records click -> next paint
-    before = pg.evaluate(f"() => {PLAYER}.latencies.length")
+    # Step: real clicks on the player's button; the page publishes click -> next paint
+    steps = []
     for _ in range(repeat):
+        jumps = int(player_state(pg)["jumps"])
         pg.locator(".olp button.step").click()
+        pg.wait_for_function(player_js("+d.jumps > arg"), arg=jumps)
+        steps.append(float(player_state(pg)["latency"]))
         pg.wait_for_timeout(120)
-    steps = pg.evaluate(f"() => {PLAYER}.latencies.slice({before})")
     # slider: set a new position and wait two animation frames (the frame is drawn)
     slider = pg.evaluate(
-        f"""async (n) => {{ const P = {PLAYER}; const s = P.root.querySelector('.slider');
+        f"""async (n) => {{ const s = {OLP}.querySelector('.slider');
         const out = [];
         for (let i = 0; i < n; i++) {{
           const t0 = performance.now(); s.value = String((37 * (i + 1)) % 400);
@@ -118,11 +120,13 @@ def playground(pg, url: str, repeat: int, seconds: float) -> dict:
     pg.locator(".olp select.speed").select_option("60")
     pg.locator(".olp button.play").click()
     pg.wait_for_timeout(1000)
-    r0, t0 = pg.evaluate(f"() => [{PLAYER}.rendered, performance.now()]")
-    pg.wait_for_timeout(int(1000 * seconds))
-    r1, t1, fast, slow = pg.evaluate(
-        f"() => {{ const P = {PLAYER}; return [P.rendered, performance.now(), P.fast, P.slow]; }}"
+    count = (
+        f"() => {{ const d = {OLP}.dataset;"
+        " return [+d.rendered, performance.now(), +d.fast, +d.slow]; }"
     )
+    r0, t0, _, _ = pg.evaluate(count)
+    pg.wait_for_timeout(int(1000 * seconds))
+    r1, t1, fast, slow = pg.evaluate(count)
     pg.locator(".olp button.play").click()
     fps = (r1 - r0) / ((t1 - t0) / 1000)
     # a parameter change in the session, as a lecturer makes it: Regenerate (a new seed;
@@ -130,12 +134,10 @@ def playground(pg, url: str, repeat: int, seconds: float) -> dict:
     regenerate = []
     pg.locator("[data-testid=stMain] [data-testid=stExpander] summary").first.click()  # Settings
     for _ in range(3):
-        sig = pg.evaluate(f"() => {PLAYER}.sig")
+        sig = player_state(pg)["sig"]
         start = time.perf_counter()
         pg.locator(".st-key-play-regenerate button").click()
-        pg.wait_for_function(
-            f"(s) => {{ const P = {PLAYER}; return P && P.sig !== s; }}", arg=sig, timeout=120_000
-        )
+        pg.wait_for_function(player_js("d.sig !== arg"), arg=sig, timeout=120_000)
         _wait_player(pg)
         regenerate.append(1000 * (time.perf_counter() - start))
         pg.wait_for_timeout(1000)
@@ -175,15 +177,15 @@ def stepper_next(pg, url: str, path: str, key: str, repeat: int) -> dict:
     pg.wait_for_timeout(2000)
     button = pg.locator(".ols .next")
     times, restarts, page_ms = [], 0, []
-    read = f"() => (window.__olearnSteppers[{json.dumps(key)}] || {{}}).latencies || []"
+    stepper = pg.locator(".ols").first
     for _ in range(repeat):
         if button.is_disabled():  # the last step: back to the start (not timed)
             restarts += 1
-            page_ms += pg.evaluate(read)
             pg.goto(url + path)
             button.wait_for(timeout=120_000)
             pg.wait_for_timeout(1500)
         title = pg.evaluate(f"() => {SHOWN_H4}.innerText")
+        moves = int(stepper.get_attribute("data-moves") or 0)
         start = time.perf_counter()
         button.click()
         pg.wait_for_function(
@@ -193,7 +195,9 @@ def stepper_next(pg, url: str, path: str, key: str, repeat: int) -> dict:
         )
         times.append(1000 * (time.perf_counter() - start))
         pg.wait_for_timeout(800)
-    page_ms += pg.evaluate(read)
+        # the page's own click-to-painted time of that move (published on .ols)
+        if int(stepper.get_attribute("data-moves") or 0) > moves:
+            page_ms.append(float(stepper.get_attribute("data-latency")))
     return {**_stats(times), "page": _stats(page_ms), "restarts": restarts}
 
 
@@ -231,7 +235,7 @@ FIGURE = "[data-testid=stMain] .js-plotly-plot .main-svg"
 DRAWN_JS = (
     "() => [...document.querySelectorAll('[data-testid=stMain] [data-testid=stPlotlyChart]')]"
     ".every(c => c.querySelector('.main-svg'))"
-    " && (!document.querySelector('.olp') || (" + READY_JS + ")())"
+    " && (!(" + OLP + ") || " + OLP + ".dataset.ready === 'true')"
 )
 COLD_MODES = ("none", "background", "warmup")
 

@@ -106,12 +106,7 @@ def test_language_switch_and_lesson_link(server, page):
     page.screenshot(path=str(SHOTS / "spa-lesson-link.png"), full_page=True)
 
 
-from olearn.app.player import PLAYER, READY_JS  # noqa: E402
-
-
-def player_ready(pg) -> None:
-    """Wait until the in-browser player drew its frame on every chart."""
-    pg.wait_for_function(READY_JS, timeout=120_000)
+from tests.player_support import player_js, player_ready, player_state  # noqa: E402
 
 
 def url_t(pg) -> str | None:
@@ -140,7 +135,7 @@ def test_playground_click_places_a_point(server, page):
     fx, fy = (2 + 4.3) / 8.6, 1 - (-3 + 4.3) / 8.6  # data (2, -3) in the [-4.3, 4.3] axes
     page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
     page.wait_for_function(
-        "() => { const P = " + PLAYER + "; return P && P.cfg.n === 9 && P.t === 9; }",
+        player_js("d.n === '9' && d.t === '9'"),
         timeout=60_000,
     )
     settle(page)
@@ -203,13 +198,13 @@ def test_playground_plays_client_side_and_the_url_keeps_the_shown_t(server, proj
         pg.locator(".olp button.step").click()
     pg.wait_for_function("() => new URL(location.href).searchParams.get('t') === '3'")
     pg.locator(".olp button.play").click()
-    pg.wait_for_function("() => " + PLAYER + ".t >= 20")
+    pg.wait_for_function(player_js("+d.t >= 20"))
     pg.locator(".olp button.play").click()  # pause
-    shown = pg.evaluate("() => " + PLAYER + ".t")
+    shown = int(player_state(pg)["t"])
     pg.wait_for_function(
         "t => new URL(location.href).searchParams.get('t') === String(t)", arg=shown
     )
-    assert pg.evaluate("() => " + PLAYER + ".fast") > 0  # frames drawn in the browser
+    assert int(player_state(pg)["fast"]) > 0  # frames drawn in the browser
     link = pg.evaluate("() => location.href")
     pg.goto(link)  # the shared link shows the same frame
     player_ready(pg)
@@ -227,13 +222,11 @@ def test_regenerate_right_after_pause_draws_the_new_data(server, projector):
     player_ready(pg)
     settle(pg, min_wait=1.0)
     pg.locator(".olp button.play").click()
-    pg.wait_for_function("() => " + PLAYER + ".t >= 30")
-    sig = pg.evaluate("() => " + PLAYER + ".sig")
+    pg.wait_for_function(player_js("+d.t >= 30"))
+    sig = player_state(pg)["sig"]
     pg.locator(".olp button.play").click()  # pause: the report leaves in 350 ms
     pg.locator(".st-key-play-regenerate button").click()  # at once
-    pg.wait_for_function(
-        "s => { const P = " + PLAYER + "; return P && P.sig !== s; }", arg=sig, timeout=60_000
-    )
+    pg.wait_for_function(player_js("d.sig !== arg"), arg=sig, timeout=60_000)
     player_ready(pg)
     settle(pg, min_wait=1.0)
     assert pg.evaluate("() => new URL(location.href).searchParams.get('seed')") == "1"

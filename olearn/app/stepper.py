@@ -18,8 +18,9 @@ Python hears back only after the lecturer stops (350 ms without a move): the ste
 ``{"id": ...}``, the page stores it in its state and the URL, and the rerun draws the same
 step, so nothing on screen changes.  Before the component has mounted, a CSS rule the page
 emits (:func:`initial_css`) shows only the server's current step, so there is no flash of
-all steps.  ``window.__olearnSteppers[key]`` exposes the latencies for
-``benchmarks/app_timing.py``.
+all steps.  The browser code is ``olearn/app/assets/stepper.js``; the stepper's state is
+public on its root element (``.ols``: ``data-id``, ``data-moves``, ``data-latency``), which
+``benchmarks/app_timing.py`` reads.
 """
 
 from __future__ import annotations
@@ -29,138 +30,15 @@ import json
 
 import streamlit as st
 
-from olearn.app.player import bar_css, report_of, send_once
+from olearn.app.assets import asset
+from olearn.app.player import report_of, send_once
 
-_HTML = """
-<div class="ols">
-  <div class="bar">
-    <button class="prev"></button>
-    <button class="next primary"></button>
-    <input class="slider" type="range" min="0" value="0" step="1">
-    <span class="count"></span>
-  </div>
-</div>
-"""
-
-_CSS = (
-    bar_css("ols")
-    + """
-.ols button { min-width: 110px; font-size: 17px; }
-.ols .count { font-size: 17px; font-variant-numeric: tabular-nums; min-width: 90px; }
-"""
+_component = st.components.v2.component(
+    "olearn_stepper",
+    html=asset("stepper.html"),
+    css=asset("controls.css") + asset("stepper.css"),
+    js=asset("stepper.js"),
 )
-
-_JS = r"""
-function hideRule(prefix, id) {  // every step container of `prefix` but the one of `id`
-  return 'html body div[data-testid="stLayoutWrapper"]:has(> [class*="st-key-' + prefix +
-    '-"]):not(:has(> .st-key-' + prefix + '-' + id + ')) { display: none !important; }';
-}
-export default function (component) {
-  const { data, setTriggerValue, parentElement } = component;
-  const cfg = JSON.parse(data.config);
-  const all = (window.__olearnSteppers = window.__olearnSteppers || {});
-  let S = all[cfg.key];
-  if (!S) S = all[cfg.key] = { latencies: [], base: {}, seq: 0, ack: cfg.ack };
-  if (S.family !== cfg.family) {  // other data: start where the page says
-    S.family = cfg.family; S.id = cfg.current; S.server = cfg.current; S.ack = cfg.ack;
-  } else if (cfg.ack !== S.ack) {  // the page took one of our reports: the browser leads
-    S.ack = cfg.ack; S.server = cfg.current;
-  } else if (cfg.current !== S.server) {  // the page moved by itself: follow it
-    S.id = cfg.current; S.server = cfg.current;
-  }
-  if (cfg.sig !== S.sig) {
-    if (!data.figures) { setTriggerValue('pos', { need: cfg.sig }); return; }  // ask again
-    S.sig = cfg.sig; S.raw = JSON.parse(data.figures);
-  }
-  if (!cfg.ids.includes(S.id)) S.id = cfg.current;
-  S.cfg = cfg; S.report = setTriggerValue;
-  const root = parentElement.querySelector('.ols');
-  const $ = (s) => root.querySelector(s);
-  const prev = $('.prev'), next = $('.next'), slider = $('.slider'), count = $('.count');
-  prev.textContent = cfg.labels.prev; next.textContent = cfg.labels.next;
-  slider.max = String(cfg.ids.length - 1);
-  slider.setAttribute('aria-label', cfg.labels.slider || '');
-  const pos = () => cfg.ids.indexOf(S.id);
-  // the page's own rule (shown before we mount) is switched off by this class
-  document.body.classList.add('ols-' + cfg.key);
-  let style = document.getElementById('ols-style-' + cfg.key);
-  if (!style) {
-    style = document.createElement('style'); style.id = 'ols-style-' + cfg.key;
-    document.head.appendChild(style);
-  }
-  const charts = () => Object.keys(S.raw || {}).map((k) =>
-    [k, document.querySelector('.st-key-' + k + ' .js-plotly-plot')]).filter((p) => p[1]);
-  const tag = (id) => cfg.family + ':' + id;
-  function figure(k, i) {
-    return S.raw[k][i];
-  }
-  async function draw(k, gd) {
-    const i = pos();
-    if (!window.Plotly || !gd._fullLayout || i < 0 || !S.raw[k] || !S.raw[k][i]) return;
-    if (gd.layout && gd.layout.meta === tag(S.id)) return;
-    if (gd.layout && gd.layout.template && !S.base[k]) S.base[k] = gd.layout.template;
-    const f = figure(k, i);
-    const layout = Object.assign({}, f.layout, { meta: tag(S.id) });
-    if (S.base[k]) layout.template = S.base[k];  // Streamlit's theme, as on the server's draw
-    await window.Plotly.react(gd, f.data, layout);
-  }
-  function label() {
-    const i = pos(), n = cfg.ids.length;
-    slider.value = String(i);
-    count.textContent = cfg.titles[i] || ((i + 1) + ' / ' + n);
-    prev.disabled = i <= 0 && !cfg.more_before;
-    next.disabled = i >= n - 1 && !cfg.more;
-    style.textContent = cfg.blocks.map((p) => hideRule(p, S.id)).join('\n');
-  }
-  function report(now) {
-    clearTimeout(S.timer);
-    const send = () => { if (S.report) { S.seq += 1; S.report('pos', { id: S.id, seq: S.seq }); } };
-    if (now) send(); else S.timer = setTimeout(send, 350);
-  }
-  async function go(i) {
-    const t0 = performance.now();
-    const n = cfg.ids.length;
-    if (i >= n) { if (cfg.more) { S.id = cfg.next_id; report(true); } return; }
-    if (i < 0) { if (cfg.more_before) { S.id = cfg.prev_id; report(true); } return; }
-    S.id = cfg.ids[i];
-    label();
-    await Promise.all(charts().map(([k, gd]) => draw(k, gd)));
-    await new Promise((r) => requestAnimationFrame(() => r()));
-    S.latencies.push(performance.now() - t0);
-    report(i === n - 1 && cfg.more);
-  }
-  prev.onclick = () => go(pos() - 1);
-  next.onclick = () => go(pos() + 1);
-  slider.oninput = () => go(+slider.value);
-  if (S.keys) document.removeEventListener('keydown', S.keys);
-  S.keys = (e) => {
-    const t = (e.target && e.target.tagName) || '';
-    if (/INPUT|TEXTAREA|SELECT/.test(t) || (e.target && e.target.isContentEditable)) return;
-    if (!document.body.contains(root)) return;
-    if (e.key === 'ArrowRight') { e.preventDefault(); go(pos() + 1); }
-    else if (e.key === 'ArrowLeft') { e.preventDefault(); go(pos() - 1); }
-  };
-  document.addEventListener('keydown', S.keys);
-  S.go = go; S.root = root;
-  label();
-  // keep every chart on the shown step (Streamlit redraws a chart with the server's figure)
-  let alive = true;
-  function watch() {
-    if (!alive) return;
-    for (const [k, gd] of charts()) draw(k, gd);
-    setTimeout(watch, 250);
-  }
-  watch();
-  return () => {
-    alive = false; clearTimeout(S.timer);
-    document.removeEventListener('keydown', S.keys);
-    document.body.classList.remove('ols-' + cfg.key);
-    style.remove();
-  };
-}
-"""
-
-_component = st.components.v2.component("olearn_stepper", html=_HTML, css=_CSS, js=_JS)
 
 
 def digest(*parts) -> str:

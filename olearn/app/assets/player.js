@@ -1,0 +1,290 @@
+// The frame player (olearn.app.player): Play / Pause / Step / Back / Rewind, a time slider,
+// a speed, the keys space, ← and →, every chart of the page moved to the same frame in the
+// browser.  Its state is public on its root element (.olp): data-t, data-n, data-sig,
+// data-url (the frame's name in the URL), data-playing, data-ready (every chart shows
+// data-t), data-rendered (frames drawn), data-fast / data-slow (drawn by svgFrame / by
+// Plotly.animate), data-jumps and data-latency (the last Step/Back/key: ms from the click to
+// the next paint), data-sends / data-resends (reports to the server).
+
+// a player's state outlives a mount (Streamlit mounts the component again on every rerun)
+const STORE = Symbol.for('olearn.player');
+globalThis[STORE] = globalThis[STORE] || new Map();
+const players = globalThis[STORE];
+const OPTS = {
+  mode: 'immediate',
+  frame: { duration: 0, redraw: false },
+  transition: { duration: 0 },
+};
+
+function newPlayer(cfg) {
+  return {
+    t: cfg.t,
+    fps: cfg.fps,
+    playing: false,
+    sig: null,
+    frames: null,
+    rendered: 0,
+    fast: 0,
+    slow: 0,
+    jumps: 0,
+    latency: 0,
+    sends: 0,
+    resends: 0,
+  };
+}
+
+export default function (component) {
+  const { data, setTriggerValue, parentElement } = component;
+  const cfg = JSON.parse(data.config);
+  let P = players.get(cfg.id);
+  if (!P) {
+    P = newPlayer(cfg);
+    players.set(cfg.id, P);
+  }
+  if (P.sig !== cfg.sig) {
+    // new data: new frames, start from the page's t
+    if (!data.frames) {
+      setTriggerValue('pos', { need: cfg.sig }); // a reload: ask for the frames again
+      return;
+    }
+    P.sig = cfg.sig;
+    P.frames = JSON.parse(data.frames);
+    P.t = cfg.t;
+    P.fps = cfg.fps;
+    P.playing = false;
+  }
+  P.cfg = cfg;
+  P.report = setTriggerValue;
+  const root = parentElement.querySelector('.olp');
+  const $ = (s) => root.querySelector(s);
+  const slider = $('.slider');
+  const tval = $('.tval');
+  const note = $('.note');
+  const play = $('.play');
+  const speed = $('.speed');
+  slider.max = String(cfg.n);
+  $('.rew').title = cfg.labels.rewind;
+  $('.back').title = cfg.labels.back;
+  $('.step').title = cfg.labels.step;
+  if (!speed.options.length) {
+    for (const f of cfg.speeds) {
+      const o = document.createElement('option');
+      o.value = f;
+      o.textContent = `${f} ${cfg.labels.fps}`;
+      speed.appendChild(o);
+    }
+  }
+  speed.value = String(P.fps);
+  const shownOn = new WeakMap(); // chart -> the frame svgFrame drew on it
+  const key = (gd) => cfg.charts.find((k) => gd.closest(`.st-key-${k}`));
+  const charts = () =>
+    cfg.charts.map((k) => document.querySelector(`.st-key-${k} .js-plotly-plot`)).filter(Boolean);
+  const ready = (gd) => gd.layout && gd.layout.meta === P.sig && window.Plotly && gd.data;
+  const shown = (gd) => (shownOn.has(gd) ? shownOn.get(gd) : gd.data?.[0]?.meta);
+
+  // the frame's name in the URL (the server writes it there once it took a report)
+  const urlValue = (t) => String(cfg.url.values ? cfg.url.values[t] : t);
+  const inUrl = () => new URL(location.href).searchParams.get(cfg.url.name);
+  function publish() {
+    const gds = charts();
+    const drawn = gds.length > 0 && gds.every((gd) => ready(gd) && shown(gd) === P.t);
+    Object.assign(root.dataset, {
+      t: P.t,
+      n: cfg.n,
+      sig: P.sig,
+      url: cfg.url ? urlValue(P.t) : '',
+      playing: P.playing,
+      ready: drawn,
+      rendered: P.rendered,
+      fast: P.fast,
+      slow: P.slow,
+      jumps: P.jumps,
+      latency: P.latency.toFixed(1),
+      sends: P.sends,
+      resends: P.resends,
+    });
+  }
+  function label() {
+    slider.value = String(P.t);
+    tval.textContent = `t = ${P.t} / ${cfg.n}`;
+    note.innerHTML = cfg.notes[P.t] || '';
+    play.textContent = P.playing ? `‖ ${cfg.labels.pause}` : `▶ ${cfg.labels.play}`;
+    publish();
+  }
+  function ensureFrames(gd) {
+    const fr = P.frames[key(gd)];
+    if (fr && framesHeld(gd) !== fr.length) window.Plotly.addFrames(gd, fr);
+  }
+  async function draw(gd, t) {
+    const fr = P.frames[key(gd)];
+    if (!fr?.[t]) return;
+    if (svgFrame(gd, fr[t])) {
+      shownOn.set(gd, t);
+      P.fast += 1;
+      return;
+    }
+    P.slow += 1;
+    ensureFrames(gd);
+    shownOn.delete(gd);
+    await window.Plotly.animate(gd, [String(t)], OPTS);
+  }
+  async function show(t) {
+    P.t = Math.max(0, Math.min(cfg.n, t));
+    label();
+    await Promise.all(
+      charts()
+        .filter(ready)
+        .map((gd) => draw(gd, P.t)),
+    );
+    P.rendered += 1;
+    publish();
+    settleData();
+  }
+  // once stopped, bring plotly's own data to the shown frame (hover, PNG export, resize)
+  function settleData() {
+    clearTimeout(P.syncTimer);
+    if (P.playing) return;
+    P.syncTimer = setTimeout(async () => {
+      const t = P.t;
+      for (const gd of charts().filter(ready)) {
+        if (P.playing || P.t !== t) return;
+        if (gd.data[0] && gd.data[0].meta === t) continue;
+        ensureFrames(gd);
+        await window.Plotly.animate(gd, [String(t)], OPTS);
+        const fr = P.frames[key(gd)];
+        if (fr?.[P.t] && svgFrame(gd, fr[P.t])) shownOn.set(gd, P.t);
+      }
+      publish();
+    }, 700);
+  }
+  // Report the shown frame to Python (debounced), then confirm it arrived: the server writes
+  // the value it adopted to the URL, so until the URL shows this frame, send it again (a
+  // report can be lost: the rerun it asked for replaced by another), backing off 0.4, 0.8,
+  // 1.6... s so a slow server is not interrupted forever.
+  function send(tries) {
+    clearTimeout(P.confirmTimer);
+    if (P.playing || !P.report) return;
+    P.report('pos', { t: P.t, fps: P.fps });
+    P.sends += 1;
+    publish();
+    if (!cfg.url || tries >= 8) return;
+    P.confirmTimer = setTimeout(
+      () => {
+        if (!P.playing && inUrl() !== urlValue(P.t)) {
+          P.resends += 1;
+          send(tries + 1);
+        }
+      },
+      400 * 2 ** tries,
+    );
+  }
+  function report() {
+    clearTimeout(P.reportTimer);
+    clearTimeout(P.confirmTimer);
+    P.reportTimer = setTimeout(() => send(0), 200);
+  }
+  async function loop() {
+    if (!P.playing) return;
+    const start = performance.now();
+    if (P.t >= cfg.n) {
+      P.playing = false;
+      label();
+      report();
+      settleData();
+      return;
+    }
+    await show(P.t + 1);
+    const wait = Math.max(0, 1000 / P.fps - (performance.now() - start));
+    P.timer = setTimeout(() => requestAnimationFrame(loop), wait);
+  }
+  function setPlaying(on) {
+    P.playing = on;
+    clearTimeout(P.timer);
+    label();
+    if (on) {
+      if (P.t >= cfg.n) P.t = 0;
+      loop();
+    } else {
+      report();
+      settleData();
+    }
+  }
+  async function jump(t) {
+    const t0 = performance.now();
+    if (P.playing) {
+      P.playing = false;
+      clearTimeout(P.timer);
+    }
+    await show(t);
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    P.latency = performance.now() - t0;
+    P.jumps += 1;
+    publish();
+    report();
+  }
+  play.onclick = () => setPlaying(!P.playing);
+  $('.step').onclick = () => jump(P.t + 1);
+  $('.back').onclick = () => jump(P.t - 1);
+  $('.rew').onclick = () => jump(0);
+  slider.oninput = () => {
+    P.playing = false;
+    clearTimeout(P.timer);
+    show(+slider.value);
+  };
+  slider.onchange = () => report();
+  speed.onchange = () => {
+    P.fps = +speed.value;
+    if (!P.playing) report();
+  };
+  if (P.keys) document.removeEventListener('keydown', P.keys);
+  P.keys = (e) => {
+    const tag = e.target?.tagName || '';
+    if (/INPUT|TEXTAREA|SELECT/.test(tag) || e.target?.isContentEditable) return;
+    if (!document.body.contains(root)) return;
+    if (e.key === ' ') {
+      e.preventDefault();
+      setPlaying(!P.playing);
+    } else if (e.key === 'ArrowRight') {
+      e.preventDefault();
+      jump(P.t + 1);
+    } else if (e.key === 'ArrowLeft') {
+      e.preventDefault();
+      jump(P.t - 1);
+    }
+  };
+  document.addEventListener('keydown', P.keys);
+  label();
+  // Show P.t on every chart of this signature once it is drawn, and again whenever plotly
+  // draws it anew (Streamlit re-renders a chart, a resize): on plotly's afterplot event and
+  // on charts added to the page (a MutationObserver), one check per animation frame.
+  const hooked = new WeakSet();
+  let pending = 0;
+  function sync() {
+    pending = 0;
+    for (const gd of charts()) {
+      if (!ready(gd)) continue;
+      if (!hooked.has(gd) && gd.on) {
+        hooked.add(gd);
+        gd.on('plotly_afterplot', () => {
+          shownOn.delete(gd);
+          schedule();
+        });
+      }
+      if (!P.playing && shown(gd) !== P.t) draw(gd, P.t).then(publish);
+    }
+    publish();
+  }
+  function schedule() {
+    if (!pending) pending = requestAnimationFrame(sync);
+  }
+  const observer = new MutationObserver(schedule);
+  observer.observe(document.body, { childList: true, subtree: true });
+  schedule();
+  return () => {
+    observer.disconnect();
+    cancelAnimationFrame(pending);
+    clearTimeout(P.timer);
+    P.playing = false;
+    document.removeEventListener('keydown', P.keys);
+  };
+}

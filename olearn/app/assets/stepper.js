@@ -1,0 +1,187 @@
+// The stepper (olearn.app.stepper): Previous / Next / a slider / the keys ← and →, the page's
+// steps shown in the browser.  Its state is public on its root element (.ols): data-id (the
+// step shown), data-moves and data-latency (the last move: ms from the click to the painted
+// charts).
+
+// a stepper's state outlives a mount (Streamlit mounts the component again on every rerun)
+const STORE = Symbol.for('olearn.stepper');
+globalThis[STORE] = globalThis[STORE] || new Map();
+const steppers = globalThis[STORE];
+
+// every step container of `prefix` but the one of `id`
+function hideRule(prefix, id) {
+  return (
+    `html body div[data-testid="stLayoutWrapper"]:has(> [class*="st-key-${prefix}-"])` +
+    `:not(:has(> .st-key-${prefix}-${id})) { display: none !important; }`
+  );
+}
+
+function adopt(S, cfg) {
+  if (S.family !== cfg.family) {
+    // other data: start where the page says
+    S.family = cfg.family;
+    S.id = cfg.current;
+    S.server = cfg.current;
+    S.ack = cfg.ack;
+  } else if (cfg.ack !== S.ack) {
+    // the page took one of our reports: the browser leads
+    S.ack = cfg.ack;
+    S.server = cfg.current;
+  } else if (cfg.current !== S.server) {
+    // the page moved by itself: follow it
+    S.id = cfg.current;
+    S.server = cfg.current;
+  }
+}
+
+export default function (component) {
+  const { data, setTriggerValue, parentElement } = component;
+  const cfg = JSON.parse(data.config);
+  let S = steppers.get(cfg.key);
+  if (!S) {
+    S = { base: {}, seq: 0, ack: cfg.ack, moves: 0, latency: 0 };
+    steppers.set(cfg.key, S);
+  }
+  adopt(S, cfg);
+  if (cfg.sig !== S.sig) {
+    if (!data.figures) {
+      setTriggerValue('pos', { need: cfg.sig }); // a reload: ask for the figures again
+      return;
+    }
+    S.sig = cfg.sig;
+    S.raw = JSON.parse(data.figures);
+  }
+  if (!cfg.ids.includes(S.id)) S.id = cfg.current;
+  S.report = setTriggerValue;
+  const root = parentElement.querySelector('.ols');
+  const $ = (s) => root.querySelector(s);
+  const prev = $('.prev');
+  const next = $('.next');
+  const slider = $('.slider');
+  const count = $('.count');
+  prev.textContent = cfg.labels.prev;
+  next.textContent = cfg.labels.next;
+  slider.max = String(cfg.ids.length - 1);
+  slider.setAttribute('aria-label', cfg.labels.slider || '');
+  const pos = () => cfg.ids.indexOf(S.id);
+  // the page's own rule (shown before we mount) is switched off by this class
+  document.body.classList.add(`ols-${cfg.key}`);
+  let style = document.getElementById(`ols-style-${cfg.key}`);
+  if (!style) {
+    style = document.createElement('style');
+    style.id = `ols-style-${cfg.key}`;
+    document.head.appendChild(style);
+  }
+  const charts = () =>
+    Object.keys(S.raw || {})
+      .map((k) => [k, document.querySelector(`.st-key-${k} .js-plotly-plot`)])
+      .filter((p) => p[1]);
+  const tag = (id) => `${cfg.family}:${id}`;
+  async function draw(k, gd) {
+    const i = pos();
+    if (!window.Plotly || !gd.layout || i < 0 || !S.raw[k]?.[i]) return;
+    if (gd.layout.meta === tag(S.id)) return;
+    if (gd.layout.template && !S.base[k]) S.base[k] = gd.layout.template;
+    const f = S.raw[k][i];
+    const layout = Object.assign({}, f.layout, { meta: tag(S.id) });
+    if (S.base[k]) layout.template = S.base[k]; // Streamlit's theme, as on the server's draw
+    await window.Plotly.react(gd, f.data, layout);
+  }
+  function publish() {
+    Object.assign(root.dataset, { id: S.id, moves: S.moves, latency: S.latency.toFixed(1) });
+  }
+  function label() {
+    const i = pos();
+    const n = cfg.ids.length;
+    slider.value = String(i);
+    count.textContent = cfg.titles[i] || `${i + 1} / ${n}`;
+    prev.disabled = i <= 0 && !cfg.more_before;
+    next.disabled = i >= n - 1 && !cfg.more;
+    style.textContent = cfg.blocks.map((p) => hideRule(p, S.id)).join('\n');
+    publish();
+  }
+  function report(now) {
+    clearTimeout(S.timer);
+    const send = () => {
+      if (S.report) {
+        S.seq += 1;
+        S.report('pos', { id: S.id, seq: S.seq });
+      }
+    };
+    if (now) send();
+    else S.timer = setTimeout(send, 350);
+  }
+  async function go(i) {
+    const t0 = performance.now();
+    const n = cfg.ids.length;
+    if (i >= n) {
+      if (cfg.more) {
+        S.id = cfg.next_id;
+        report(true);
+      }
+      return;
+    }
+    if (i < 0) {
+      if (cfg.more_before) {
+        S.id = cfg.prev_id;
+        report(true);
+      }
+      return;
+    }
+    S.id = cfg.ids[i];
+    label();
+    await Promise.all(charts().map(([k, gd]) => draw(k, gd)));
+    await new Promise((r) => requestAnimationFrame(() => r()));
+    S.latency = performance.now() - t0;
+    S.moves += 1;
+    publish();
+    report(i === n - 1 && cfg.more);
+  }
+  prev.onclick = () => go(pos() - 1);
+  next.onclick = () => go(pos() + 1);
+  slider.oninput = () => go(+slider.value);
+  if (S.keys) document.removeEventListener('keydown', S.keys);
+  S.keys = (e) => {
+    const t = e.target?.tagName || '';
+    if (/INPUT|TEXTAREA|SELECT/.test(t) || e.target?.isContentEditable) return;
+    if (!document.body.contains(root)) return;
+    if (e.key === 'ArrowRight') {
+      e.preventDefault();
+      go(pos() + 1);
+    } else if (e.key === 'ArrowLeft') {
+      e.preventDefault();
+      go(pos() - 1);
+    }
+  };
+  document.addEventListener('keydown', S.keys);
+  label();
+  // Keep every chart on the shown step: Streamlit draws a chart with the server's figure
+  // (plotly's afterplot event) or adds it to the page (a MutationObserver); one check per
+  // animation frame.
+  const hooked = new WeakSet();
+  let pending = 0;
+  function sync() {
+    pending = 0;
+    for (const [k, gd] of charts()) {
+      if (!hooked.has(gd) && gd.on) {
+        hooked.add(gd);
+        gd.on('plotly_afterplot', schedule);
+      }
+      draw(k, gd);
+    }
+  }
+  function schedule() {
+    if (!pending) pending = requestAnimationFrame(sync);
+  }
+  const observer = new MutationObserver(schedule);
+  observer.observe(document.body, { childList: true, subtree: true });
+  schedule();
+  return () => {
+    observer.disconnect();
+    cancelAnimationFrame(pending);
+    clearTimeout(S.timer);
+    document.removeEventListener('keydown', S.keys);
+    document.body.classList.remove(`ols-${cfg.key}`);
+    style.remove();
+  };
+}
