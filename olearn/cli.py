@@ -81,9 +81,18 @@ def _parser() -> argparse.ArgumentParser:
     app = sub.add_parser(
         "app",
         help="start the Streamlit app (needs the [app] extra)",
-        usage="olearn app [--streamlit-help] [STREAMLIT OPTIONS]",
+        usage="olearn app [--workers N] [--streamlit-help] [STREAMLIT OPTIONS]",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         description=_app_description(),
+    )
+    app.add_argument(
+        "--workers",
+        type=_int_in(1, 64),
+        default=None,
+        metavar="N",
+        help="N Streamlit processes behind nginx on one port, with sticky sessions and "
+        "compressed static files (needs nginx: apt-get install nginx); --server.port and "
+        "--server.address are then the proxy's. Without it: one Streamlit process",
     )
     app.add_argument(
         "--streamlit-help",
@@ -492,6 +501,10 @@ def _cmd_app(args) -> int:
         if importlib.util.find_spec("streamlit") is None:
             raise ImportError('the app needs the [app] extra: pip install "olearn[app]"')
         return subprocess.call([sys.executable, "-m", "streamlit", "run", "--help"])
+    if args.workers is not None:
+        from olearn.app.launch import run_workers
+
+        return run_workers(args.workers, args.streamlit_options)
     from olearn.app.launch import run
 
     return run(args.streamlit_options)
@@ -623,6 +636,36 @@ def _cmd_warmup(args) -> int:
     return 0
 
 
+def _take_workers(options: list[str], parser) -> tuple[list[str], int | None]:
+    """``olearn app``'s own ``--workers N`` (or ``--workers=N``) out of the options that go
+    to Streamlit; a bad value is argparse's usage error.
+
+    >>> _take_workers(["--workers", "2", "--server.port", "8600"], None)
+    (['--server.port', '8600'], 2)
+    """
+    rest, value = [], None
+    i = 0
+    while i < len(options):
+        name, eq, text = options[i].partition("=")
+        if name == "--workers" and "--" not in options[:i]:
+            if not eq:
+                text = options[i + 1] if i + 1 < len(options) else ""
+                i += 1
+            value = text
+        else:
+            rest.append(options[i])
+        i += 1
+    if value is None:
+        return rest, None
+    try:
+        return rest, _int_in(1, 64)(value)
+    except argparse.ArgumentTypeError as exc:
+        if parser is None:
+            raise
+        parser.parse_args(["app", "--workers", value])  # exits with the usage error
+        raise AssertionError(exc) from None
+
+
 def _one_line(exc: BaseException) -> str:
     text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
     return " ".join(str(text).split()) or type(exc).__name__
@@ -638,7 +681,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.parse_args(["app", "--help"])
         args = parser.parse_args(["app"])
         args.streamlit_help = "--streamlit-help" in own
-        args.streamlit_options = [a for a in argv[1:] if a != "--streamlit-help"]
+        options, args.workers = _take_workers(argv[1:], parser)
+        args.streamlit_options = [a for a in options if a != "--streamlit-help"]
     else:
         args = parser.parse_args(argv)
     try:

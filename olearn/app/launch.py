@@ -8,6 +8,10 @@ two equal.  This module imports nothing from Streamlit: the CLI can say what is 
 ``olearn app`` becomes the Streamlit server (``os.execv``, on POSIX) rather than starting it
 as a child: a signal sent to ``olearn app`` (Ctrl-C, ``kill``, a test's ``terminate()``) reaches
 the server itself, and no server is left running when the command is stopped.
+
+``olearn app --workers N`` (:func:`run_workers`) runs N such servers on private loopback ports
+behind nginx on the public one (:mod:`olearn.app.hosting`); this process stays, and stops them
+all on SIGTERM/SIGINT.
 """
 
 from __future__ import annotations
@@ -87,3 +91,58 @@ def _run_child(argv: list[str]) -> int:
         if child.poll() is None:  # this process is leaving (an exception): the server too
             child.terminate()
             child.wait()
+
+
+def split_public(extra: Sequence[str]) -> tuple[str, int, list[str]]:
+    """``(address, port, the rest)``: the public address and port among Streamlit options
+    (``--server.address``/``--server.port``, as ``--opt value`` or ``--opt=value``; defaults
+    ``0.0.0.0`` and 8501), which the proxy takes, and the options left for each worker.
+
+    >>> split_public(["--server.port=8600", "--theme.base", "dark"])
+    ('0.0.0.0', 8600, ['--theme.base', 'dark'])
+    """
+    found = {"--server.address": "0.0.0.0", "--server.port": "8501"}
+    rest: list[str] = []
+    items = list(extra)
+    i = 0
+    while i < len(items):
+        name, eq, value = items[i].partition("=")
+        if name in found:
+            if not eq:
+                if i + 1 >= len(items):
+                    raise ValueError(f"{name} needs a value")
+                value = items[i + 1]
+                i += 1
+            found[name] = value
+        else:
+            rest.append(items[i])
+        i += 1
+    try:
+        port = int(found["--server.port"])
+    except ValueError:
+        text = found["--server.port"]
+        raise ValueError(f"--server.port must be a number, got {text!r}") from None
+    return found["--server.address"], port, rest
+
+
+def worker_command(port: int, extra: Sequence[str] = ()) -> list[str]:
+    """One worker of ``olearn app --workers``: the app on ``127.0.0.1:port``, headless."""
+    private = ["--server.address=127.0.0.1", f"--server.port={port}", "--server.headless=true"]
+    return command([*extra, *private])
+
+
+def run_workers(workers: int, extra: Sequence[str] = ()) -> int:
+    """``olearn app --workers N``: N Streamlit processes behind nginx on one port (see
+    :func:`olearn.app.hosting.serve`); returns when a signal stopped them all."""
+    from olearn.app import hosting
+
+    if importlib.util.find_spec("streamlit") is None:
+        raise ImportError('the app needs the [app] extra: pip install "olearn[app]"')
+    address, port, rest = split_public(extra)
+    return hosting.serve(
+        lambda p: worker_command(p, rest),
+        workers=workers,
+        address=address,
+        port=port,
+        max_body_mib=MAX_BYTES // MIB,
+    )

@@ -1,0 +1,285 @@
+"""``olearn app --workers N``: N Streamlit processes behind nginx, started and stopped as one.
+
+One Streamlit process runs every session's script on one core; N processes on one machine
+use N cores.  They listen on private loopback ports; nginx (Debian's ``nginx`` package, not a
+balancer of our own) listens on the one public port and
+
+- keeps each visitor on one process (a cookie, :data:`COOKIE`, set on the first response and
+  read by nginx's ``map``; a visitor without it is placed at random by ``split_clients``), so a
+  Streamlit session's page, websocket and upload/media requests live in one process;
+- serves Streamlit's static files itself from a cache folder holding a gzip copy of each
+  (``gzip_static``), made once per Streamlit version (:func:`static_cache`): no worker spends
+  CPU on them and a first visit transfers them compressed;
+- compresses what the workers send (``gzip``) and passes websockets through.
+
+:func:`serve` starts everything, waits, and stops every process (proxy and workers) when it
+receives SIGTERM or SIGINT or when any of them exits.  This module imports nothing from
+Streamlit except to find its static folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+COOKIE = "olearn_worker"
+TEMPLATE = Path(__file__).with_name("nginx.conf.template")
+PROXY_PACKAGE = "nginx"  # Debian/Ubuntu: apt-get install nginx
+# the static files worth compressing (the rest, images and woff2 fonts, are compressed already)
+COMPRESSIBLE = frozenset({".js", ".mjs", ".css", ".svg", ".json", ".map", ".txt", ".ttf", ".html"})
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+class _Stop(Exception):
+    """Raised in the main thread by SIGTERM/SIGINT while :func:`serve` waits."""
+
+
+def find_proxy() -> str:
+    """The ``nginx`` binary, or a ValueError saying which package to install."""
+    found = shutil.which("nginx") or next(
+        (p for p in ("/usr/sbin/nginx", "/usr/local/sbin/nginx") if os.access(p, os.X_OK)), None
+    )
+    if found is None:
+        raise ValueError(
+            "olearn app --workers needs nginx as its reverse proxy and none was found: "
+            f"install it (Debian/Ubuntu: apt-get install {PROXY_PACKAGE}; macOS: brew install "
+            "nginx), or run without --workers for one Streamlit process"
+        )
+    return found
+
+
+def streamlit_static_dir() -> Path:
+    """Streamlit's own static folder (``index.html`` and ``static/js``, ``static/css``...)."""
+    import streamlit
+
+    return Path(streamlit.__file__).resolve().parent / "static"
+
+
+def _cache_root() -> Path:
+    env = os.environ.get("OLEARN_STATIC_CACHE")
+    if env:
+        return Path(env).expanduser()
+    return Path(os.environ.get("XDG_CACHE_HOME") or "~/.cache").expanduser() / "olearn" / "static"
+
+
+def static_cache(source: Path | None = None, root: Path | None = None) -> Path:
+    """A folder whose ``static/`` mirrors Streamlit's ``static/static`` with a ``.gz`` copy of
+    every compressible file, for nginx's ``root`` + ``gzip_static``.
+
+    Made once per Streamlit version (about 2 s; ``$OLEARN_STATIC_CACHE`` or
+    ``~/.cache/olearn/static`` holds it); later calls return the existing folder.
+    """
+    import streamlit
+
+    source = Path(source) if source is not None else streamlit_static_dir()
+    root = Path(root) if root is not None else _cache_root()
+    final = root / f"streamlit-{streamlit.__version__}"
+    if (final / "static").is_dir():
+        return final
+    root.mkdir(parents=True, exist_ok=True)
+    building = Path(tempfile.mkdtemp(prefix=".building-", dir=root))
+    try:
+        shutil.copytree(source / "static", building / "static")
+        for path in (building / "static").rglob("*"):
+            if path.is_file() and path.suffix in COMPRESSIBLE:
+                data = path.read_bytes()
+                packed = gzip.compress(data, compresslevel=9, mtime=0)
+                if len(packed) < len(data):
+                    path.with_name(path.name + ".gz").write_bytes(packed)
+        for path in [building, *building.rglob("*")]:  # nginx's workers may run as another user
+            path.chmod(0o755 if path.is_dir() else 0o644)
+        try:
+            building.rename(final)
+        except OSError:  # another process made it meanwhile
+            if not (final / "static").is_dir():
+                raise
+    finally:
+        shutil.rmtree(building, ignore_errors=True)
+    return final
+
+
+def free_port(host: str = "127.0.0.1") -> int:
+    """A TCP port free on ``host`` now."""
+    with socket.socket() as s:
+        s.bind((host, 0))
+        return s.getsockname()[1]
+
+
+def nginx_config(
+    worker_ports: Sequence[int], *, listen: str, static: Path, run_dir: Path, max_body_mib: int
+) -> str:
+    """The proxy's configuration (from :data:`TEMPLATE`) for workers on ``worker_ports``."""
+    n = len(worker_ports)
+    names = [f"w{i}" for i in range(n)]
+    share = f"{100 / n:.2f}".rstrip("0").rstrip(".")
+    split = [f"        {share}% {name};" for name in names[:-1]] + [f"        * {names[-1]};"]
+    upstreams = "\n".join(
+        f"    upstream {name} {{\n        server 127.0.0.1:{port};\n    }}"
+        for name, port in zip(names, worker_ports)
+    )
+    user = ""
+    if hasattr(os, "geteuid") and os.geteuid() == 0:  # else nginx's workers would be nobody
+        import grp
+        import pwd
+
+        user = f"user {pwd.getpwuid(0).pw_name} {grp.getgrgid(0).gr_name};"
+    values = {
+        "RUN": str(run_dir),
+        "USER": user,
+        "MAX_BODY": f"{max_body_mib}m",
+        "SPLIT": "\n".join(split),
+        "KNOWN": "\n".join(f"        {name} {name};" for name in names),
+        "COOKIE": COOKIE,
+        "UPSTREAMS": upstreams,
+        "LISTEN": listen,
+        "STATIC": str(static),
+    }
+    text = TEMPLATE.read_text()
+    for key, value in values.items():
+        text = text.replace(f"@{key}@", value)
+    return text
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child before exec
+    """Linux: the child gets SIGTERM if ``olearn app`` itself is killed (SIGKILL)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def _start(argv: Sequence[str], **kwargs) -> subprocess.Popen:
+    preexec = _die_with_parent if sys.platform.startswith("linux") else None
+    return subprocess.Popen(list(argv), preexec_fn=preexec, **kwargs)  # noqa: PLW1509
+
+
+def wait_healthy(url: str, procs: Sequence[subprocess.Popen], timeout: float = 120.0) -> None:
+    """Wait until ``url`` answers 200, failing early if any of ``procs`` has exited."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for proc in procs:
+            if proc.poll() is not None:
+                raise RuntimeError(f"{Path(proc.args[0]).name} exited with code {proc.returncode}")
+        try:
+            with urllib.request.urlopen(url, timeout=2) as r:
+                if r.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise TimeoutError(f"no answer from {url} within {timeout:.0f} s")
+
+
+def stop(procs: Sequence[subprocess.Popen], timeout: float = 10.0) -> None:
+    """SIGTERM every process still running, then SIGKILL what is left after ``timeout``."""
+    for proc in procs:
+        if proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                proc.terminate()
+    deadline = time.monotonic() + timeout
+    for proc in procs:
+        try:
+            proc.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def serve(
+    worker_command: Callable[[int], list[str]],
+    *,
+    workers: int,
+    address: str = "0.0.0.0",
+    port: int = 8501,
+    max_body_mib: int = 200,
+    on_ready: Callable[[list[subprocess.Popen]], None] | None = None,
+) -> int:
+    """Run ``workers`` Streamlit processes and nginx in front of them until a signal.
+
+    Parameters
+    ----------
+    worker_command : callable
+        ``worker_command(port)``: the command line of one Streamlit process listening on
+        ``127.0.0.1:port``.
+    workers : int
+        How many Streamlit processes (at least 1).
+    address, port : str, int
+        Where nginx listens: the one public address.
+    max_body_mib : int
+        The largest request body (uploads) nginx lets through, in MiB.
+    on_ready : callable, optional
+        Called with every process (workers, then nginx) once the proxy answers.
+
+    Returns
+    -------
+    int
+        0 after SIGTERM/SIGINT, 1 if a process exited by itself (every other one is stopped).
+    """
+    if workers < 1:
+        raise ValueError(f"--workers must be at least 1, got {workers}")
+    nginx = find_proxy()
+    static = static_cache()
+    procs: list[subprocess.Popen] = []
+    run_dir = Path(tempfile.mkdtemp(prefix="olearn-app-"))
+    run_dir.chmod(0o755)
+
+    def on_signal(signum, _frame):
+        raise _Stop(signum)
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in STOP_SIGNALS}
+    try:
+        ports = [free_port() for _ in range(workers)]
+        for p in ports:
+            procs.append(_start(worker_command(p), stdout=subprocess.DEVNULL))
+        for p in ports:
+            wait_healthy(f"http://127.0.0.1:{p}/_stcore/health", procs)
+        listen = f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+        conf = run_dir / "nginx.conf"
+        conf.write_text(
+            nginx_config(
+                ports, listen=listen, static=static, run_dir=run_dir, max_body_mib=max_body_mib
+            )
+        )
+        procs.append(_start([nginx, "-p", str(run_dir), "-c", str(conf)]))
+        host = "127.0.0.1" if address in ("0.0.0.0", "::", "") else address
+        wait_healthy(f"http://{host}:{port}/_stcore/health", procs, timeout=30)
+        print(
+            f"olearn: serving on http://{host}:{port} ({workers} Streamlit processes behind "
+            "nginx); SIGINT/SIGTERM stop them all",
+            file=sys.stderr,
+            flush=True,
+        )
+        if on_ready is not None:
+            on_ready(procs)
+        while all(proc.poll() is None for proc in procs):
+            time.sleep(0.5)
+        gone = next(proc for proc in procs if proc.poll() is not None)
+        print(
+            f"olearn: {Path(gone.args[0]).name} (pid {gone.pid}) exited with code "
+            f"{gone.returncode}: stopping the others",
+            file=sys.stderr,
+        )
+        return 1
+    except _Stop:
+        return 0
+    finally:
+        # a second signal while stopping must not leave half of them running
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
+        stop(procs)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        shutil.rmtree(run_dir, ignore_errors=True)
