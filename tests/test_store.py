@@ -132,6 +132,12 @@ def test_damage_and_mismatches_are_clear_errors(svm_file, tmp_path):
     bad.write_text("1 1:1\n0.5 2:2\n")
     with pytest.raises(ValueError, match="integers"):
         convert_svmlight(bad, tmp_path / "b", overwrite=True)
+    bad.write_bytes(b"\x1f\x8b\x08\x00")
+    with pytest.raises(ValueError, match="compressed"):
+        convert_svmlight(bad, tmp_path / "b", overwrite=True)
+    bad.write_bytes(b"1 1:1\n2 \xff:1\n")
+    with pytest.raises(ValueError, match="line 2 is not UTF-8"):
+        convert_svmlight(bad, tmp_path / "b", overwrite=True)
     with pytest.raises(ValueError, match="not an olearn store"):
         open_store(tmp_path)
 

@@ -36,6 +36,10 @@ def line_groups(path: Path, chunk_rows: int, start: int = 0) -> Iterator[tuple[l
             if not lines:
                 first = number
             lines.append(raw)
+            try:
+                raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise ValueError(f"{path}: line {number} is not UTF-8 text") from None
             if len(lines) == chunk_rows:
                 yield lines, offset, first
                 lines = []

@@ -325,10 +325,27 @@ def _check_chunk_rows(chunk_rows: int) -> int:
     return chunk_rows
 
 
+def _check_plain_text(source: Path) -> None:
+    """ValueError for a compressed file or a binary format (the uploads' checks,
+    :mod:`olearn.datasets._decode`): a conversion seeks into its source to resume."""
+    from olearn.datasets._decode import _compression, _refuse_unsupported
+
+    with open(source, "rb") as f:
+        head = f.read(512)
+    _refuse_unsupported(head, str(source))
+    compression = _compression(head)
+    if compression:
+        raise ValueError(
+            f"{source} is compressed ({compression}); decompress it first (a conversion reads "
+            "plain UTF-8 text, and seeks into it to resume)"
+        )
+
+
 def _convert(source: Path, dest, options: dict, parse, overwrite: bool, progress: bool) -> Store:
     source, dest = Path(source), Path(dest)
     if not source.is_file():
         raise ValueError(f"{source}: no such file")
+    _check_plain_text(source)
     chunk_rows = _check_chunk_rows(options["chunk_rows"])
     writer = _begin(dest, _source_id(source), options, overwrite)
     manifest = writer.manifest
