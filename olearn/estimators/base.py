@@ -61,6 +61,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from olearn._budget import model_bytes, require
 from olearn.estimators import _fit_options as fit_options
+from olearn.estimators import _stream
 from olearn.estimators._average import (
     AVERAGE_CONSTRAINT,
     AveragedWeights,
@@ -540,14 +541,17 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
 
     # --- public API ----------------------------------------------------------------------
     @unfitted_on_failure
-    def fit(self, X, y, coef_init=None, intercept_init=None, sample_weight=None):
+    def fit(self, X, y=None, coef_init=None, intercept_init=None, sample_weight=None):
         """Learn with ``epochs`` passes over (X, y): from zero weights, from ``coef_init`` /
         ``intercept_init``, or (``warm_start=True``, fitted) from the current state; fewer
         passes when ``tol`` stops it (see the class's parameters).
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features).
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), or a store
+            (:mod:`olearn.datasets.store`, with ``y=None``): streamed chunk by chunk
+            (:mod:`olearn.estimators._stream`; no ``tol``, ``early_stopping``, inits or
+            weights).
         y : array-like of shape (n_samples,), labels of any hashable type.
         coef_init : array-like of shape (n_classes, n_features), optional
             Initial weights (per-class rows, in ``classes_`` order; the rest of the state,
@@ -567,6 +571,8 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        if _stream.is_stream(X):  # a chunked store (olearn.datasets.store): y=None
+            return _stream.fit(self, X, y, coef_init, intercept_init, sample_weight)
         self._validate_params()
         self._check_params()
         init = coef_init is not None or intercept_init is not None
@@ -643,12 +649,14 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         if self.tol is not None:
             fit_options.warn_not_converged(self._name, self.epochs)
 
-    def partial_fit(self, X, y, classes=None, sample_weight=None):
+    def partial_fit(self, X, y=None, classes=None, sample_weight=None):
         """One update per sample, in the given order (a single online pass).
 
         Parameters
         ----------
-        X : {array-like, sparse matrix} of shape (n_samples, n_features).
+        X : {array-like, sparse matrix} of shape (n_samples, n_features), or a store
+            (:mod:`olearn.datasets.store`, with ``y=None``): one pass in order, one chunk in
+            memory; equal to the same rows in memory.
         y : array-like of shape (n_samples,), labels of any hashable type.
         classes : array-like, optional
             Labels to declare before the first sample (default: none).  A label seen for the
@@ -674,6 +682,9 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        if _stream.is_stream(X):  # a chunked store, one pass in order
+            _stream.partial(self, X, y, classes, sample_weight, record_mistakes=False)
+            return self
         self._partial(X, y, classes, record_mistakes=False, sample_weight=sample_weight)
         return self
 
@@ -724,7 +735,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
             return every
         return mistakes
 
-    def learn_stream(self, X, y, classes=None, sample_weight=None) -> np.ndarray:
+    def learn_stream(self, X, y=None, classes=None, sample_weight=None) -> np.ndarray:
         """``partial_fit`` that also returns, per sample, whether the model mispredicted it
         *before* learning from it (progressive validation: the online mistake count).
 
@@ -733,6 +744,8 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
         mistakes : ndarray of bool, shape (n_samples,); ``mistakes.cumsum() / arange(1, n+1)``
         is the online learning curve.  A row of weight 0 is absent: False.
         """
+        if _stream.is_stream(X):  # a chunked store, one pass in order
+            return _stream.partial(self, X, y, classes, sample_weight, record_mistakes=True)
         return self._partial(X, y, classes, True, sample_weight=sample_weight)
 
     # --- the public state --------------------------------------------------------------------
