@@ -204,7 +204,7 @@ def stepper_next(pg, url: str, path: str, key: str, repeat: int) -> dict:
 def python_build(repeat: int) -> dict:
     """Building every frame of the Playground (4 learners, n=400) in Python, uncached."""
     from olearn.teaching.stream import run_stream
-    from olearn.viz.stream import curves_animation, planes_animation
+    from olearn.viz.stream import curves_parts, planes_parts
 
     keys = ("perceptron", "pa", "spa", "arow")
     times_run, times_frames = [], []
@@ -213,8 +213,8 @@ def python_build(repeat: int) -> dict:
         run = run_stream(keys, "blobs", 400, test_fraction=0.2)
         times_run.append(1000 * (time.perf_counter() - start))
         start = time.perf_counter()
-        _, frames = planes_animation(run, "en", True, 520, 0)
-        curves_animation(run, "en", 360, 0)
+        _, frames = planes_parts(run, "en", True, 520, 0)
+        curves_parts(run, "en", 360, 0)
         json.dumps(frames)
         times_frames.append(1000 * (time.perf_counter() - start))
     return {"run_stream": _stats(times_run), "frames_and_json": _stats(times_frames)}

@@ -6,6 +6,7 @@ import bisect
 import streamlit as st
 
 from olearn.app.cached import cs_figure_at, cs_page, cs_player_views
+from olearn.app.downloads import animation_button, cs_html
 from olearn.app.frame import require_frame
 from olearn.app.player import chart_key, player
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
@@ -75,6 +76,13 @@ with guard():
             if pos.get("fps") in SPEEDS:
                 fps = ui.adopt("fps", int(pos["fps"]))
         st.caption(tr("cs.play_help"))
+        if not hide_all:
+            animation_button(
+                tr("ui.download_html"),
+                lambda: cs_html(views, tr("cs.title")),
+                "olearn-cs-svm.html",
+                "cs.download",
+            )
     fig, table = cs_figure_at(kind, int(n), int(K), float(C), int(seed), i, L)
     with left:
         plot(fig, key=CHART)

@@ -5,6 +5,7 @@ import streamlit as st
 from olearn import registry
 from olearn.app import page_path
 from olearn.app.cached import stream_views
+from olearn.app.downloads import animation_button, stream_html
 from olearn.app.frame import require_frame
 from olearn.app.player import chart_key, player
 from olearn.app.ui import (
@@ -27,7 +28,6 @@ from olearn.teaching.stream import (
     points_from_text,
     points_to_text,
 )
-from olearn.viz.common import PLOTLY_CONFIG
 from olearn.viz.palette import CLASS_COLORS
 from olearn.viz.stream import placement_figure
 
@@ -79,12 +79,11 @@ def placed_points_editor() -> tuple:
                 ":material/delete: " + tr("play.delete") if c == DELETE else str(c)
             ),
         )
-        event = st.plotly_chart(
+        event = plot(
             placement_figure(tuple(st.session_state["play.pts"]), L),
+            key=f"play.place.{version}",
             on_select="rerun",
             selection_mode="points",
-            config=PLOTLY_CONFIG,
-            key=f"play.place.{version}",
         )
         st.caption(tr("play.place_title"))
         clicked = event.selection.points if event else []
@@ -192,6 +191,12 @@ def learners_view(keys, kind, n, K, noise, test, seed, C, bias, band, points) ->
         plot(views["curves"], key=CHARTS["curves"])
         if not ui.all_hidden:
             st.caption(tr("play.keys_hint"))
+            animation_button(
+                tr("ui.download_html"),
+                lambda: stream_html(views, tr("play.title")),
+                "olearn-playground.html",
+                "play.download",
+            )
     ui.values["t"] = t
     ui.values["fps"] = fps
     if views["weights"] is not None:

@@ -15,50 +15,17 @@ from olearn.viz.stream import planes_animation
 run = run_stream(
     ("perceptron", "pa", "spa", "arow"), n_samples=80, n_classes=4, margin=0.2, noise=0.05, seed=0
 )
-fig, frames = planes_animation(run)
+fig = planes_animation(run)
+fig.show()
 
 # %%
-# Attach the frames and a play control
-# ------------------------------------
-# The figure plays in Jupyter, VS Code, ``fig.write_html()`` and here once it carries its
-# frames, a Play / Pause button and a slider.  (Figures from newer olearn versions may carry
-# them already; then this cell changes nothing.)
-if not fig.frames:
-    fig.frames = frames
-if not fig.layout.updatemenus:
-    play = dict(
-        frame=dict(duration=80, redraw=False), transition=dict(duration=0), fromcurrent=True
-    )
-    pause = dict(frame=dict(duration=0, redraw=False), mode="immediate")
-    fig.update_layout(
-        updatemenus=[
-            dict(
-                type="buttons",
-                direction="left",
-                x=0.0,
-                y=-0.1,
-                xanchor="left",
-                yanchor="top",
-                buttons=[
-                    dict(label="Play", method="animate", args=[None, play]),
-                    dict(label="Pause", method="animate", args=[[None], pause]),
-                ],
-            )
-        ],
-        sliders=[
-            dict(
-                x=0.3,
-                y=-0.05,
-                len=0.7,
-                currentvalue=dict(prefix="t = ", xanchor="right"),
-                steps=[
-                    dict(label=f.name, method="animate", args=[[f.name], pause]) for f in fig.frames
-                ],
-            )
-        ],
-    )
-    fig.update_layout(margin=dict(b=110), height=640)
-fig.show()
+# The figure carries its frames and its play control
+# --------------------------------------------------
+# Every animation of :mod:`olearn.viz` (``planes_animation``, ``curves_animation``,
+# ``weight_space_animation``, ``cs_animation``) returns one figure with its frames, a Play /
+# Pause button and a slider: ``fig.show()`` plays it in Jupyter and VS Code, and
+# ``fig.write_html("planes.html")`` writes a page that plays it in any browser.
+print(len(fig.frames), "frames; controls:", [b.label for b in fig.layout.updatemenus[0].buttons])
 
 # %%
 # Mistakes per learner over the stream

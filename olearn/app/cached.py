@@ -135,13 +135,13 @@ def stream_views(
     import re
 
     from olearn.teaching.stream import step_notes
-    from olearn.viz.stream import curves_animation, planes_animation, weight_space_animation
+    from olearn.viz.stream import curves_parts, planes_parts, weight_space_parts
 
     run = stream_run(*run_args)
     sig = hashlib.sha1(repr((run_args, lang, band, heights, t0)).encode()).hexdigest()[:16]
-    planes, planes_frames = planes_animation(run, lang, band, heights[0], t0, sig)
-    curves, curves_frames = curves_animation(run, lang, heights[1], t0, sig)
-    weights = weight_space_animation(run, lang, 420, t0, sig)
+    planes, planes_frames = planes_parts(run, lang, band, heights[0], t0, sig)
+    curves, curves_frames = curves_parts(run, lang, heights[1], t0, sig)
+    weights = weight_space_parts(run, lang, 420, t0, sig)
     frames = {
         "planes": json.dumps(planes_frames, separators=(",", ":")),
         "curves": json.dumps(curves_frames, separators=(",", ":")),

@@ -30,9 +30,9 @@ from typing import Any
 import streamlit as st
 
 from olearn._budget import BudgetError
+from olearn.app import downloads
 from olearn.app.player import chart_key
 from olearn.teaching.strings import LANGS, t
-from olearn.viz.common import PLOTLY_CONFIG
 
 RAISE_ENV = "OLEARN_APP_RAISE"  # set to 1 (tests) to let page errors propagate
 _LANG_OF = "_ui.lang_of."  # session key prefix: the language a widget's labels were drawn in
@@ -101,9 +101,10 @@ def blank_missing(frame):
     return style.format(na_rep="", subset=others)
 
 
-def plot(fig, key: str | None = None) -> None:
-    """Render a plotly figure full width; its modebar camera saves a PNG client-side."""
-    st.plotly_chart(fig, config=PLOTLY_CONFIG, key=key)
+def plot(fig, key: str | None = None, **kw):
+    """Render a plotly figure full width; its modebar saves a PNG (camera) or an SVG,
+    client-side (:mod:`olearn.app.downloads`).  ``kw`` go to ``st.plotly_chart``."""
+    return downloads.plot(fig, key, **kw)
 
 
 def parse_param(raw: Any, like: Any) -> Any:

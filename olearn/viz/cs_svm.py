@@ -1,6 +1,6 @@
 """The Crammer-Singer page's figure: the decomposition one sub-problem at a time (seed 003),
 drawn once and played in the browser by :mod:`olearn.app.player` (frames of the moving
-traces, a note per frame)."""
+traces, a note per frame); :func:`cs_animation` is the same figure playing by itself."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from olearn.teaching.strings import num, t
+from olearn.viz.animate import with_frames
 from olearn.viz.common import style
 from olearn.viz.palette import algorithm_color, class_color, rgba
 from olearn.viz.walks import INK, _box, _closed, end_labels, region_polygons
@@ -189,6 +190,16 @@ def cs_frames(walk, lang: str = "en") -> tuple[list[int], list[dict], list[str]]
         frames.append(dict(name=str(i), data=data, traces=moving))
         notes.append(cs_note(walk, step, lang))
     return steps, frames, notes
+
+
+def cs_animation(walk, lang: str = "en", height: int = 430) -> go.Figure:
+    """The decomposition of ``walk`` (:func:`olearn.teaching.cs_walk.cs_walk`) played from its
+    first shown sub-problem to its last: :func:`cs_figure` with the frames of
+    :func:`cs_frames` and a play control (the slider reads the sub-problem's number)."""
+    steps, frames, _ = cs_frames(walk, lang)
+    fig = cs_figure(walk, steps[0], lang, height)
+    fig.data[0].meta = 0
+    return with_frames(fig, frames, labels=[str(s + 1) for s in steps], fps=5, prefix="# ")
 
 
 def cs_note(walk, step: int, lang: str = "en") -> str:

@@ -1,11 +1,16 @@
 """Figures of the playground, animated in the browser: one Plotly frame per t (frame names
-``"0".."n"``), built once per setting; :mod:`olearn.app.player` plays them client-side.
+``"0".."n"``), built once per setting.
 
 - :func:`planes_animation`: each learner's plane (exact decision regions, boundaries and
   margin band as polygons, the points seen so far, the mistakes crossed, the next example).
 - :func:`curves_animation`: cumulative mistakes and the test error, a moving t marker.
 - :func:`weight_space_animation`: for confidence-weighted learners, each class mean with its
   1-sigma covariance ellipse.
+
+Each returns a figure carrying its frames and a play control (:mod:`olearn.viz.animate`):
+``fig.show()`` or ``fig.write_html(path)`` plays it.  The ``*_parts`` builders return what
+:mod:`olearn.app.player` plays client-side instead: the figure at ``t0`` without frames, and
+the frames as plain dicts (no plotly.py validation, which costs seconds for 400 frames).
 
 Only scatter traces are used (the frames animate without a full redraw) and figures are
 built from plain dicts (no per-trace validation).  Which points are drawn (seen so far,
@@ -21,6 +26,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from olearn.teaching.strings import t as tt
+from olearn.viz.animate import with_frames
 from olearn.viz.common import region_traces, style
 from olearn.viz.palette import EXAMPLE_COLOR, algorithm_color, algorithm_dash, class_color, rgba
 
@@ -149,6 +155,15 @@ def _merge(static: dict, update: dict) -> dict:
 
 
 def planes_animation(
+    run, lang: str = "en", band: bool = True, height: int = 560, t0: int = 0
+) -> go.Figure:
+    """Every learner's plane over the stream ``run`` (:func:`olearn.teaching.stream.run_stream`),
+    one frame per t, with a play control: the figure of :func:`planes_parts` that plays by
+    itself."""
+    return with_frames(*planes_parts(run, lang, band, height, t0))
+
+
+def planes_parts(
     run, lang: str = "en", band: bool = True, height: int = 560, t0: int = 0, sig: str = ""
 ) -> tuple[go.Figure, list[dict]]:
     """Every learner's plane: the figure at ``t0`` and one frame per t = 0..n (plain JSON-able
@@ -247,7 +262,13 @@ def _spread(values: list[float], gap: float) -> list[float]:
     return out
 
 
-def curves_animation(
+def curves_animation(run, lang: str = "en", height: int = 300, t0: int = 0) -> go.Figure:
+    """The mistake and test-error curves of :func:`curves_parts`, one frame per t, with a
+    play control."""
+    return with_frames(*curves_parts(run, lang, height, t0))
+
+
+def curves_parts(
     run, lang: str = "en", height: int = 300, t0: int = 0, sig: str = ""
 ) -> tuple[go.Figure, list[dict]]:
     """Cumulative mistakes (top) and, with a test set, the test error (bottom) of every
@@ -390,6 +411,15 @@ def _ellipse_frame(run, keys: list[str], t: int) -> list[dict]:
 
 
 def weight_space_animation(
+    run, lang: str = "en", height: int = 420, t0: int = 0
+) -> go.Figure | None:
+    """The class means and their 1-sigma ellipses of :func:`weight_space_parts`, one frame
+    per t, with a play control; None when no confidence-weighted learner runs."""
+    parts = weight_space_parts(run, lang, height, t0)
+    return None if parts is None else with_frames(*parts)
+
+
+def weight_space_parts(
     run, lang: str = "en", height: int = 420, t0: int = 0, sig: str = ""
 ) -> tuple[go.Figure, list[dict]] | None:
     """For confidence-weighted learners: each class mean mu_k (features 1, 2) with the 1-sigma

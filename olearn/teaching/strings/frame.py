@@ -58,8 +58,13 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "ui.download_csv": ("Download CSV", "CSV をダウンロード"),
     "ui.png_hint": (
-        "Every figure downloads as PNG from its toolbar (camera icon).",
-        "図はツールバーのカメラアイコンから PNG で保存できます。",
+        "Every figure downloads from its toolbar: PNG (camera icon) or SVG (for slides).",
+        "図はツールバーから保存できます: PNG (カメラアイコン) または SVG (スライド用)。",
+    ),
+    "ui.svg_title": ("Download plot as SVG", "SVG で保存"),
+    "ui.download_html": (
+        "Download the animation (HTML, plays offline)",
+        "アニメーションを保存 (HTML、オフラインで再生)",
     ),
     "ui.seed": ("Seed", "乱数シード"),
     "ui.settings": ("Settings", "設定"),
