@@ -171,6 +171,27 @@ def markdown(results: dict) -> str:
             ],
         )
         lines.append("")
+    if results.get("learn_one"):
+        from benchmarks.river_learn_one import table_lines
+
+        lines += [
+            "## Per-sample learn_one: olearn inside River vs River's PA",
+            "",
+            "Each round trains a fresh model of every contestant on the whole stream of dicts "
+            "(interleaved); samples/s is the median over rounds, the ratio the median of the "
+            "per-round ratios to River's `OneVsRestClassifier(PAClassifier(C=1, mode=1))`, in "
+            "this run. Progressive accuracy: an untimed extra pass (predict, then learn).",
+            "",
+        ]
+        for stream in results["learn_one"]:
+            lines += [
+                f"{stream['stream']}: {stream['samples']} samples, "
+                f"{stream['features_per_sample']:.0f} features per sample, "
+                f"{stream['rounds']} rounds.",
+                "",
+                *table_lines(stream["table"]),
+                "",
+            ]
     if results.get("scaling"):
         lines += ["## Scaling (synthetic sparse data, log-log slope of time per epoch)", ""]
         base = results["scaling"]["grid"]["base"]

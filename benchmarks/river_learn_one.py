@@ -1,6 +1,8 @@
 """Per-sample ``learn_one``: olearn inside River (:mod:`olearn.river`) against River's own PA.
 
-``python -m benchmarks.river_learn_one [--quick] [--rows N] [--rounds R]``
+``python -m benchmarks.river_learn_one [--quick] [--rows N] [--rounds R]``, and a section of
+``python -m benchmarks`` (:func:`run`; its rows in the report and the issue-18 target,
+olearn's PA-I at least as fast as River's, in :mod:`benchmarks.run`).
 
 The same stream of dicts reaches every contestant: sklearn's digits (dense, 64 features,
 10 classes) and the first ``--rows`` documents of 20 Newsgroups (8 classes, tf-idf rows of
@@ -108,28 +110,55 @@ def measure(xs, ys, rounds: int) -> list[dict]:
     return table
 
 
-def main(argv=None) -> list[tuple[str, list[dict]]]:
+def run(rows: int = 3000, quick: bool = False, rounds: int | None = None, log=print) -> list:
+    """Every stream measured: one dict per stream (``stream``, ``samples``,
+    ``features_per_sample``, ``rounds``, ``table``: :func:`measure`'s rows)."""
+    rounds = rounds or (2 if quick else 7)
+    results = []
+    for name, xs, ys in streams(rows, quick):
+        nnz = sum(len(x) for x in xs) / len(xs)
+        log(f"learn_one: {name}, {len(xs)} samples, {rounds} rounds")
+        results.append(
+            {
+                "stream": name,
+                "samples": len(xs),
+                "features_per_sample": nnz,
+                "rounds": rounds,
+                "table": measure(xs, ys, rounds),
+            }
+        )
+    return results
+
+
+def table_lines(table: list[dict]) -> list[str]:
+    """One stream's rows as a markdown table."""
+    lines = [
+        "| contestant | learn_one samples/s | x River's (range) | progressive acc. |",
+        "|---|---:|---:|---:|",
+    ]
+    for row in table:
+        lo, hi = row["ratio_range"]
+        lines.append(
+            f"| {row['contestant']} | {row['samples_per_s']:,.0f} | "
+            f"{row['ratio_to_river']:.1f} ({lo:.1f}-{hi:.1f}) | "
+            f"{100 * row['progressive_accuracy']:.1f}% |"
+        )
+    return lines
+
+
+def main(argv=None) -> list[dict]:
     p = argparse.ArgumentParser(prog="python -m benchmarks.river_learn_one")
     p.add_argument("--quick", action="store_true", help="small streams, 2 rounds")
     p.add_argument("--rows", type=int, default=3000, help="20news-8 documents in the stream")
     p.add_argument("--rounds", type=int, default=None, help="interleaved rounds (default 7)")
     args = p.parse_args(argv)
-    rounds = args.rounds or (2 if args.quick else 7)
-    results = []
-    for name, xs, ys in streams(args.rows, args.quick):
-        table = measure(xs, ys, rounds)
-        results.append((name, table))
-        nnz = sum(len(x) for x in xs) / len(xs)
-        print(f"\n{name}: {len(xs)} samples, {nnz:.0f} features per sample, {rounds} rounds")
-        print("| contestant | learn_one samples/s | x River's (range) | progressive acc. |")
-        print("|---|---:|---:|---:|")
-        for row in table:
-            lo, hi = row["ratio_range"]
-            print(
-                f"| {row['contestant']} | {row['samples_per_s']:,.0f} | "
-                f"{row['ratio_to_river']:.1f} ({lo:.1f}-{hi:.1f}) | "
-                f"{100 * row['progressive_accuracy']:.1f}% |"
-            )
+    results = run(args.rows, args.quick, args.rounds, log=lambda _: None)
+    for r in results:
+        print(
+            f"\n{r['stream']}: {r['samples']} samples, {r['features_per_sample']:.0f} features "
+            f"per sample, {r['rounds']} rounds"
+        )
+        print("\n".join(table_lines(r["table"])))
     return results
 
 

@@ -1,9 +1,10 @@
 """``python -m benchmarks``: every benchmark in one run, results under ``results/``.
 
 Sections: one epoch of every contestant on each dataset (:mod:`benchmarks.epochs`), the
-Crammer-Singer solvers to the same objective (:mod:`benchmarks.cs_svm`), scaling
-(:mod:`benchmarks.scaling`), start-up (:mod:`benchmarks.startup`); then the targets of issue 7
-are checked from those numbers and everything is written by :mod:`benchmarks.report`.
+Crammer-Singer solvers to the same objective (:mod:`benchmarks.cs_svm`), per-sample
+``learn_one`` inside River against River's own PA (:mod:`benchmarks.river_learn_one`), scaling
+(:mod:`benchmarks.scaling`), start-up (:mod:`benchmarks.startup`); then the targets of issues
+7 and 18 are checked from those numbers and everything is written by :mod:`benchmarks.report`.
 
 ``--quick`` uses small data (digits and synthetic sparse sets), few repeats, and skips the cold
 start-up; it exists so that a test can check the command runs and its outputs are well-formed.
@@ -48,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--skip",
         default="",
-        help="comma-separated sections to skip: epochs,cs-svm,scaling,startup,repro,vw",
+        help="comma-separated sections to skip: epochs,cs-svm,learn-one,scaling,startup,repro,vw",
     )
     return p
 
@@ -115,6 +116,18 @@ def targets(results: dict) -> list[dict]:
                     "value": r["ratio"],
                 }
             )
+    for stream in results.get("learn_one", []):  # issue 18: learn_one at or above River's PA
+        row = next(r for r in stream["table"] if r["contestant"] == "olearn PA-I")
+        ratio = row["ratio_to_river"]
+        out.append(
+            {
+                "target": f"olearn.river PA-I learn_one vs River PA-I (OvR) ({stream['stream']})",
+                "measured": f"{ratio:.2f}x River's samples/s ({row['samples_per_s']:,.0f}/s)",
+                "goal": ">= 1x",
+                "met": ratio >= 1,
+                "value": ratio,
+            }
+        )
     s = results.get("startup")
     if s:
         warm = s["warm"]["in_process"] + s["interpreter_s"]  # start to first fit done
@@ -191,6 +204,9 @@ def main(argv: list[str] | None = None) -> int:
             for d in multiclass
         ]
         flush()
+    if "learn-one" not in skip:
+        _learn_one(results, quick, log)
+        flush()
     if "scaling" not in skip:
         from benchmarks.scaling import plot_scaling, run_scaling
 
@@ -221,6 +237,18 @@ def main(argv: list[str] | None = None) -> int:
     for path in flush():
         log(f"wrote {path}")
     return 0
+
+
+def _learn_one(results: dict, quick: bool, log) -> None:
+    """The per-sample section (River is an optional extra: a note when it is missing)."""
+    try:
+        import river  # noqa: F401
+    except ImportError:
+        results["notes"].append("learn_one section skipped: River is not installed")
+        return
+    from benchmarks.river_learn_one import run
+
+    results["learn_one"] = run(quick=quick, log=log)
 
 
 if __name__ == "__main__":

@@ -1,16 +1,42 @@
-"""The per-sample benchmark row (benchmarks/river_learn_one.py) runs and its numbers are
-well formed; speed itself is never asserted (CONVENTIONS: ratios live in benchmarks/)."""
+"""The per-sample benchmark (benchmarks/river_learn_one.py) runs and its numbers are well
+formed, alone and as a section of ``python -m benchmarks`` (its rows in the report, its ratio
+checked as issue 18's target); speed itself is never asserted (CONVENTIONS: ratios live in
+benchmarks/)."""
 
-from benchmarks import river_learn_one
+from benchmarks import report, river_learn_one
+from benchmarks.run import targets
 
 
 def test_learn_one_benchmark_runs(capsys):
     results = river_learn_one.main(["--quick", "--rounds", "1"])
-    assert [name for name, _ in results][0] == "digits" and len(results) == 2
-    for _, table in results:
-        rows = {row["contestant"]: row for row in table}
+    assert results[0]["stream"] == "digits" and len(results) == 2
+    for stream in results:
+        rows = {row["contestant"]: row for row in stream["table"]}
         assert set(rows) == set(river_learn_one.contestants())
         assert rows[river_learn_one.RIVER]["ratio_to_river"] == 1.0
-        for row in table:
+        for row in stream["table"]:
             assert row["samples_per_s"] > 0 and 0.0 <= row["progressive_accuracy"] <= 1.0
+            lo, hi = row["ratio_range"]
+            assert lo <= row["ratio_to_river"] <= hi
     assert "| olearn SPA-I |" in capsys.readouterr().out
+
+    # as a section of the main report: a table per stream, and the target from its ratio
+    results_dict = {"learn_one": results, "epochs": [], "datasets": []}
+    found = targets(results_dict)
+    assert len(found) == 2
+    for t, stream in zip(found, results):
+        pa = next(r for r in stream["table"] if r["contestant"] == "olearn PA-I")
+        assert t["value"] == pa["ratio_to_river"] and t["met"] == (t["value"] >= 1)
+    text = report.markdown(
+        {
+            **results_dict,
+            "command": "python -m benchmarks --quick",
+            "quick": True,
+            "started": "now",
+            "wall_seconds": 1.0,
+            "environment": report.environment(),
+            "targets": found,
+        }
+    )
+    assert "## Per-sample learn_one" in text
+    assert text.count("| olearn AROW |") == 2

@@ -10,6 +10,7 @@ import pytest
 from sklearn.metrics import f1_score
 
 from olearn.experiments import sgd_figure1
+from olearn.experiments.report import write_all
 from olearn.experiments.reproduction import REPRODUCTIONS, ReproResult, reproduction
 
 
@@ -51,7 +52,7 @@ def test_quick_run_prints_its_table(tmp_path):
     for c in result.details["curves"]:
         pts = np.array(c["points"])
         assert np.all(np.diff(pts[:, 0]) > 0) and np.all(np.diff(pts[:, 1]) >= 0)
-    paths = result.write(tmp_path)
+    paths = write_all(result, tmp_path)
     assert pd.read_csv(paths[0]).shape[0] == table.shape[0]
 
 

@@ -38,4 +38,5 @@ print(result.summary)
 paper_vs_ours_figure(numeric_pairs(result)).show()
 
 # %%
-# ``result.write("results")`` writes the same CSV and JSON files as the CLI.
+# ``olearn.experiments.report.write_all(result, "results")`` writes the same CSV and JSON
+# files as the CLI.

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from olearn.datasets._base import ArchiveCorrupt
+from olearn.datasets._urls import URLS
 
 CHUNK_BYTES = 1 << 20
 MAX_MEMBER_BYTES = 256 * 2**20
@@ -55,8 +56,6 @@ def corrupt(path: Path, reason: str, dataset: str | None = None) -> ArchiveCorru
 
     ``dataset`` (a registry name using the file) makes the fetch command exact.
     """
-    from olearn.datasets._download import URLS
-
     path = Path(path)
     url = URLS.get(path.name)
     if url:

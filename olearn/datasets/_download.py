@@ -7,8 +7,9 @@ bounded chunks: CRC, every tar header and member, the end marker; SHA-256 where 
 (``os.replace``, atomic on one file system).  A failed or partial download never leaves
 a file under the canonical name.
 
-``URLS`` maps each file name to its canonical public URL.  Tests point entries at a local
-server with ``monkeypatch.setitem(URLS, ...)``; the loaders themselves never change.
+``URLS`` (from :mod:`olearn.datasets._urls`) maps each file name to its canonical public
+URL.  Tests point entries at a local server with ``monkeypatch.setitem(URLS, ...)``; the
+loaders themselves never change.
 """
 
 from __future__ import annotations
@@ -25,16 +26,7 @@ from olearn._io import atomic_path
 from olearn.datasets import _archive
 from olearn.datasets._base import DatasetUnavailable
 from olearn.datasets._paths import _data_home, data_home_origin, is_writable_dir
-
-_LIBSVM = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/multiclass"
-
-URLS: dict[str, str] = {
-    "usps.bz2": f"{_LIBSVM}/usps.bz2",
-    "usps.t.bz2": f"{_LIBSVM}/usps.t.bz2",
-    "20news-bydate.tar.gz": "https://qwone.com/~jason/20Newsgroups/20news-bydate.tar.gz",
-    "reuters21578.tar.gz": "https://kdd.ics.uci.edu/databases/reuters21578/reuters21578.tar.gz",
-    "ldcc-20140209.tar.gz": "https://www.rondhuit.com/download/ldcc-20140209.tar.gz",
-}
+from olearn.datasets._urls import URLS
 
 CHUNK_BYTES = 1 << 16
 TIMEOUT_SECONDS = 60.0

@@ -720,19 +720,30 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
             if first:
                 self._forget()
             raise
-        try:
-            if joins:
-                mistakes = self._run_growing(arrays, y, joins, record_mistakes, weights)
-            else:
-                mistakes = self._run(arrays, y_idx, 1, None, record_mistakes, weights)
-        except Exception:
-            self._forget()  # the kernel stopped mid-pass: the state is half-updated
-            raise
-        self.n_iter_ -= 1  # a partial pass is not an epoch
+        mistakes = self._partial_pass(arrays, y, y_idx, joins, record_mistakes, weights)
         if kept is not None and record_mistakes:  # an absent row is no mistake
             every = np.zeros(n_given, dtype=np.bool_)
             every[kept] = mistakes
             return every
+        return mistakes
+
+    def _partial_pass(self, rows, y, y_idx, joins: list, record_mistakes=False, weights=None):
+        """The tail of ``partial_fit`` (and of the lean ``_learn_rows``): one in-order pass over
+        the rows, in segments when ``joins`` are new labels (``_run_growing``), else one sweep
+        with ``y_idx``; a partial pass is not an epoch (``n_iter_`` unchanged).  A kernel that
+        stops mid-pass leaves the estimator unfitted (its state is half-updated).  Returns
+        the progressive mistakes (empty unless ``record_mistakes``)."""
+        try:
+            if joins:
+                mistakes = self._run_growing(rows, y, joins, record_mistakes, weights)
+                self.n_iter_ -= 1
+            else:  # every label known: one sweep
+                n = y.shape[0]
+                mistakes = np.zeros(n if record_mistakes else 0, dtype=np.bool_)
+                self._sweep(rows, y_idx, np.arange(n, dtype=np.int64), mistakes, weights)
+        except Exception:
+            self._forget()
+            raise
         return mistakes
 
     def learn_stream(self, X, y=None, classes=None, sample_weight=None) -> np.ndarray:
@@ -916,15 +927,7 @@ class OnlineClassifier(ModelState, ClassifierMixin, BaseEstimator):
             if first:
                 self._forget()
             raise
-        try:
-            if joins:
-                self._run_growing(rows, y, joins, False)
-                self.n_iter_ -= 1  # a partial pass is not an epoch
-            else:  # every label known: one sweep
-                self._sweep(rows, y_idx, np.arange(y.shape[0], dtype=np.int64), np.zeros(0, bool))
-        except Exception:
-            self._forget()  # the kernel stopped mid-pass: the state is half-updated
-            raise
+        self._partial_pass(rows, y, y_idx, joins)
 
 
 class LinearMulticlassClassifier(AveragedWeights, OnlineClassifier):

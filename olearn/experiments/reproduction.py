@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -48,13 +47,6 @@ class ReproResult:
     summary: str = ""
     details: dict[str, Any] = field(default_factory=dict)
     tables: dict[str, pd.DataFrame] = field(default_factory=dict)
-
-    def write(self, results_dir: str | Path = "results") -> list[Path]:
-        """Write every output (:func:`olearn.experiments.report.outputs`) into
-        ``results_dir`` as one unit (atomically: :func:`olearn.experiments.report.write_all`)."""
-        from olearn.experiments.report import write_all
-
-        return write_all(self, results_dir)
 
 
 def reproduction(id_: str):
