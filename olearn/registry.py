@@ -15,7 +15,7 @@ costs no scikit-learn or numba import.
 >>> [h.name for h in get("scw1").hypers]
 ['C', 'eta']
 >>> keys(view="cw")
-['cw', 'arow', 'scw1', 'scw2']
+['cw', 'arow', 'scw1', 'scw2', 'nherd', 'narow']
 """
 
 from __future__ import annotations
@@ -282,6 +282,8 @@ _SPA = (
 _CW = "Crammer, Dredze, Pereira. Exact Convex Confidence-Weighted Learning. NIPS 2008"
 _AROW = "Crammer, Kulesza, Dredze. Adaptive Regularization of Weight Vectors. NIPS 2009"
 _SCW = "Wang, Zhao, Hoi. Exact Soft Confidence-Weighted Learning. ICML 2012"
+_NHERD = "Crammer, Lee. Learning via Gaussian Herding. NIPS 2010"
+_NAROW = "Orabona, Crammer. New Adaptive Algorithms for Online Classification. NIPS 2010"
 _CS = (
     "Crammer, Singer. On the algorithmic implementation of multiclass kernel-based "
     "vector machines. JMLR 2, 2001"
@@ -301,6 +303,7 @@ C_CW = Hyper("C", 1.0, (0.01, 0.1, 1.0, 10.0), low=0.001, high=100.0)
 ETA = Hyper("eta", 0.75, (0.55, 0.65, 0.75, 0.85, 0.95), low=0.51, high=0.99, log=False)
 ETA_CW = Hyper("eta", 0.7, ETA.grid, low=0.51, high=0.99, log=False)
 R = Hyper("r", 1.0, (0.01, 0.1, 1.0, 10.0, 100.0), low=0.01, high=100.0)
+B_NAROW = Hyper("b", 1.0, (0.1, 1.0, 10.0, 100.0), low=0.01, high=1000.0)
 LAM_SGD = Hyper("lam", 1e-4, (1e-6, 1e-5, 1e-4, 1e-3, 1e-2), low=1e-7, high=1e-1)
 LAM_PCVM = Hyper("lam", 20000.0, (10000.0, 20000.0, 40000.0, 80000.0), low=10.0, high=1e6)
 
@@ -478,6 +481,26 @@ ALGORITHMS: list[AlgorithmSpec] = [
         dash="dashdot",
         default_in=_views("noise"),
     ),
+    _cw(
+        name="NHERD",
+        key="nherd",
+        rule="nherd_step",
+        estimator="NHERDClassifier",
+        reference=_NHERD,
+        hypers=(C_CW,),
+        colour="#CC6677",
+        dash="longdash",
+    ),
+    _cw(
+        name="NAROW",
+        key="narow",
+        rule="narow_step",
+        estimator="NAROWClassifier",
+        reference=_NAROW,
+        hypers=(B_NAROW,),
+        colour="#997700",
+        dash="longdashdot",
+    ),
     # batch references: Crammer-Singer (seed 003), PCVM (seed 002), SGD-SVM (seed 004)
     _batch(
         name="Crammer-Singer SVM",
@@ -589,7 +612,7 @@ def keys(
     (:data:`AVERAGED`, ``"<key>-avg"``) after the learners.
 
     >>> keys(view="compare", averaged=True)[-2:]
-    ['scw1-avg', 'scw2-avg']
+    ['nherd-avg', 'narow-avg']
     """
     return [
         a.key

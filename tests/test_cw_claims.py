@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from olearn import registry
 from olearn.experiments import cw_claims
 from olearn.experiments.reproduction import reproduction
 
@@ -21,14 +22,15 @@ def test_quick_run_reports_every_claim():
     table = result.table
     assert {"dataset", "algorithm", "paper", "ours", "noise_pct", "passes"} <= set(table)
     assert table["paper"].isna().all()  # the seed gives no numbers
-    assert set(table.algorithm) == {"Perceptron", "PA-I", "CW", "AROW", "SCW-I", "SCW-II"}
+    noise_view = {registry.get(k).name for k in registry.keys(view="noise")}
+    assert set(table.algorithm) == noise_view >= {"CW", "AROW", "SCW-I", "NHERD", "NAROW"}
     assert table["ours"].between(0, 100).all()
     clean = table[(table.noise_pct == 0) & (table.passes == 1)]
     assert clean.groupby("dataset")["ours"].min().max() < 20  # the learners really learn
     claims = [v["claim"] for v in result.details["verdicts"]]
-    assert len(claims) == 6
+    assert len(claims) == 7
     assert all(
         v["verdict"] in ("holds", "mixed", "does not hold") for v in result.details["verdicts"]
     )
-    for number in ("1.", "2.", "3.", "4.", "5.", "6."):
+    for number in ("1.", "2.", "3.", "4.", "5.", "6.", "7."):
         assert f"- {number}" in result.summary

@@ -12,7 +12,7 @@ import pytest
 from scipy.optimize import minimize
 from scipy.stats import norm
 
-from olearn.core.cw import CWState, arow_step, cw_step, scw_step
+from olearn.core.cw import CWState, arow_step, cw_step, narow_step, nherd_step, scw_step
 
 D = 3
 
@@ -134,3 +134,90 @@ def test_closed_form_solves_its_problem(problem, hyper, K, lam, seed):
     assert np.allclose(new.Sigma, Sigma_num, atol=2e-5 * np.abs(Sigma_num).max())
     if problem == "SCW-I" and hyper["C"] < 1:
         assert t.cap_binds  # the small C really exercises the cap
+
+
+# --- NHERD: the herding problem over affine maps; NAROW: AROW's problem at r_t ---------------
+
+
+def herd(mu_t, Sigma_t, x, y, rival, lam, C):
+    """Minimise over one matrix A and a row offset b_k (``w_k' = A w_k + b_k``, so every row
+    keeps the shared covariance ``A Sigma A'``) the expectation over ``w ~ N(mu, Sigma)`` of
+    ``1/2 (w' - w)' inv(Sigma) (w' - w) + C/2 (1 - w'.Delta)^2``, written with the Gaussian's
+    moments (covariance part weighted lam, as the KL above).  Returns the new mean and
+    covariance."""
+    binary = mu_t.ndim == 1
+    rows = 1 if binary else mu_t.shape[0]
+    mu = mu_t.reshape(rows, D)
+    P = np.linalg.inv(Sigma_t)
+    kappa = 1.0 if binary else 2.0
+
+    def parts(z):
+        M = z[: D * D].reshape(D, D)
+        offset = z[D * D :].reshape(rows, D)
+        return np.eye(D) + M, M, offset
+
+    def f(z):
+        A, M, offset = parts(z)
+        move = mu @ M.T + offset  # E[w' - w] per row
+        spread = 0.5 * lam * np.trace(P @ M @ Sigma_t @ M.T)  # the covariance of w' - w
+        new = mu @ A.T + offset
+        m = y * new[0] @ x if binary else (new[y] - new[rival]) @ x
+        var = kappa * x @ A @ Sigma_t @ A.T @ x
+        return (
+            0.5 * np.einsum("kd,de,ke->", move, P, move) + spread + 0.5 * C * ((1 - m) ** 2 + var)
+        )
+
+    res = minimize(f, np.zeros(D * D + rows * D), method="BFGS", options={"gtol": 1e-11})
+    A, _, offset = parts(res.x)
+    return mu @ A.T + offset, A @ Sigma_t @ A.T
+
+
+@pytest.mark.parametrize("C", [0.2, 3.0])
+@pytest.mark.parametrize("K,lam", [(None, 1.0), (3, 1.0), (3, 3.0)])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_nherd_solves_the_herding_problem(C, K, lam, seed):
+    mu, Sigma, x, y = instance(seed, K)
+    new, t = nherd_step(CWState(mu, Sigma), x, y, C=C, kl_weight=lam)
+    assert t.reason == "aggressive"
+    mu_num, Sigma_num = herd(mu, Sigma, x, y, t.rival, lam, C)
+    assert np.allclose(new.mu.reshape(mu_num.shape), mu_num, atol=1e-6 * (1 + np.abs(mu_num).max()))
+    assert np.allclose(new.Sigma, Sigma_num, atol=1e-6 * np.abs(Sigma_num).max())
+
+
+@pytest.mark.parametrize("K,lam", [(None, 1.0), (3, 1.0), (3, 3.0)])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_narow_solves_arows_problem_at_its_adaptive_r(K, lam, seed):
+    """NAROW = AROW's problem at ``r_t = v / (b v - 1)`` (the paper's r_t, computed here from
+    the state); with lam = 1 the margin variance after the step is 1/b."""
+    mu, Sigma, x, y = instance(seed, K)
+    v = (1.0 if K is None else 2.0) * x @ Sigma @ x
+    b = 3.0 / v  # b v = 3 > 1: an update
+    new, t = narow_step(CWState(mu, Sigma), x, y, b=b, kl_weight=lam)
+    assert t.reason == "aggressive"
+    r_t = v / (b * v - 1.0)
+    mu_num, Sigma_num = solve("AROW", mu, Sigma, x, y, t.rival, lam, r=r_t)
+    assert np.allclose(new.mu.reshape(mu_num.shape), mu_num, atol=2e-5 * (1 + np.abs(mu_num).max()))
+    assert np.allclose(new.Sigma, Sigma_num, atol=2e-5 * np.abs(Sigma_num).max())
+    if lam == 1.0:
+        assert t.v_after == pytest.approx(1.0 / b, rel=1e-12)
+    _, passive = narow_step(CWState(mu, Sigma), x, y, b=0.9 / v)  # b v <= 1: no update
+    assert passive.alpha == 0.0 and "1/b" in passive.reason
+
+
+@pytest.mark.parametrize("K", [None, 3])
+@pytest.mark.parametrize("s", [0.25, 3.0])
+def test_nherd_and_narow_solve_their_weighted_problems(K, s):
+    """An example of weight s multiplies its loss term: NHERD's ``s C/2 E[(1 - w'.Delta)^2]``
+    and NAROW's ``s / (2 r_t) (hinge^2 + v')`` (r_t from the state, unweighted)."""
+    mu, Sigma, x, y = instance(2, K)
+    state = CWState(mu, Sigma)
+    new, t = nherd_step(state, x, y, C=0.7, weight=s)
+    mu_num, Sigma_num = herd(mu, Sigma, x, y, t.rival, 1.0, s * 0.7)  # s C: the term times s
+    assert np.allclose(new.mu.reshape(mu_num.shape), mu_num, atol=1e-6 * (1 + np.abs(mu_num).max()))
+    assert np.allclose(new.Sigma, Sigma_num, atol=1e-6 * np.abs(Sigma_num).max())
+    v = (1.0 if K is None else 2.0) * x @ Sigma @ x
+    b = 3.0 / v
+    new, t = narow_step(state, x, y, b=b, weight=s)
+    mu_num, Sigma_num = solve("AROW", mu, Sigma, x, y, t.rival, 1.0, r=v / (b * v - 1.0) / s)
+    assert np.allclose(new.mu.reshape(mu_num.shape), mu_num, atol=2e-5 * (1 + np.abs(mu_num).max()))
+    assert np.allclose(new.Sigma, Sigma_num, atol=2e-5 * np.abs(Sigma_num).max())

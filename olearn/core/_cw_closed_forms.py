@@ -148,6 +148,57 @@ def arow_c_beta(v: float, r: float, lam: float = 1.0) -> tuple[float, float]:
 
 
 @jit
+def nherd_alpha(m: float, v: float, C: float) -> float:
+    """NHERD (Crammer & Lee, NIPS 2010): ``alpha = max(0, 1 - m) / (v + 1/C)``.
+
+    The mean moves as AROW's with ``r = 1/C`` (derivation in :mod:`olearn.core.cw`); a C so
+    small that ``1/C`` overflows gives ``alpha = 0``, the limit C -> 0.
+
+    >>> nherd_alpha(0.0, 1.0, 1.0), arow_alpha(0.0, 1.0, 1.0)
+    (0.5, 0.5)
+    """
+    return max(0.0, 1.0 - m) / (v + 1.0 / C)
+
+
+@jit
+def nherd_c_beta(v: float, C: float, lam: float = 1.0) -> tuple[float, float]:
+    """``(c, beta)`` of NHERD: the covariance ``A Sigma A'`` of the herded Gaussian.
+
+    With ``q = 1/C``: ``beta = (2 lam q + v) / (lam q + v)^2`` (``Sigma' = Sigma - beta
+    Sigma Delta Delta' Sigma``; for lam = 1 the paper's ``(C^2 v + 2C) / (1 + C v)^2``) and
+    ``c = beta / (1 - beta v) = (2 lam q + v) / (lam q)^2`` (``inv(Sigma') = inv(Sigma) +
+    c Delta Delta'``; for lam = 1 the paper's projected ``2C + C^2 v``).  Written in q so
+    that a large C gives finite numbers; ``(0, 0)`` when ``1/C`` overflows (C -> 0).
+
+    >>> C, v = 0.7, 1.3
+    >>> c, beta = nherd_c_beta(v, C)
+    >>> abs(c - (2 * C + C * C * v)) < 1e-14
+    True
+    >>> abs(beta - (C * C * v + 2 * C) / (1 + C * v) ** 2) < 1e-15
+    True
+    """
+    q = 1.0 / C
+    if q == math.inf:
+        return 0.0, 0.0
+    top = 2.0 * lam * q + v
+    return top / ((lam * q) * (lam * q)), top / ((lam * q + v) * (lam * q + v))
+
+
+@jit
+def narow_r(v: float, b: float) -> float:
+    """NAROW's adaptive ``r_t`` (Orabona & Crammer, NIPS 2010): ``v / (b v - 1)`` when
+    ``v > 1/b``, else infinite (no update).  AROW's step with this r leaves the margin
+    variance at exactly ``1/b`` (lam = 1; :mod:`olearn.core.cw`).
+
+    >>> narow_r(2.0, 1.0), narow_r(0.5, 1.0)
+    (2.0, inf)
+    """
+    if b * v <= 1.0:
+        return math.inf
+    return v / (b * v - 1.0)
+
+
+@jit
 def scw2_alpha(m: float, v: float, phi: float, C: float, lam: float = 1.0) -> float:
     """SCW-II (ICML 2012): constraint ``m + alpha n = phi s`` with ``n = v + 1/(2C)``.
 

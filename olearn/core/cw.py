@@ -1,4 +1,5 @@
-"""The confidence-weighted family: CW, AROW, SCW-I, SCW-II; binary and true multiclass.
+"""The confidence-weighted family: CW, AROW, SCW-I, SCW-II, NHERD, NAROW; binary and true
+multiclass.
 
 The learner keeps a Gaussian ``N(mu, Sigma)`` over the weights.  With ``m = y mu.x`` (margin),
 ``v = x' Sigma x`` (its variance) and ``phi = Phi^{-1}(eta)``:
@@ -12,6 +13,12 @@ The learner keeps a Gaussian ``N(mu, Sigma)`` over the weights.  With ``m = y mu
   ``min KL + (1/2r) max(0, 1 - m')^2 + (1/2r) v'``.
 - **SCW-I / SCW-II** (Wang, Zhao, Hoi, "Exact Soft Confidence-Weighted Learning", ICML 2012):
   ``min KL + C l`` / ``+ C l^2`` with ``l = max(0, phi sqrt(v') - m')``.
+- **NHERD** (Crammer, Lee, "Learning via Gaussian Herding", NIPS 2010): move every weight
+  vector of the Gaussian by one affine map ``w -> A w + b`` (the new Gaussian is
+  ``N(A mu + b, A Sigma A')``), trading its expected squared step against the expected
+  squared loss; *NHERD* below.
+- **NAROW** (Orabona, Crammer, "New Adaptive Algorithms for Online Classification", NIPS
+  2010): AROW with an adaptive ``r_t`` from the margin variance; *NAROW* below.
 
 Seed 001 (kazoo04's blog post) teaches all four.  Its printed forms against the papers:
 
@@ -49,6 +56,60 @@ where ``lam = 1`` in the binary case.  Writing ``s = sqrt(v')``:
 - CW variance version: d/dv' gives ``c = 2 alpha phi / lam`` and ``m + alpha v = phi v'``
   gives ``2 phi v alpha^2 + (lam + 2 phi m) alpha + lam (m - phi v) / v = 0``.
 - AROW: d/dv' gives ``c = 1 / (lam r)``, d/dalpha gives ``alpha = max(0, 1 - m) / (v + r)``.
+
+NHERD (ours, from the paper's herding problem)
+----------------------------------------------
+When the mean suffers a hinge loss (``m < 1``), NHERD moves each ``w ~ N(mu, Sigma)`` by the
+affine map ``w' = A w + b`` that solves
+
+    ``min_{A, b} E_w[ 1/2 (w' - w)' inv(Sigma) (w' - w) + C/2 (1 - w'.Delta)^2 ]``,
+
+the paper's problem with the squared hinge bounded uniformly by the squared linear loss (so
+the optimum is affine in w and the new distribution Gaussian).  Write ``M = A - I`` and
+``d = M mu + b`` (the mean's move).  With ``w ~ N(mu, Sigma)`` the expectation is
+
+    ``1/2 d' inv(Sigma) d + lam/2 tr(inv(Sigma) M Sigma M') +
+    C/2 [(1 - m - d.Delta)^2 + Delta' A Sigma A' Delta]``
+
+(lam = 1: one Gaussian; the K-row Gaussian of the multiclass case has lam = K exactly, as
+for the KL above).  It separates:
+
+- in d: ``inv(Sigma) d = C (1 - m - d.Delta) Delta``, so ``d = alpha Sigma Delta`` with
+  ``alpha = C (1 - m - alpha v)``, i.e. ``alpha = (1 - m) / (v + 1/C)``: AROW's mean step
+  with ``r = 1/C`` (the paper's update of mu);
+- in M: ``lam inv(Sigma) M + C Delta Delta' A = 0`` gives ``M = -C / (lam + C v) Sigma Delta
+  Delta'``, hence ``Sigma' = A Sigma A' = Sigma - beta Sigma Delta Delta' Sigma`` with
+  ``beta = C (2 lam + C v) / (lam + C v)^2``, and ``inv(Sigma') = inv(Sigma) + c Delta Delta'``
+  with ``c = beta / (1 - beta v) = C (2 lam + C v) / lam^2`` (lam = 1: the paper's
+  ``(C^2 v + 2C) / (1 + C v)^2`` and ``2C + C^2 v``).
+
+Multiclass: ``Delta = e_y (x) x - e_s (x) x`` and the map ``I_K (x) A`` (one A for every
+class row, so the covariance stays shared) plus a row offset each: the same algebra with
+``v = 2 x' Sigma x`` gives the same alpha and beta, and K = 2 is binary NHERD on
+``mu_1 - mu_0`` (checked with the other rules in ``tests/test_cw_rules.py``).
+
+Diagonal covariance: peers implement three diagonal versions after the paper (MochiMochi's
+NHERD: *exact*, ``Sigma_j / (1 + C x_j^2 Sigma_j)^2``; *project*, the precision increment
+``c x x'`` projected on the diagonal, ``1/Sigma_j += c x_j^2``; *drop*, the diagonal of the
+full update).  Ours are *project* (``"precision"``, the default, as for the whole family)
+and *drop* (``"truncated"``); *exact* is not implemented.  *project* is our choice of
+default; the paper's text was not available here to confirm which version it recommends.
+Weights: ``s C`` as for SCW.  Checked against scipy.optimize over (A, b) in
+``tests/test_cw_optimisation.py``.
+
+NAROW (ours, from the paper's update)
+-------------------------------------
+NAROW is AROW, ``min KL + (1/2 r_t) (max(0, 1 - m')^2 + v')``, with ``r_t = v / (b v - 1)``
+when ``v > 1/b`` and no update otherwise (``r_t = inf``), b > 0 its parameter.  The AROW
+closed form at ``r = r_t`` gives ``alpha = max(0, 1 - m) / (v + r_t)`` and ``c = 1 / (lam
+r_t)``; with lam = 1 the variance along Delta after the step is ``v r_t / (v + r_t) =
+1/b`` exactly: NAROW shrinks the variance only where it exceeds 1/b, and to 1/b, where AROW
+shrinks it at every loss.  Multiclass: the Delta-level v as above.  Weights: ``r_t / s``,
+as AROW's ``r / s``.  This is the form of LIBOL's ``NAROW.m`` (AROW's mean step at r_t);
+the authors' DOGMA code ``narow_train.m`` runs the same r_t in a second-order-perceptron
+form (``w = Sigma theta``, ``theta += y x``), which is not this mean step.  Checked against
+scipy.optimize on AROW's problem at r_t, and the 1/b property, in
+``tests/test_cw_optimisation.py``.
 
 True multiclass with one shared covariance (ours)
 -------------------------------------------------
@@ -137,6 +198,9 @@ from olearn.core._cw_closed_forms import (
     cw_beta,
     cw_variance_alpha,
     cw_variance_c_beta,
+    narow_r,
+    nherd_alpha,
+    nherd_c_beta,
     phi_of,
     scw2_alpha,
 )
@@ -173,8 +237,13 @@ __all__ = [
     "cw_init",
     "cw_step",
     "full_too_large",
+    "narow_step",
+    "nherd_step",
     "scw_step",
 ]
+
+# the rules whose loss is the hinge ``max(0, 1 - m)`` (the others have a confidence eta)
+HINGE_RULES = ("AROW", "NHERD", "NAROW")
 
 
 # --- the shared step ----------------------------------------------------------------------
@@ -189,6 +258,7 @@ def _step(
     eta=math.nan,
     r=math.nan,
     C=math.nan,
+    b=math.nan,
     kl_weight=1.0,
     diagonal_form="precision",
     weight=1.0,
@@ -197,15 +267,17 @@ def _step(
     mu, Sigma, factor, x, y, multiclass = check_state(state, x, y)
     lam = check_positive("kl_weight", kl_weight)
     weight = check_weight(weight)
-    if weight > 0.0:  # the example's weight s (module docstring, *Weights*)
-        r, C = r / weight, C * weight  # AROW: r_i = r / s; SCW: C_i = s C (unused: NaN)
-    phi = phi_of(eta) if rule != "AROW" else math.nan
-    setup = StepSetup(rule, eta, phi, r, C, lam, check_diagonal_form(diagonal_form), multiclass, y)
     stats = delta_stats(mu, Sigma, factor, x, y, multiclass)
     m, v = stats.m, stats.v
+    if rule == "NAROW":
+        r = narow_r(v, b)  # r_t = v / (b v - 1), inf when v <= 1/b
+    if weight > 0.0:  # the example's weight s (module docstring, *Weights*)
+        r, C = r / weight, C * weight  # AROW, NAROW: r_i = r / s; SCW, NHERD: C_i = s C
+    phi = math.nan if math.isnan(eta) else phi_of(eta)  # the hinge rules have no eta
+    setup = StepSetup(rule, eta, phi, r, C, lam, check_diagonal_form(diagonal_form), multiclass, y)
     kappa = 2.0 if multiclass else 1.0
     sol = StepSolution(sqrt_u=math.sqrt(max(v, 0.0)))
-    if rule == "AROW":
+    if rule in HINGE_RULES:
         sol.loss = max(0.0, 1.0 - m)  # hinge loss
     elif rule == "CW-variance":
         sol.loss = max(0.0, phi * v - m)  # m' >= phi v' violated
@@ -218,6 +290,8 @@ def _step(
         sol.reason = "passive: loss is zero"
     elif v < TINY_VARIANCE:
         sol.reason = "passive: x'Sigma x is (numerically) zero: the Gaussian has collapsed along x"
+    elif r == math.inf:
+        sol.reason = "passive: the variance along x is at most 1/b (NAROW's r_t is infinite)"
     else:
         _solve(setup, sol, m, v)
         g = stats.g
@@ -241,10 +315,14 @@ def _step(
 def _solve(setup: StepSetup, sol: StepSolution, m: float, v: float) -> None:
     """Fill alpha, c, beta (and the rule's intermediate quantities) of an aggressive step."""
     rule, phi, r, C, lam = setup.rule, setup.phi, setup.r, setup.C, setup.lam
-    if rule == "AROW":
+    if rule in ("AROW", "NAROW"):  # NAROW: AROW at r = r_t
         sol.alpha = arow_alpha(m, v, r)  # alpha = l / (v + r)
         # d/dv': inv(Sigma') = inv(Sigma) + Delta Delta' / (lam r); beta = 1 / (lam r + v)
         sol.c, sol.beta = arow_c_beta(v, r, lam)
+    elif rule == "NHERD":
+        sol.alpha = nherd_alpha(m, v, C)  # alpha = l / (v + 1/C)
+        # Sigma' = A Sigma A': beta = C (2 lam + C v) / (lam + C v)^2
+        sol.c, sol.beta = nherd_c_beta(v, C, lam)
     elif rule == "CW-variance":
         sol.alpha = cw_variance_alpha(m, v, phi, lam)
         # ICML'08: inv(Sigma') = inv(Sigma) + 2 alpha phi x x'
@@ -365,3 +443,54 @@ def scw_step(
         diagonal_form=diagonal_form,
         weight=weight,
     )
+
+
+def nherd_step(
+    state: CWState,
+    x,
+    y,
+    C: float = 1.0,
+    diagonal_form: str = "precision",
+    kl_weight: float = 1.0,
+    weight: float = 1.0,
+):
+    """One NHERD step: herd the Gaussian by the affine map that trades the expected squared
+    move against C times the expected squared loss (module docstring, *NHERD*).
+
+    ``weight`` s >= 0 prices the loss ``s C``, as for SCW.
+
+    >>> import numpy as np
+    >>> s, t = nherd_step(cw_init(1), np.array([1.0]), 1, C=1.0)
+    >>> t.alpha, t.beta, s.mu.tolist(), s.Sigma.tolist()
+    (0.5, 0.75, [0.5], [0.25])
+    """
+    return _step(
+        state, x, y, "NHERD", C=check_C(C), kl_weight=kl_weight, diagonal_form=diagonal_form,
+        weight=weight,
+    )  # fmt: skip
+
+
+def narow_step(
+    state: CWState,
+    x,
+    y,
+    b: float = 1.0,
+    diagonal_form: str = "precision",
+    kl_weight: float = 1.0,
+    weight: float = 1.0,
+):
+    """One NAROW step: AROW with ``r_t = v / (b v - 1)``, passive where ``v <= 1/b``
+    (module docstring, *NAROW*); the variance along x after the step is ``1/b``.
+
+    >>> import numpy as np
+    >>> s, t = narow_step(cw_init(1), np.array([2.0]), 1, b=1.0)
+    >>> t.r, round(t.v_after, 12), t.m_after < 1.0
+    (1.3333333333333333, 1.0, True)
+    >>> narow_step(s, np.array([2.0]), 1, b=1.0)[1].reason  # a loss, but v = 1/b already
+    "passive: the variance along x is at most 1/b (NAROW's r_t is infinite)"
+    """
+    b = check_positive("b", b)
+    return _step(
+        state, x, y, "NAROW", b=b, kl_weight=kl_weight, diagonal_form=diagonal_form,
+        weight=weight,
+    )  # fmt: skip

@@ -22,15 +22,16 @@ class CWTrace:
 
     Attributes
     ----------
-    rule : "CW", "CW-variance", "AROW", "SCW-I" or "SCW-II".
-    eta, phi : confidence and ``Phi^{-1}(eta)`` (NaN for AROW);  r, C : (NaN when unused).
+    rule : "CW", "CW-variance", "AROW", "SCW-I", "SCW-II", "NHERD" or "NAROW".
+    eta, phi : confidence and ``Phi^{-1}(eta)`` (NaN for the hinge rules AROW, NHERD,
+        NAROW);  r, C : (NaN when unused; NAROW's r is its adaptive r_t).
     kl_weight : lam, the weight of the covariance part of the KL (1 binary; see module doc).
     covariance : "diagonal" or "full";  diagonal_form : "precision" or "truncated".
     multiclass : one row per class;  y : label (+-1 binary, class index multiclass).
     rival : best wrong class (multiclass; -1 binary).
     scores_before, scores_after : ``mu.x`` (binary: one value) or ``mu_k.x`` per class.
     m, v : margin and its variance along Delta before the step (``v = 2 x'Sigma x`` multiclass).
-    x_Sigma_x : ``x' Sigma x``.  loss : the rule's loss before (hinge for AROW, else
+    x_Sigma_x : ``x' Sigma x``.  loss : the rule's loss before (hinge for the hinge rules, else
         ``max(0, phi sqrt(v) - m)``; ``max(0, phi v - m)`` for the variance version).
     psi, zeta : ``lam + phi^2/2`` and ``lam + phi^2`` (exact-CW family; NaN otherwise).
     n : SCW-II's ``v + 1/(2C)`` (NaN otherwise).
@@ -46,7 +47,7 @@ class CWTrace:
     m_after, v_after : recomputed from the new state.
     prob_after : ``Phi(m_after / sqrt(v_after))``, the probability that a weight drawn from the
         new Gaussian classifies x right (against the rival, in multiclass).
-    constraint_holds : ``prob_after >= eta`` (None for AROW, which has no such constraint).
+    constraint_holds : ``prob_after >= eta`` (None for the hinge rules, which have no eta).
     ellipse_before, ellipse_after : ellipses of Sigma over features (0, 1), None if d < 2.
     reason : "aggressive", "passive: loss is zero", or passive because ``v < TINY_VARIANCE``.
     """
@@ -143,7 +144,8 @@ def record(setup: StepSetup, before, sol: StepSolution, stats, after, x) -> CWTr
         m_after = float(new.scores[y] - new.scores[stats.rival])
     v_after = new.v
     prob_after = float(ndtr(m_after / math.sqrt(v_after))) if v_after > 0 else float(m_after > 0)
-    holds = None if setup.rule == "AROW" else bool(prob_after >= setup.eta - PROB_TOL)
+    no_eta = math.isnan(setup.eta)  # the hinge rules: no probability constraint
+    holds = None if no_eta else bool(prob_after >= setup.eta - PROB_TOL)
     d = mu.shape[-1]
     center_before = np.asarray(before[0], dtype=float)
     center_before = center_before[y] if multiclass else center_before

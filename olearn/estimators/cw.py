@@ -1,4 +1,5 @@
-"""scikit-learn classifiers for CW, AROW and SCW: true multiclass, one shared covariance.
+"""scikit-learn classifiers for CW, AROW, SCW, NHERD and NAROW: true multiclass, one shared
+covariance.
 
 Each class has a mean row ``mu_k`` (``coef_[k]``; for two classes ``coef_`` is the one row
 ``mu_1 - mu_0``, scikit-learn's convention, and the per-class rows are ``get_state()["coef"]``);
@@ -38,7 +39,13 @@ from olearn.estimators.pa import INTERCEPT_DOC, state_doc
 from olearn.kernels.cw import cw_code, diagonal_code
 from olearn.kernels.sparse import csr_rows
 
-__all__ = ["CWClassifier", "AROWClassifier", "SCWClassifier"]
+__all__ = [
+    "CWClassifier",
+    "AROWClassifier",
+    "SCWClassifier",
+    "NHERDClassifier",
+    "NAROWClassifier",
+]
 
 _GH_NODES, _GH_WEIGHTS = np.polynomial.hermite.hermgauss(64)
 ETA = Interval(Real, 0.5, 1.0, closed="neither")  # confidence; phi = Phi^{-1}(eta) > 0
@@ -56,7 +63,7 @@ AROW_R = Bounded(
 
 
 class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
-    """Shared machinery of CW, AROW and SCW: Gaussian state, the kernel call, ``predict_proba``.
+    """Shared machinery of the CW family: Gaussian state, the kernel call, ``predict_proba``.
 
     Reuses the linear base's mean layout (``_W[feature, class]``, the ``coef_`` /
     ``intercept_`` views and ``_scores``); adds the covariance ``_S``: the diagonal, or for
@@ -500,3 +507,152 @@ class SCWClassifier(ConfidenceWeightedClassifier):
 
     def _hyper(self) -> tuple[float, float, float]:
         return phi_of(self.eta), math.nan, float(self.C)
+
+
+# NHERD's C: the precision step is ``c = C (2 + C v)``, so ``c v ~ (C v)^2`` must stay within
+# float64 for margin variances up to MAX_VARIANCE (1e100): C <= 1e50.
+NHERD_C = Bounded(
+    5e-324, 1e50, "the precision step grows as (C v)^2 and must stay finite for v up to 1e100"
+)
+# NAROW's b: r_t = v / (b v - 1) falls to ~1/b, and AROW's r must stay >= 1e-100 (AROW_R).
+NAROW_B = Bounded(
+    5e-324,
+    1.0 / TINY_VARIANCE,
+    f"r_t tends to 1/b, and under {TINY_VARIANCE:.0e} the variance along x freezes",
+)
+
+
+@_doc
+class NHERDClassifier(ConfidenceWeightedClassifier):
+    """Normal Herding: move the whole Gaussian by the affine map that trades the expected
+    squared move against C times the expected squared loss.
+
+    Parameters
+    ----------
+    C : float, default=1.0
+        Price of the loss: the mean moves as AROW's with ``r = 1/C``
+        (``alpha = max(0, 1 - m) / (v + 1/C)``) and the covariance becomes ``A Sigma A'``
+        (``Sigma -= C (2 + C v) / (1 + C v)^2 Sigma x x' Sigma``, binary; see
+        :mod:`olearn.core.cw`, *NHERD*).  In ``(0, 1e50]``.
+    {common}
+
+    Notes
+    -----
+    The diagonal forms are the paper's *project* (``"precision"``: ``1/Sigma_j += (2C +
+    C^2 v) x_j^2``) and *drop* (``"truncated"``) versions.
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from olearn.estimators import NHERDClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> clf = make_pipeline(StandardScaler(), NHERDClassifier(C=0.1, random_state=0))
+    >>> clf.fit(X, y).score(X, y) > 0.8
+    True
+
+    References
+    ----------
+    K. Crammer, D. D. Lee, "Learning via Gaussian Herding", NIPS 2010.
+    """
+
+    def __init__(
+        self,
+        *,
+        C=1.0,
+        covariance="diagonal",
+        diagonal_form="precision",
+        a=1.0,
+        probability=False,
+        fit_intercept=False,
+        intercept_scaling=1.0,
+        epochs=5,
+        shuffle=True,
+        random_state=None,
+        tol=None,
+        n_iter_no_change=5,
+        early_stopping=False,
+        validation_fraction=0.1,
+        verbose=0,
+        warm_start=False,
+        class_weight=None,
+        average=False,
+    ):
+        store_params(self, locals())
+
+    _parameter_constraints: dict = {
+        **ConfidenceWeightedClassifier._parameter_constraints,
+        "C": [NHERD_C],
+    }
+
+    def _rule_name(self) -> str:
+        return "NHERD"
+
+    def _hyper(self) -> tuple[float, float, float]:
+        return math.nan, math.nan, float(self.C)
+
+
+@_doc
+class NAROWClassifier(ConfidenceWeightedClassifier):
+    """Narrow AROW: AROW whose r adapts to the margin variance, ``r_t = v / (b v - 1)``.
+
+    Parameters
+    ----------
+    b : float, default=1.0
+        The variance along x is shrunk only where it exceeds ``1/b``, and to ``1/b``
+        (binary; ``alpha = max(0, 1 - m) / (v + r_t)``, no update when ``v <= 1/b``; see
+        :mod:`olearn.core.cw`, *NAROW*).  With the prior ``a I`` and ``a ||x||^2 <= 1/b``
+        (binary) nothing is learned: scale b with the data.  In ``(0, 1e100]``.
+    {common}
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from sklearn.preprocessing import StandardScaler
+    >>> from olearn.estimators import NAROWClassifier
+    >>> X, y = load_iris(return_X_y=True)
+    >>> clf = make_pipeline(StandardScaler(), NAROWClassifier(b=1.0, random_state=0))
+    >>> clf.fit(X, y).score(X, y) > 0.8
+    True
+
+    References
+    ----------
+    F. Orabona, K. Crammer, "New Adaptive Algorithms for Online Classification", NIPS 2010.
+    """
+
+    def __init__(
+        self,
+        *,
+        b=1.0,
+        covariance="diagonal",
+        diagonal_form="precision",
+        a=1.0,
+        probability=False,
+        fit_intercept=False,
+        intercept_scaling=1.0,
+        epochs=5,
+        shuffle=True,
+        random_state=None,
+        tol=None,
+        n_iter_no_change=5,
+        early_stopping=False,
+        validation_fraction=0.1,
+        verbose=0,
+        warm_start=False,
+        class_weight=None,
+        average=False,
+    ):
+        store_params(self, locals())
+
+    _parameter_constraints: dict = {
+        **ConfidenceWeightedClassifier._parameter_constraints,
+        "b": [NAROW_B],
+    }
+
+    def _rule_name(self) -> str:
+        return "NAROW"
+
+    def _hyper(self) -> tuple[float, float, float]:
+        return math.nan, float(self.b), math.nan  # b in the r slot (kernels.cw)

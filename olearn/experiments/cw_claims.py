@@ -1,4 +1,4 @@
-"""Seed 001's practical claims about CW, AROW and SCW, tested on real data.
+"""Seed 001's practical claims about the CW family (CW, AROW, SCW, NHERD), tested on real data.
 
 Seed 001 (kazoo04, "オンライン線形分類器とSCW", Machine Learning Advent Calendar 2012) claims:
 
@@ -8,6 +8,8 @@ Seed 001 (kazoo04, "オンライン線形分類器とSCW", Machine Learning Adve
 4. AROW has one parameter and it is easy ("結構適当でも大丈夫"); SCW's two are more work.
 5. Postscript: SCW-II is much worse than SCW-I ("SCW-II はぜんぜんダメ").
 6. Postscript: tuned AROW and tuned SCW-I perform about the same (SCW-I slightly better).
+7. NHERD is seen now and then, but AROW is usually better ("NHERDもたまに見ますが、AROWと
+   比べるとAROWのほうがいいことが多いです").
 
 The seed gives no numbers, so the ``paper`` column is empty; each claim gets a verdict from a
 criterion stated in the summary, with the numbers behind it.
@@ -21,12 +23,15 @@ Protocol (our choices where the seed is silent)
 - Rows scaled to unit L2 norm (the CW family's prior ``N(0, I)`` then has a sensible scale).
 - Label noise on the training part only: each label is replaced, with probability p, by a
   uniformly drawn *other* class (p = 0, 10, 20, 30 %).  Test labels are clean.
-- Learners: the registry's Perceptron, PA-I, CW, AROW, SCW-I and SCW-II at their default
-  parameters, diagonal covariance, intercept, one update per sample; each pass visits the
-  training set in a fresh random order.  Test error (%) after pass 1 and after the last pass,
-  averaged over ``seeds`` repetitions (different orders and noise draws).
+- Learners: the registry's "noise" view (Perceptron, PA-I, CW, AROW, SCW-I, SCW-II, NHERD,
+  NAROW) at their default parameters, diagonal covariance, intercept, one update per sample;
+  each pass visits the training set in a fresh random order.  Test error (%) after pass 1 and
+  after the last pass, averaged over ``seeds`` repetitions (different orders and noise draws).
 - Sensitivity: one pass at p = 0 and p = 20 %, over each learner's registry grid (PA-I: C;
-  CW: eta; AROW: r; SCW: C x eta).  Spread = worst minus best test error over the grid.
+  CW: eta; AROW: r; SCW: C x eta; NHERD: C; NAROW: b).  Spread = worst minus best test error
+  over the grid.
+- Claim 7 compares AROW with NHERD cell by cell: at the defaults after the last pass, at
+  every noise level, and tuned (best grid error, one pass) at each sensitivity noise level.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from olearn import registry
 from olearn.experiments.reproduction import Progress, ReproResult
 
 ID = "cw-family-claims"
-TITLE = "Seed 001's claims on CW, AROW and SCW: one pass, label noise, parameter sensitivity"
+TITLE = "Seed 001's claims on the CW family: one pass, label noise, parameter sensitivity"
 SEED = "001"
 
 # the learners of the label-noise study: the registry's "noise" view (CW family + baselines)
@@ -393,6 +398,31 @@ def judge(table: pd.DataFrame, sens: pd.DataFrame, passes: int) -> list[dict]:
         nums,
         ok,
     )
+    # 7. AROW usually better than NHERD (only when both ran)
+    if {"AROW", "NHERD"} <= set(table.algorithm):
+        nums, ok = {}, []
+        for d in datasets:
+            s = sens[sens.dataset == d].set_index(["algorithm", "noise_pct"])["best"]
+            gaps = {  # NHERD - AROW: positive where AROW is better
+                f"NHERD - AROW, defaults, {n:.0f}%": _cell(table, d, "NHERD", n, passes)
+                - _cell(table, d, "AROW", n, passes)
+                for n in noises
+            }
+            gaps |= {
+                f"NHERD - AROW, tuned, {n:.0f}%": float(s[("NHERD", n)] - s[("AROW", n)])
+                for n in sorted(set(sens.noise_pct))
+                if ("NHERD", n) in s.index and ("AROW", n) in s.index
+            }
+            nums[d] = {k: round(float(v), 2) for k, v in gaps.items()}
+            ok.append(sum(v > 0 for v in gaps.values()) > len(gaps) / 2)
+        add(
+            "7. AROW is usually better than NHERD",
+            f"AROW's test error is below NHERD's in more than half of the comparisons: at the "
+            f"defaults after {passes} passes at each noise level, and tuned on their grids (one "
+            "pass) at each sensitivity noise level",
+            nums,
+            ok,
+        )
     return verdicts
 
 

@@ -1,4 +1,4 @@
-"""numba mirror of :mod:`olearn.core.cw`: one multiclass epoch of CW / AROW / SCW over CSR.
+"""numba mirror of :mod:`olearn.core.cw`: one multiclass epoch of the CW family over CSR.
 
 The state is the feature-major mean ``W[feature, class]`` (as the additive kernels) and one
 covariance shared by all classes: a vector ``S_diag`` (diagonal) or, for the full covariance,
@@ -9,7 +9,8 @@ step sizes are the numba functions of :mod:`olearn.core._cw_closed_forms` that t
 too, so kernel and rule agree to rounding.
 
 Codes (one table, read by the estimators): rules ``CW``, ``CW_VARIANCE``, ``AROW``, ``SCW1``,
-``SCW2``; diagonal forms ``DIAG_PRECISION`` (``1/S_j += c_x x_j^2``) and ``DIAG_TRUNCATED``
+``SCW2``, ``NHERD``, ``NAROW`` (whose ``b`` rides in the rule tuple's ``r`` slot); diagonal
+forms ``DIAG_PRECISION`` (``1/S_j += c_x x_j^2``) and ``DIAG_TRUNCATED``
 (``S_j -= beta_x S_j^2 x_j^2``).
 
 Two classes, diagonal covariance: every step moves the two means by ``+-alpha Sigma x`` (the
@@ -23,8 +24,9 @@ the pass reads at least as many non-zeros as ``W`` has rows (the selector all fa
 ``kernels.sparse.use_mirrored_path``); on the hashed ``sgd-balanced`` (2^20 features) it makes
 the epoch ~3x faster.
 
-Weights (``weights``, per row; None on the plain path): AROW uses ``r_i = r / s``, SCW
-``C_i = s C``, CW ignores s > 0 (:mod:`olearn.core.cw`, *Weights*); s = 0 is skipped (absent).
+Weights (``weights``, per row; None on the plain path): AROW and NAROW use ``r_i = r / s``
+(NAROW: its ``r_t / s``), SCW and NHERD ``C_i = s C``, CW ignores s > 0
+(:mod:`olearn.core.cw`, *Weights*); s = 0 is skipped (absent).
 
 Averaging (``U`` and ``avg``, None on the plain path): the means are averaged as the additive
 kernels' weights are (:func:`olearn.kernels.weights.average_step`); the covariance is not.
@@ -45,6 +47,9 @@ from olearn.core._cw_closed_forms import (
     cw_beta,
     cw_variance_alpha,
     cw_variance_c_beta,
+    narow_r,
+    nherd_alpha,
+    nherd_c_beta,
     scw2_alpha,
 )
 from olearn.kernels.pa import best_rival
@@ -56,10 +61,20 @@ CW_VARIANCE = 1
 AROW = 2
 SCW1 = 3
 SCW2 = 4
+NHERD = 5
+NAROW = 6
 DIAG_PRECISION = 0
 DIAG_TRUNCATED = 1
 
-_RULES = {"CW": CW, "CW-variance": CW_VARIANCE, "AROW": AROW, "SCW-I": SCW1, "SCW-II": SCW2}
+_RULES = {
+    "CW": CW,
+    "CW-variance": CW_VARIANCE,
+    "AROW": AROW,
+    "SCW-I": SCW1,
+    "SCW-II": SCW2,
+    "NHERD": NHERD,
+    "NAROW": NAROW,
+}
 _DIAG = {"precision": DIAG_PRECISION, "truncated": DIAG_TRUNCATED}
 
 
@@ -80,19 +95,27 @@ def diagonal_code(form: str) -> int:
 
 
 @jit
-def cw_coefficients(code, m, v, phi, r, C, lam):
-    """``(alpha, c, beta)`` of one step along Delta; ``(0, 0, 0)`` when passive."""
-    if code == AROW:
+def cw_coefficients(code, m, v, phi, r, C, lam, weight=1.0):
+    """``(alpha, c, beta)`` of one step along Delta; ``(0, 0, 0)`` when passive.  ``weight``
+    s > 0: ``r / s`` (AROW; NAROW's ``r_t / s``, its b given as r), ``s C`` (SCW, NHERD)."""
+    if code == NAROW:
+        r = narow_r(v, r)  # r_t = v / (b v - 1), inf when v <= 1/b
+    r, C = r / weight, C * weight
+    if code == AROW or code == NHERD or code == NAROW:
         loss = max(0.0, 1.0 - m)  # hinge
     elif code == CW_VARIANCE:
         loss = max(0.0, phi * v - m)
     else:
         loss = max(0.0, phi * math.sqrt(max(v, 0.0)) - m)  # l^phi
-    if loss <= 0.0 or v < TINY_VARIANCE:
+    if loss <= 0.0 or v < TINY_VARIANCE or r == math.inf:
         return 0.0, 0.0, 0.0
-    if code == AROW:
+    if code == AROW or code == NAROW:  # NAROW: AROW at r = r_t
         alpha = arow_alpha(m, v, r)  # alpha = l / (v + r)
         c, beta = arow_c_beta(v, r, lam)  # inv(Sigma') = inv(Sigma) + Delta Delta' / (lam r)
+        return alpha, c, beta
+    if code == NHERD:
+        alpha = nherd_alpha(m, v, C)  # alpha = l / (v + 1/C)
+        c, beta = nherd_c_beta(v, C, lam)  # Sigma' = A Sigma A'
         return alpha, c, beta
     if code == CW_VARIANCE:
         alpha = cw_variance_alpha(m, v, phi, lam)
@@ -113,11 +136,11 @@ def multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out, weight=1.0):
     """``(alpha, c_x, beta_x)`` of step t against the rival (recorded when asked): the
     Delta-level closed form with ``v = 2 x'Sigma x``, and the feature-level covariance factors
     ``c_x = 2c`` (``inv(Sigma) += c_x x x'``) and ``beta_x = 2 beta``
-    (``Sigma -= beta_x Sigma x x' Sigma``); zeros when passive.  ``weight`` s > 0: AROW's
-    ``r / s``, SCW's ``s C``."""
+    (``Sigma -= beta_x Sigma x x' Sigma``); zeros when passive.  ``weight`` s > 0: see
+    :func:`cw_coefficients`."""
     code, phi, r, C, lam, _ = rule
     v = 2.0 * x_Sigma_x  # Delta'(I (x) Sigma)Delta
-    alpha, c, beta = cw_coefficients(code, m, v, phi, r / weight, C * weight, lam)
+    alpha, c, beta = cw_coefficients(code, m, v, phi, r, C, lam, weight)
     if alpha_out.shape[0] > 0:
         alpha_out[t] = alpha
         beta_out[t] = beta

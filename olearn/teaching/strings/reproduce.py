@@ -17,8 +17,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "元論文 000 の表 4: PA 系と SPA 系の誤り率 (10 分割交差検証)",
     ),
     "rep.name.cw-family-claims": (
-        "Source paper 001: the claims on CW, AROW and SCW (one pass, label noise, parameters)",
-        "元論文 001: CW・AROW・SCW についての主張 (1 回の走査、ラベル雑音、パラメータ)",
+        "Source paper 001: the claims on the CW family (one pass, label noise, parameters, "
+        "AROW against NHERD)",
+        "元論文 001: CW 系 (CW・AROW・SCW・NHERD) についての主張 (1 回の走査、ラベル雑音、"
+        "パラメータ、AROW と NHERD の比較)",
     ),
     "rep.name.pcvm-lambda": (
         "Source paper 002, Tables 1-3: PCVM's accuracy, gamma and non-zero weights against lambda",
