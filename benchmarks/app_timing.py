@@ -162,6 +162,100 @@ def playground(pg, url: str, repeat: int, seconds: float) -> dict:
     }
 
 
+class WireCounter:
+    """A loopback TCP relay in a thread that counts the bytes the server sends on each
+    connection, by the connection's first request line: how many bytes the websocket
+    (``GET /_stcore/stream``) really carried, after any permessage-deflate.  A measuring
+    tool for :func:`websocket_bytes`, not a server component."""
+
+    def __init__(self, target_port: int):
+        import asyncio
+        import threading
+
+        self.sent: dict[str, int] = {}
+        self._loop = asyncio.new_event_loop()
+        self._target = target_port
+        ready = threading.Event()
+
+        async def main():
+            self._server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+            self.port = self._server.sockets[0].getsockname()[1]
+            ready.set()
+            await self._server.serve_forever()
+
+        self._thread = threading.Thread(
+            target=lambda: self._loop.run_until_complete(main()), daemon=True
+        )
+        self._thread.start()
+        ready.wait(10)
+
+    async def _relay(self, reader, writer):
+        import asyncio
+
+        up_r, up_w = await asyncio.open_connection("127.0.0.1", self._target)
+        first = await reader.readline()
+        kind = "websocket" if b"/_stcore/stream" in first else "http"
+        up_w.write(first)
+
+        async def pipe(src, dst, count):
+            try:
+                while data := await src.read(65536):
+                    if count:
+                        self.sent[kind] = self.sent.get(kind, 0) + len(data)
+                    dst.write(data)
+                    await dst.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                dst.close()
+
+        await asyncio.gather(pipe(reader, up_w, False), pipe(up_r, writer, True))
+
+    def reset(self) -> None:
+        self.sent.clear()
+
+    def close(self) -> None:
+        self._loop.call_soon_threadsafe(self._server.close)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(10)
+
+
+def websocket_bytes(browser, url: str, path: str, ready=player_ready, wire=None) -> dict:
+    """The bytes the server sends over the websocket for one visit of ``path`` in a new page,
+    from the page load to the player's first frame on every chart and the script run ended
+    (+1.5 s): the messages' payloads as the page receives them (Playwright's
+    ``framereceived``), what permessage-deflate would make of them (zlib's raw deflate at its
+    default level, the context kept across messages, one sync flush per message), and, when
+    ``url`` is a :class:`WireCounter`'s (``wire``), the bytes the socket really carried."""
+    import zlib
+
+    sizes: list[int] = []
+    deflate = zlib.compressobj(zlib.Z_DEFAULT_COMPRESSION, zlib.DEFLATED, -zlib.MAX_WBITS)
+    packed = [0]
+
+    def received(payload):
+        data = payload if isinstance(payload, bytes) else payload.encode()
+        sizes.append(len(data))
+        packed[0] += len(deflate.compress(data) + deflate.flush(zlib.Z_SYNC_FLUSH)) - 4
+
+    pg = browser.new_page(viewport={"width": 1280, "height": 720})
+    if wire is not None:
+        wire.reset()
+    try:
+        pg.on("websocket", lambda ws: ws.on("framereceived", received))
+        pg.goto(url + path)
+        ready(pg)
+        pg.wait_for_function(PAGE_DONE_JS)
+        pg.wait_for_timeout(1500)
+        out = {"messages": len(sizes), "kb": round(sum(sizes) / 1000, 1)}
+        out["kb_deflated"] = round(packed[0] / 1000, 1)
+        if wire is not None:
+            out["kb_on_the_wire"] = round(wire.sent.get("websocket", 0) / 1000, 1)
+        return out
+    finally:
+        pg.close()
+
+
 SHOWN_H4 = (
     "[...document.querySelectorAll('[data-testid=stMain] h4')].find(e => e.offsetParent !== null)"
 )
