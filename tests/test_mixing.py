@@ -1,0 +1,217 @@
+"""Iterative parameter mixing (olearn.distributed) on a LocalCluster of 2 worker processes
+(one per module), against sequential training, the in-process driver and explicit loops."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import cloudpickle
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.utils.estimator_checks import check_estimator
+
+from olearn import registry
+from olearn.datasets.store import write_store
+from olearn.distributed import ParameterMixingClassifier, mix_states
+from olearn.distributed._shards import ArrayShard
+from olearn.estimators import AROWClassifier, PAClassifier, PerceptronClassifier
+
+distributed = pytest.importorskip("distributed")
+
+MIXABLE = ["perceptron", "pa1", "spa1", "arow", "scw1", "sgd-svm-pf"]
+
+
+@pytest.fixture(scope="module")
+def client():
+    import dask
+
+    # a task whose worker dies fails at once (KilledWorker) instead of being retried on a
+    # fresh worker three times: the driver's own recovery is what is tested, in less time
+    with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
+        cluster = distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        )
+    c = distributed.Client(cluster)
+    try:
+        yield c
+    finally:
+        c.close()
+        cluster.close()
+
+
+def _problem(n=400, d=30, k=3, seed=0, noise=0.1):
+    rng = np.random.default_rng(seed)
+    X = sp.random(n, d, density=0.2, format="csr", random_state=seed)
+    y = np.asarray((X @ rng.normal(size=(d, k))).argmax(axis=1)).ravel()
+    flip = rng.random(n) < noise
+    y[flip] = rng.integers(0, k, flip.sum())
+    return X, y
+
+
+def _equal_states(a: dict, b: dict) -> None:
+    assert a.keys() == b.keys()
+    for key in a:
+        if key != "params":
+            assert np.array_equal(np.asarray(a[key]), np.asarray(b[key])), key
+
+
+def _ipm(key, client, **kw):
+    params = {"shuffle": False} if "shuffle" in registry.get(key).make().get_params() else {}
+    return ParameterMixingClassifier(registry.get(key).make(**params), client=client, **kw)
+
+
+@pytest.mark.parametrize("key", MIXABLE)
+def test_one_shard_is_sequential_training_exactly(key):
+    X, y = _problem()
+    sequential = registry.get(key).make(shuffle=False, epochs=3).fit(X, y)
+    mixed = _ipm(key, "serial", epochs=3, n_shards=1).fit(X, y)
+    _equal_states(mixed.estimator_.get_state(), sequential.get_state())
+    assert np.array_equal(mixed.predict(X), sequential.predict(X))
+
+
+def test_one_shard_on_the_cluster_from_a_store(client, tmp_path):
+    X, y = _problem()
+    store = write_store(X, y, tmp_path / "s", chunk_rows=90)
+    sequential = AROWClassifier(shuffle=False, epochs=3).fit(X, y)
+    mixed = ParameterMixingClassifier(
+        AROWClassifier(shuffle=False), epochs=3, n_shards=1, client=client
+    ).fit(store)
+    _equal_states(mixed.estimator_.get_state(), sequential.get_state())
+
+
+@pytest.mark.parametrize(("key", "mixing"), [("pa1", "mistakes"), ("arow", "auto"),
+                                              ("sgd-svm-pf", "auto")])  # fmt: skip
+def test_the_serial_driver_gives_exactly_the_dask_result(client, tmp_path, key, mixing):
+    X, y = _problem(seed=1)
+    spec = registry.get(key)
+    for data, target in ((X, y), (write_store(X, y, tmp_path / key, chunk_rows=50), None)):
+        models = [
+            ParameterMixingClassifier(
+                spec.make(), epochs=3, mixing=mixing, n_shards=3, random_state=4, client=c
+            ).fit(data, target)
+            for c in ("serial", client)
+        ]
+        _equal_states(models[0].estimator_.get_state(), models[1].estimator_.get_state())
+        assert models[0].history_[-1]["updates"] == models[1].history_[-1]["updates"]
+
+
+@pytest.mark.parametrize("key", MIXABLE)
+def test_identical_states_mix_to_themselves(key):
+    X, y = _problem(seed=2)
+    model = registry.get(key).make(epochs=2, random_state=0).fit(X, y)
+    state = model.get_state()
+    mixed = mix_states(model, [state, state, state], updates=[5, 0, 2])
+    if key.startswith("sgd"):  # w = scale * v is materialised (v = w, scale = 1): to rounding
+        again = clone(model).set_state(mixed)
+        np.testing.assert_allclose(again.coef_, model.coef_, rtol=1e-12, atol=1e-15)
+        np.testing.assert_allclose(again.decision_function(X), model.decision_function(X))
+        return
+    for name in ("coef", "intercept_weight", "covariance"):
+        if name in state:
+            assert np.array_equal(mixed[name], state[name]), name
+    assert mixed["t"] == 3 * state["t"]  # counters add up the shards' work
+
+
+def test_mixing_rules_against_explicit_loops():
+    X, y = _problem(seed=3)
+    parts = [slice(0, 150), slice(150, 220), slice(220, 400)]
+    arow = [AROWClassifier().partial_fit(X[p], y[p], classes=[0, 1, 2]) for p in parts]
+    states = [m.get_state() for m in arow]
+    mixed = mix_states(AROWClassifier(), states)
+    K, d = states[0]["coef"].shape
+    for j in range(d):
+        precisions = [1.0 / s["covariance"][j] for s in states]
+        assert mixed["covariance"][j] == pytest.approx(1.0 / (sum(precisions) / 3), rel=1e-12)
+        for u in range(K):
+            num = sum(p * s["coef"][u, j] for p, s in zip(precisions, states))
+            assert mixed["coef"][u, j] == pytest.approx(num / sum(precisions), rel=1e-12)
+    pa = [PAClassifier().partial_fit(X[p], y[p], classes=[0, 1, 2]) for p in parts]
+    k = [m.n_updates_ for m in pa]
+    mixed = mix_states(PAClassifier(), [m.get_state() for m in pa], "mistakes", k)
+    explicit = sum(ki * m.get_state()["coef"] for ki, m in zip(k, pa)) / sum(k)
+    np.testing.assert_allclose(mixed["coef"], explicit, rtol=1e-12)
+    assert mixed["t"] == 400
+
+
+def test_separable_data_reaches_zero_training_mistakes(client):
+    rng = np.random.default_rng(5)
+    X = rng.normal(size=(600, 8))
+    y = (X @ rng.normal(size=8) > 0).astype(int)
+    keep = np.abs(X @ rng.normal(size=8)) >= 0  # all rows; margin from the labels' rule
+    X, y = X[keep], y[keep]
+    X[:, 0] += np.where(y == 1, 0.5, -0.5)  # a margin along feature 0
+    ipm = ParameterMixingClassifier(PerceptronClassifier(), epochs=30, n_shards=4, client=client)
+    ipm.fit(X, y)
+    assert ipm.score(X, y) == 1.0
+    assert ipm.history_[-1]["updates"] == 0  # no shard made a mistake in the last epoch
+
+
+class KillingShard(ArrayShard):
+    """Kills its worker process at its ``kill_at``-th pass (a counter file: the count
+    survives the kill); every pass when ``kill_at`` is 0."""
+
+    def __init__(self, X, y, counter: str, kill_at: int):
+        super().__init__(X, y)
+        self.counter, self.kill_at = counter, kill_at
+
+    def batches(self, rng):
+        with open(self.counter, "a") as f:
+            f.write(".")
+        passes = len(Path(self.counter).read_text())
+        if self.kill_at == 0 or passes == self.kill_at:
+            os._exit(1)
+        yield from super().batches(rng)
+
+
+def _killing(monkeypatch, counter, kill_at):
+    cloudpickle.register_pickle_by_value(sys.modules[__name__])
+    real = ParameterMixingClassifier._array_shards
+
+    def shards(self, X, y, n):
+        found, classes, d = real(self, X, y, n)
+        found[0] = KillingShard(found[0].X, found[0].y, str(counter), kill_at)
+        return found, classes, d
+
+    monkeypatch.setattr(ParameterMixingClassifier, "_array_shards", shards)
+
+
+def test_a_killed_worker_recovers_the_epoch_or_raises(client, tmp_path, monkeypatch):
+    X, y = _problem(seed=6)
+    expected = ParameterMixingClassifier(PAClassifier(), epochs=3, random_state=1, client="serial")
+    expected.fit(X, y)
+    _killing(monkeypatch, tmp_path / "count", kill_at=2)  # dies in epoch 2, once
+    ipm = ParameterMixingClassifier(PAClassifier(), epochs=3, random_state=1, client=client)
+    ipm.fit(X, y)
+    _equal_states(ipm.estimator_.get_state(), expected.estimator_.get_state())
+    client.wait_for_workers(2, timeout=60)
+
+    monkeypatch.undo()
+    _killing(monkeypatch, tmp_path / "always", kill_at=0)  # dies every time
+    ipm = ParameterMixingClassifier(PAClassifier(), epochs=3, client=client)
+    with pytest.raises(RuntimeError, match="no model was mixed"):
+        ipm.fit(X, y)
+    assert not hasattr(ipm, "estimator_")
+    client.wait_for_workers(2, timeout=60)
+
+
+def test_models_that_cannot_be_mixed_are_refused():
+    X, y = _problem()
+    for estimator, match in [
+        (AROWClassifier(covariance="full"), "full"),
+        (PAClassifier(average=True), "average"),
+        (registry.get("cs-svm").make(), "batch"),
+        (AROWClassifier(), "does not apply"),  # with mixing="mistakes"
+    ]:
+        mixing = "mistakes" if match == "does not apply" else "auto"
+        with pytest.raises(ValueError, match=match):
+            ParameterMixingClassifier(estimator, mixing=mixing, client="serial").fit(X, y)
+
+
+def test_check_estimator_with_a_serial_client():
+    check_estimator(
+        ParameterMixingClassifier(PAClassifier(random_state=0), client="serial", random_state=0)
+    )
