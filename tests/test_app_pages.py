@@ -529,7 +529,7 @@ def test_cw_past_the_last_update_says_so():
     assert last < 78  # (this stream's SCW-I stops updating early)
     at = open_page("pages/cw.py", {"rule": "scw1", "t": str(last + 2)})
     assert [i.value for i in at.info] == [t("cw.exhausted")]
-    assert not at.get("bidi_component")  # nothing to step through
+    assert not at.main.get("bidi_component")  # nothing to step through
     at = open_page("pages/cw.py", {"rule": "scw1", "t": str(last + 1)})
     assert not at.info and shown_step(at, "cwtext") == last
 

@@ -20,8 +20,8 @@ from olearn.viz.animate import animated_dict, animation_html
 from olearn.viz.common import PLOTLY_CONFIG
 
 _JS = r"""
-const ICON = '<svg viewBox="0 0 28 16" width="28" height="16" style="vertical-align:middle">'
-  + '<text x="14" y="12.5" text-anchor="middle" font-size="11" font-weight="700"'
+const ICON = '<svg viewBox="0 0 28 16" class="icon" height="1em" width="1.75em">'
+  + '<text x="14" y="13" text-anchor="middle" font-size="13" font-weight="700"'
   + ' font-family="sans-serif" class="olearn-svg-label">SVG</text></svg>';
 export default function (component) {
   const cfg = JSON.parse(component.data.config);
@@ -33,12 +33,14 @@ export default function (component) {
     if (!bar || !window.Plotly) return;
     let a = bar.querySelector('.olearn-svg');
     if (!a) {
-      const camera = bar.querySelector('[data-attr="toImage"], [data-title*="png"]');
+      const camera = bar.querySelector('[data-title*="PNG" i]');
       const group = camera ? camera.parentElement : bar.querySelector('.modebar-group');
       if (!group) return;
-      a = document.createElement('a');
+      a = document.createElement(camera ? camera.tagName : 'button');  // plotly's own kind
       a.className = 'modebar-btn olearn-svg';
       a.setAttribute('rel', 'tooltip');
+      a.setAttribute('data-gravity', 'n');
+      if (a.tagName === 'BUTTON') a.type = 'button';
       a.innerHTML = ICON;
       a.addEventListener('click', () => {
         const o = (gd._context && gd._context.toImageButtonOptions) || {};
@@ -50,6 +52,7 @@ export default function (component) {
       T.added += 1;
     }
     a.setAttribute('data-title', T.title);
+    a.setAttribute('aria-label', T.title);
   }
   const label = document.createElement('style');  // the modebar's icon colour, on hover too
   label.textContent = '.olearn-svg-label { fill: rgba(68,68,68,0.3); }'
