@@ -9,7 +9,7 @@ The problem (seed 000, section 2.3 and Table 2), with one constraint per wrong c
     min_W  1/2 sum_v ||w_v - w_v_old||^2   [+ C xi  (SPA-I, xi >= 0)  |  + C xi^2  (SPA-II)]
     s.t.   (w_y - w_u).x >= 1 [- xi]        for every u != y
 
-Derivation (ours; checked against a generic QP solver in ``tests/test_spa_qp.py``)
+Derivation (ours; checked against a generic QP solver in ``tests/test_pa_spa_qp.py``)
 ----------------------------------------------------------------------------------
 Stationarity (Eq. 4/5): ``w_y += T x`` and ``w_u -= tau_u x`` with ``T = sum_u tau_u``.
 Write ``n = ||x||^2`` and ``Q_u = (1 - (w_y - w_u).x) / n`` (Eq. after 7).  The new margin of

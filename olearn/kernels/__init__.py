@@ -4,5 +4,6 @@ Conventions: ``@jit`` (:func:`olearn._jit.jit`: ``numba.njit(cache=True)``, comp
 the on-disk cache, with one warning, where that cache cannot be used), no ``fastmath`` or
 ``parallel`` (sequential updates must equal the readable rule), weights stored feature-major
 ``W[feature, class]`` so the K scores of one non-zero are contiguous (LIBLINEAR's layout).
-With an intercept, ``W`` has one extra last row that multiplies a constant feature 1.
+With an intercept, ``W`` has one extra last row, the weight of a constant column whose value
+is the estimator's ``intercept_scaling`` (:func:`olearn.kernels.sparse.csr_rows` appends it).
 """

@@ -65,17 +65,56 @@ def style(
     if legend_below:
         fig.update_layout(legend=dict(yanchor="top", y=-0.18), margin=dict(b=90))
     if title:
-        fig.update_layout(
-            title=dict(
-                text=title,
-                x=0.01,
-                y=0.985,
-                yanchor="top",
-                yref="container",
-                font=dict(size=TITLE_FONT, color=TEXT_COLOR),
-            )
-        )
+        fig.update_layout(title=_title(title, TITLE_FONT))
     return fig
+
+
+def _title(text: str, size: int) -> dict:
+    """A figure title at the top left of the container."""
+    return dict(
+        text=text,
+        x=0.01,
+        y=0.985,
+        yanchor="top",
+        yref="container",
+        font=dict(size=size, color=TEXT_COLOR),
+    )
+
+
+# the axes of a dict-built figure, which has no template: plotly_white's look, dark text
+_FAST_AXIS = dict(
+    tickfont=dict(size=MIN_FONT, color=TEXT_COLOR),
+    title_font=dict(size=MIN_FONT, color=TEXT_COLOR),
+    gridcolor="#E5E5E5",
+    zerolinecolor="#BBBBBB",
+    linecolor="#444444",
+)
+
+
+def style_fast(fig: FastFigure, height: int, title: str | None = None) -> go.Figure:
+    """:func:`style` for a :class:`FastFigure` (built as dicts, validated never): white
+    background, dark :data:`MIN_FONT` px text on the axes and every annotation; returns the
+    plotly figure.  (Its axis titles are :data:`MIN_FONT` px and its title one px smaller than
+    :func:`style`'s, as the CW page's figures have always been drawn.)"""
+    for name, props in fig.layout.items():
+        if name.startswith(("xaxis", "yaxis")):
+            title_obj = props.pop("title", None)
+            props.update({k: v for k, v in _FAST_AXIS.items() if k not in props})
+            if title_obj is not None:
+                props["title"] = {**title_obj, "font": dict(size=MIN_FONT, color=TEXT_COLOR)}
+    for a in fig.layout["annotations"]:
+        a.setdefault("font", {})
+        a["font"] = {"color": TEXT_COLOR, **a["font"], "size": MIN_FONT}
+    fig.update_layout(
+        height=height,
+        font=dict(FONT),  # a copy: the layout is a plain dict, not plotly's
+        paper_bgcolor="white",
+        plot_bgcolor="white",
+        hoverlabel=dict(font_size=MIN_FONT),
+    )
+    if title:
+        fig.update_layout(title=_title(title, TITLE_FONT - 1))
+    return fig.figure()
 
 
 def _legible_annotations(fig: go.Figure) -> None:

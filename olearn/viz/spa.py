@@ -4,6 +4,8 @@ scores / margins / Q / tau, redrawn for each sub-step of
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -218,114 +220,144 @@ def _classes_axis(K: int, y: int, order=None) -> list[str]:
     return [f"{u} (y)" if u == y else str(u) for u in idx]
 
 
-def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
-    inst = walk.instance
-    tr = walk.spa
-    K, y = inst.W.shape[0], inst.y
-    key = step.key
-    s0 = np.asarray(tr.scores_before)
-    hl = set(step.highlight)
-    xref = "x" if col == 1 else f"x{col}"
-    yref = "y" if col == 1 else f"y{col}"
-    if key in ("scores", "passive", "update", "after"):
-        labels = _classes_axis(K, y)
-        s1 = np.asarray(tr.scores_after)
-        sy = s1[y] if key == "after" else s0[y]
-        layer.vrect(sy - 1, sy, xref, yref, rgba(class_color(y), 0.15), t("fig.band", lang))
-        if key in ("update", "after"):
-            for u in range(K):
-                if s0[u] != s1[u]:
-                    layer.annotate(
-                        x=s1[u],
-                        y=labels[u],
-                        ax=s0[u],
-                        ay=labels[u],
-                        xref=xref,
-                        yref=yref,
-                        axref=xref,
-                        ayref=yref,
-                        arrowhead=2,
-                        arrowwidth=2,
-                        arrowcolor=class_color(u),
-                        showarrow=True,
-                        text="",
-                    )
-            fig.add_trace(
-                dict(
-                    type="scatter",
-                    x=s0,
-                    y=labels,
-                    mode="markers",
-                    name=t("fig.before", lang),
-                    marker=dict(size=13, symbol="circle-open", color="#555", line=dict(width=2)),
-                ),
-                row=1,
-                col=col,
-            )
-            fig.add_trace(
-                dict(
-                    type="scatter",
-                    x=s1,
-                    y=labels,
-                    mode="markers",
-                    name=t("fig.after", lang),
-                    marker=dict(
-                        size=15,
-                        color=[class_color(u) for u in range(K)],
-                        line=dict(width=1, color="#222"),
-                    ),
-                ),
-                row=1,
-                col=col,
-            )
-        else:
-            fig.add_trace(
-                dict(
-                    type="scatter",
-                    x=s0,
-                    y=labels,
-                    mode="markers",
-                    showlegend=False,
-                    marker=dict(
-                        size=[18 if u in hl else 13 for u in range(K)],
-                        color=[class_color(u) for u in range(K)],
-                        line=dict(width=[3 if u in hl else 1 for u in range(K)], color="#222"),
-                    ),
-                ),
-                row=1,
-                col=col,
-            )
-        fig.update_xaxes(title_text=t("fig.scores", lang), row=1, col=col)
-        return t("fig.scores", lang)
-    if key == "margins":
-        wrong = [u for u in range(K) if u != y]
-        m = np.asarray(tr.margins)[wrong]
-        fig.add_trace(
-            dict(
-                type="bar",
-                x=m,
-                y=_classes_axis(K, y, wrong),
-                orientation="h",
-                marker=dict(
-                    color=[class_color(u) for u in wrong],
-                    line=dict(width=[3 if u in hl else 0 for u in wrong], color="#222"),
-                ),
-                showlegend=False,
+@dataclass(frozen=True)
+class _Panel:
+    """The number-line panel a painter draws into: the figure, the sub-step, its column."""
+
+    fig: FastFigure
+    walk: object
+    step: object
+    col: int
+    lang: str
+    layer: _Layer
+
+    @property
+    def xref(self) -> str:
+        return "x" if self.col == 1 else f"x{self.col}"
+
+    @property
+    def yref(self) -> str:
+        return "y" if self.col == 1 else f"y{self.col}"
+
+    def add(self, trace: dict) -> None:
+        self.fig.add_trace(trace, row=1, col=self.col)
+
+
+def _score_band(p: _Panel, s: np.ndarray) -> None:
+    """The band ``[s_y - 1, s_y]`` a wrong class must stay left of (margin >= 1)."""
+    y = p.walk.instance.y
+    color = rgba(class_color(y), 0.15)
+    p.layer.vrect(s[y] - 1, s[y], p.xref, p.yref, color, t("fig.band", p.lang))
+
+
+def _paint_scores(p: _Panel) -> str:
+    """Sub-steps "scores" and "passive": each class's score, the highlighted ones larger."""
+    K, y = p.walk.instance.W.shape[0], p.walk.instance.y
+    s0, hl = np.asarray(p.walk.spa.scores_before), set(p.step.highlight)
+    _score_band(p, s0)
+    p.add(
+        dict(
+            type="scatter",
+            x=s0,
+            y=_classes_axis(K, y),
+            mode="markers",
+            showlegend=False,
+            marker=dict(
+                size=[18 if u in hl else 13 for u in range(K)],
+                color=[class_color(u) for u in range(K)],
+                line=dict(width=[3 if u in hl else 1 for u in range(K)], color="#222"),
             ),
-            row=1,
-            col=col,
         )
-        layer.vline(1.0, xref, yref, "m = 1")
-        fig.update_xaxes(title_text=t("fig.margins", lang), row=1, col=col)
-        return t("fig.margins", lang)
-    # Q, sorted, test, tau: bars of Q (sorted from the 'sorted' sub-step on)
-    Q = np.asarray(tr.Q)
+    )
+    p.fig.update_xaxes(title_text=t("fig.scores", p.lang), row=1, col=p.col)
+    return t("fig.scores", p.lang)
+
+
+def _paint_moves(p: _Panel) -> str:
+    """Sub-steps "update" and "after": the scores before (open) and after, an arrow for each
+    class that moved; the band around the score of y before ("update") or after."""
+    K, y, tr = p.walk.instance.W.shape[0], p.walk.instance.y, p.walk.spa
+    labels = _classes_axis(K, y)
+    s0, s1 = np.asarray(tr.scores_before), np.asarray(tr.scores_after)
+    _score_band(p, s1 if p.step.key == "after" else s0)
+    for u in range(K):
+        if s0[u] != s1[u]:
+            p.layer.annotate(
+                x=s1[u],
+                y=labels[u],
+                ax=s0[u],
+                ay=labels[u],
+                xref=p.xref,
+                yref=p.yref,
+                axref=p.xref,
+                ayref=p.yref,
+                arrowhead=2,
+                arrowwidth=2,
+                arrowcolor=class_color(u),
+                showarrow=True,
+                text="",
+            )
+    p.add(
+        dict(
+            type="scatter",
+            x=s0,
+            y=labels,
+            mode="markers",
+            name=t("fig.before", p.lang),
+            marker=dict(size=13, symbol="circle-open", color="#555", line=dict(width=2)),
+        )
+    )
+    p.add(
+        dict(
+            type="scatter",
+            x=s1,
+            y=labels,
+            mode="markers",
+            name=t("fig.after", p.lang),
+            marker=dict(
+                size=15,
+                color=[class_color(u) for u in range(K)],
+                line=dict(width=1, color="#222"),
+            ),
+        )
+    )
+    p.fig.update_xaxes(title_text=t("fig.scores", p.lang), row=1, col=p.col)
+    return t("fig.scores", p.lang)
+
+
+def _paint_margins(p: _Panel) -> str:
+    """Sub-step "margins": each wrong class's margin against the line m = 1."""
+    K, y, hl = p.walk.instance.W.shape[0], p.walk.instance.y, set(p.step.highlight)
+    wrong = [u for u in range(K) if u != y]
+    p.add(
+        dict(
+            type="bar",
+            x=np.asarray(p.walk.spa.margins)[wrong],
+            y=_classes_axis(K, y, wrong),
+            orientation="h",
+            marker=dict(
+                color=[class_color(u) for u in wrong],
+                line=dict(width=[3 if u in hl else 0 for u in wrong], color="#222"),
+            ),
+            showlegend=False,
+        )
+    )
+    p.layer.vline(1.0, p.xref, p.yref, "m = 1")
+    p.fig.update_xaxes(title_text=t("fig.margins", p.lang), row=1, col=p.col)
+    return t("fig.margins", p.lang)
+
+
+def _q_bars(p: _Panel) -> tuple[list, list, list, list]:
+    """The classes of the Q bars in their order (by rank from "sorted" on), their labels,
+    colours (a "test" greys the classes not admitted, "tau" those outside the support) and
+    outline widths (the highlighted ones)."""
+    K, y, tr = p.walk.instance.W.shape[0], p.walk.instance.y, p.walk.spa
+    key, hl = p.step.key, set(p.step.highlight)
     if key == "Q":
         idx = [u for u in range(K) if u != y]
     else:
         idx = list(tr.order) + [u for u in range(K) if u != y and u not in tr.order]
-    labels = _classes_axis(K, y, idx)
-    table = step.table.set_index("class")
+    table = p.step.table.set_index("class")
     colors, lines = [], []
     for u in idx:
         c = class_color(u)
@@ -336,52 +368,61 @@ def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
             c = "#cccccc"
         colors.append(c)
         lines.append(3 if u in hl else 0)
-    if key == "tau":
-        theta = tr.theta
-        base = [min(max(Q[u], 0.0), theta) if u in tr.support else Q[u] for u in idx]
-        top = [Q[u] - theta if u in tr.support else 0.0 for u in idx]
-        fig.add_trace(
-            dict(
-                type="bar",
-                x=base,
-                y=labels,
-                orientation="h",
-                name="θ",
-                marker=dict(color=[rgba(class_color(u), 0.25) for u in idx]),
-            ),
-            row=1,
-            col=col,
+    return idx, _classes_axis(K, y, idx), colors, lines
+
+
+def _paint_tau(p: _Panel) -> str:
+    """Sub-step "tau": each Q split at theta, the part above it (tau) stacked and labelled."""
+    tr, Q = p.walk.spa, np.asarray(p.walk.spa.Q)
+    idx, labels, colors, lines = _q_bars(p)
+    theta = tr.theta
+    base = [min(max(Q[u], 0.0), theta) if u in tr.support else Q[u] for u in idx]
+    top = [Q[u] - theta if u in tr.support else 0.0 for u in idx]
+    p.add(
+        dict(
+            type="bar",
+            x=base,
+            y=labels,
+            orientation="h",
+            name="θ",
+            marker=dict(color=[rgba(class_color(u), 0.25) for u in idx]),
         )
-        fig.add_trace(
-            dict(
-                type="bar",
-                x=top,
-                y=labels,
-                orientation="h",
-                name="τ = Q − θ",
-                marker=dict(color=colors, line=dict(width=lines, color="#222")),
-                text=[f"τ={v:.3g}" if v > 0 else "" for v in top],
-                textposition="outside",
-                cliponaxis=False,
-                textfont=dict(size=15),
-            ),
-            row=1,
-            col=col,
+    )
+    p.add(
+        dict(
+            type="bar",
+            x=top,
+            y=labels,
+            orientation="h",
+            name="τ = Q − θ",
+            marker=dict(color=colors, line=dict(width=lines, color="#222")),
+            text=[f"τ={v:.3g}" if v > 0 else "" for v in top],
+            textposition="outside",
+            cliponaxis=False,
+            textfont=dict(size=15),
         )
-        fig.update_layout(barmode="stack")
-        right = max([b + h for b, h in zip(base, top)] + [theta, 0.0])
-        left = min(base + [0.0])
-        span = right - left + 1e-9
-        layer.vline(theta, xref, yref, f"θ = {theta:.3g}", label_left=theta > left + span / 2)
-        fig.update_xaxes(
-            title_text=t("fig.tau", lang),
-            row=1,
-            col=col,
-            range=[left - 0.05 * span, right + 0.35 * span],  # room for "τ=..." outside
-        )
-        fig.update_yaxes(autorange="reversed", row=1, col=col)  # rank 1 on top
-        return t("fig.tau", lang)
-    fig.add_trace(
+    )
+    p.fig.update_layout(barmode="stack")
+    right = max([b + h for b, h in zip(base, top)] + [theta, 0.0])
+    left = min(base + [0.0])
+    span = right - left + 1e-9
+    p.layer.vline(theta, p.xref, p.yref, f"θ = {theta:.3g}", label_left=theta > left + span / 2)
+    p.fig.update_xaxes(
+        title_text=t("fig.tau", p.lang),
+        row=1,
+        col=p.col,
+        range=[left - 0.05 * span, right + 0.35 * span],  # room for "τ=..." outside
+    )
+    p.fig.update_yaxes(autorange="reversed", row=1, col=p.col)  # rank 1 on top
+    return t("fig.tau", p.lang)
+
+
+def _paint_q(p: _Panel) -> str:
+    """Sub-steps "Q", "sorted", "test", "cap", "nocap": the Q bars (with the threshold of the
+    support-class test on "test")."""
+    tr, Q = p.walk.spa, np.asarray(p.walk.spa.Q)
+    idx, labels, colors, lines = _q_bars(p)
+    p.add(
         dict(
             type="bar",
             x=[Q[u] for u in idx],
@@ -393,34 +434,50 @@ def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
             textposition="outside",
             cliponaxis=False,
             textfont=dict(size=15),
-        ),
-        row=1,
-        col=col,
+        )
     )
     top = max([float(Q[u]) for u in idx if np.isfinite(Q[u])] + [0.0])
     low = min([float(Q[u]) for u in idx if np.isfinite(Q[u])] + [0.0])
     middle = (top + low) / 2
-    layer.vline(0.0, xref, yref, dash="solid")
-    if key == "test":
-        row = next(r for r in tr.tests if r.k == step.k and r.phase == step.phase)
+    p.layer.vline(0.0, p.xref, p.yref, dash="solid")
+    if p.step.key == "test":
+        row = next(r for r in tr.tests if r.k == p.step.k and r.phase == p.step.phase)
         if np.isfinite(row.threshold):
-            layer.vline(
+            p.layer.vline(
                 row.threshold,
-                xref,
-                yref,
-                f"{t('fig.threshold', lang)} {row.threshold:.3g}",
+                p.xref,
+                p.yref,
+                f"{t('fig.threshold', p.lang)} {row.threshold:.3g}",
                 color="#C00000",
                 width=2,
                 label_left=row.threshold > middle,
             )
-    fig.update_xaxes(
-        title_text=t("fig.Q", lang),
+    p.fig.update_xaxes(
+        title_text=t("fig.Q", p.lang),
         row=1,
-        col=col,
+        col=p.col,
         range=[low - 0.05 * (top - low + 1e-9), top + 0.25 * (top - low + 1e-9)],
     )
-    fig.update_yaxes(autorange="reversed", row=1, col=col)  # rank 1 on top
-    return t("fig.Q", lang)
+    p.fig.update_yaxes(autorange="reversed", row=1, col=p.col)  # rank 1 on top
+    return t("fig.Q", p.lang)
+
+
+# each sub-step kind's painter (the others, "Q" ... "nocap", draw the Q bars)
+_PAINTERS = {
+    "scores": _paint_scores,
+    "passive": _paint_scores,
+    "update": _paint_moves,
+    "after": _paint_moves,
+    "margins": _paint_margins,
+    "tau": _paint_tau,
+}
+
+
+def _numberline(fig, walk, step, col: int, lang: str, layer: _Layer) -> str:
+    """Draw the number line of ``step`` (scores, margins, Q or tau) into column ``col``;
+    returns its axis title."""
+    painter = _PAINTERS.get(step.key, _paint_q)
+    return painter(_Panel(fig, walk, step, col, lang, layer))
 
 
 def spa_step_figure(walk, index: int, height: int = 480) -> go.Figure:

@@ -15,10 +15,9 @@ from scipy.stats import norm
 
 from olearn.teaching.regions import box_polygon, clip_halfplane
 from olearn.teaching.strings import num, t
-from olearn.viz.common import FastFigure, style
+from olearn.viz.common import MIN_FONT, TEXT_COLOR, FastFigure, style, style_fast
 from olearn.viz.palette import (
     EXAMPLE_COLOR,
-    TEXT_FONT,
     algorithm_color,
     algorithm_dash,
     class_color,
@@ -26,8 +25,8 @@ from olearn.viz.palette import (
 )
 
 BEFORE = "#666666"  # the state before an update: grey, dashed
-INK = "#111111"
-FONT = 16  # px, every text of these figures
+INK = TEXT_COLOR
+FONT = MIN_FONT  # px, every text of these figures
 LABEL_GAP = 22  # px between two direct labels
 
 
@@ -266,47 +265,7 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
             font=dict(size=FONT, color=INK),
         ),
     )
-    return _fast_style(fig, height)
-
-
-def _fast_style(fig: FastFigure, height: int, title: str | None = None) -> go.Figure:
-    """:func:`projector_style` for a dict-built figure (white background, 16 px dark text),
-    without plotly's per-call validation."""
-    axis = dict(
-        tickfont=dict(size=FONT, color=INK),
-        title_font=dict(size=FONT, color=INK),
-        gridcolor="#E5E5E5",
-        zerolinecolor="#BBBBBB",
-        linecolor="#444444",
-    )
-    for name, props in fig.layout.items():
-        if name.startswith(("xaxis", "yaxis")):
-            title_obj = props.pop("title", None)
-            props.update({k: v for k, v in axis.items() if k not in props})
-            if title_obj is not None:
-                props["title"] = {**title_obj, "font": dict(size=FONT, color=INK)}
-    for a in fig.layout["annotations"]:
-        a.setdefault("font", {})
-        a["font"] = {"color": INK, **a["font"], "size": FONT}
-    fig.update_layout(
-        height=height,
-        font=dict(family=TEXT_FONT["family"], size=FONT, color=INK),
-        paper_bgcolor="white",
-        plot_bgcolor="white",
-        hoverlabel=dict(font_size=FONT),
-    )
-    if title:
-        fig.update_layout(
-            title=dict(
-                text=title,
-                x=0.01,
-                y=0.985,
-                yanchor="top",
-                yref="container",
-                font=dict(size=18, color=INK),
-            )
-        )
-    return fig.figure()
+    return style_fast(fig, height)
 
 
 def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
@@ -377,7 +336,7 @@ def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
         ),
         margin=dict(l=60, r=20, t=top, b=bottom),
     )
-    return _fast_style(fig, height, title=t("cw.fig.input", lang))
+    return style_fast(fig, height, title=t("cw.fig.input", lang))
 
 
 def noise_figure(table, lang: str = "en", height: int = 380) -> go.Figure:
