@@ -72,7 +72,11 @@ class Hyper:
 
     def slider_values(self) -> tuple[float, ...]:
         """The values a slider offers: ``[low, high]`` in steps of 1-3-10 (log) or ninths
-        (linear), with the default and the grid, sorted."""
+        (linear, two significant digits), with the default and the grid, sorted.
+
+        >>> Hyper("eta", 0.7, low=0.51, high=0.99, log=False).slider_values()[:4]
+        (0.51, 0.56, 0.62, 0.67)
+        """
         import numpy as np
 
         if self.log:
@@ -81,7 +85,7 @@ class Hyper:
             )
             steps = [float(f"{m}e{e}") for e in decades for m in (1, 3)]
         else:
-            steps = [round(float(v), 6) for v in np.linspace(self.low, self.high, 10)]
+            steps = [float(f"{v:.2g}") for v in np.linspace(self.low, self.high, 10)]
         values = {self.low, self.high, self.default, *self.grid, *steps}
         return tuple(sorted(v for v in values if self.low <= v <= self.high))
 
