@@ -72,7 +72,11 @@ class Hyper:
 
     def slider_values(self) -> tuple[float, ...]:
         """The values a slider offers: ``[low, high]`` in steps of 1-3-10 (log) or ninths
-        (linear), with the default and the grid, sorted."""
+        (linear, two significant digits), with the default and the grid, sorted.
+
+        >>> Hyper("eta", 0.7, low=0.51, high=0.99, log=False).slider_values()[:4]
+        (0.51, 0.56, 0.62, 0.67)
+        """
         import numpy as np
 
         if self.log:
@@ -81,7 +85,7 @@ class Hyper:
             )
             steps = [float(f"{m}e{e}") for e in decades for m in (1, 3)]
         else:
-            steps = [round(float(v), 6) for v in np.linspace(self.low, self.high, 10)]
+            steps = [float(f"{v:.2g}") for v in np.linspace(self.low, self.high, 10)]
         values = {self.low, self.high, self.default, *self.grid, *steps}
         return tuple(sorted(v for v in values if self.low <= v <= self.high))
 
@@ -303,7 +307,9 @@ C_CW = Hyper("C", 1.0, (0.01, 0.1, 1.0, 10.0), low=0.001, high=100.0)
 ETA = Hyper("eta", 0.75, (0.55, 0.65, 0.75, 0.85, 0.95), low=0.51, high=0.99, log=False)
 ETA_CW = Hyper("eta", 0.7, ETA.grid, low=0.51, high=0.99, log=False)
 R = Hyper("r", 1.0, (0.01, 0.1, 1.0, 10.0, 100.0), low=0.01, high=100.0)
-B_NAROW = Hyper("b", 1.0, (0.1, 1.0, 10.0, 100.0), low=0.01, high=1000.0)
+# NAROW's b: 10, not the papers' 1, because with the prior I and unit-norm rows (the usual
+# scaling) a binary margin variance is 1 <= 1/b at b = 1, and NAROW would never update
+B_NAROW = Hyper("b", 10.0, (0.1, 1.0, 10.0, 100.0), low=0.01, high=1000.0)
 LAM_SGD = Hyper("lam", 1e-4, (1e-6, 1e-5, 1e-4, 1e-3, 1e-2), low=1e-7, high=1e-1)
 LAM_PCVM = Hyper("lam", 20000.0, (10000.0, 20000.0, 40000.0, 80000.0), low=10.0, high=1e6)
 

@@ -21,7 +21,7 @@ dicts, ``learn_many`` / ``predict_many`` on pandas DataFrames.
   where a dict has no key); other values must be finite numbers.
 - ``learn_many(X, y)`` equals ``learn_one`` over the rows in order, bit for bit (the same CSR
   rows reach the same kernel), when X's columns are in the order the names first appeared.
-- ``predict_proba_one`` exists for the confidence-weighted family (CW, AROW, SCW): the
+- ``predict_proba_one`` exists for the confidence-weighted family (CW, AROW, SCW, ...): the
   probability that each class scores highest for weights drawn from the learned Gaussian
   (``predict_proba`` of the estimators).  The Perceptron, PA and SPA rules define no
   probability, so there it raises NotImplementedError, River's own answer for a classifier
@@ -402,5 +402,6 @@ class Classifier(base.MiniBatchClassifier):
         if not self._proba:
             raise NotImplementedError(
                 f"{self.algorithm}: the Perceptron, PA and SPA rules define no probability "
-                "(use predict_one, or a confidence-weighted algorithm: cw, arow, scw1, scw2)"
+                "(use predict_one, or a confidence-weighted algorithm: "
+                f"{', '.join(registry.keys(family='cw'))})"
             )

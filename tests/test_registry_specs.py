@@ -75,3 +75,15 @@ def test_the_cw_walk_dispatches_every_rule_through_its_spec(key):
     assert walk.trace.rule == registry.get(key).make()._rule_name()
     with pytest.raises(ValueError, match="rule must be one of"):
         cw_update("spa", warmup=0)
+
+
+def test_estimators_package_exports_every_registered_class_from_its_module():
+    import olearn.estimators as estimators
+
+    names = {spec.estimator for spec in registry.ALGORITHMS}
+    assert names <= set(estimators.__all__) and names <= set(dir(estimators))
+    for name in names:
+        cls = getattr(estimators, name)
+        assert cls.__name__ == name and cls.__module__.startswith("olearn.estimators.")
+    with pytest.raises(AttributeError, match="no attribute 'NoSuchClassifier'"):
+        estimators.NoSuchClassifier  # noqa: B018

@@ -105,9 +105,11 @@ closed form at ``r = r_t`` gives ``alpha = max(0, 1 - m) / (v + r_t)`` and ``c =
 r_t)``; with lam = 1 the variance along Delta after the step is ``v r_t / (v + r_t) =
 1/b`` exactly: NAROW shrinks the variance only where it exceeds 1/b, and to 1/b, where AROW
 shrinks it at every loss.  Multiclass: the Delta-level v as above.  Weights: ``r_t / s``,
-as AROW's ``r / s``.  This is the form of LIBOL's ``NAROW.m`` (AROW's mean step at r_t);
-the authors' DOGMA code ``narow_train.m`` runs the same r_t in a second-order-perceptron
-form (``w = Sigma theta``, ``theta += y x``), which is not this mean step.  Checked against
+as AROW's ``r / s``.  This is the form of LIBOL's ``NAROW.m`` (AROW's mean step at r_t).
+AROW is ``theta += y x / r``, ``mu = Sigma theta`` on a margin error; the authors' DOGMA code
+``narow_train.m`` runs ``theta += y x`` (no ``1/r_t``) with the same covariance update, so
+there the mean still moves when ``r_t`` is infinite, and here it does not.  We follow the
+AROW problem, whose closed form we can derive and check.  Checked against
 scipy.optimize on AROW's problem at r_t, and the 1/b property, in
 ``tests/test_cw_optimisation.py``.
 
@@ -474,7 +476,7 @@ def narow_step(
     state: CWState,
     x,
     y,
-    b: float = 1.0,
+    b: float = 10.0,
     diagonal_form: str = "precision",
     kl_weight: float = 1.0,
     weight: float = 1.0,

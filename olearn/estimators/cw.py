@@ -599,11 +599,13 @@ class NAROWClassifier(ConfidenceWeightedClassifier):
 
     Parameters
     ----------
-    b : float, default=1.0
+    b : float, default=10.0
         The variance along x is shrunk only where it exceeds ``1/b``, and to ``1/b``
         (binary; ``alpha = max(0, 1 - m) / (v + r_t)``, no update when ``v <= 1/b``; see
         :mod:`olearn.core.cw`, *NAROW*).  With the prior ``a I`` and ``a ||x||^2 <= 1/b``
-        (binary) nothing is learned: scale b with the data.  In ``(0, 1e100]``.
+        (binary) nothing is learned: scale b with the data.  The default is 10, not the
+        papers' 1: on unit-norm rows a binary NAROW with b = 1 never updates.  In
+        ``(0, 1e100]``.
     {common}
 
     Examples
@@ -613,7 +615,7 @@ class NAROWClassifier(ConfidenceWeightedClassifier):
     >>> from sklearn.preprocessing import StandardScaler
     >>> from olearn.estimators import NAROWClassifier
     >>> X, y = load_iris(return_X_y=True)
-    >>> clf = make_pipeline(StandardScaler(), NAROWClassifier(b=1.0, random_state=0))
+    >>> clf = make_pipeline(StandardScaler(), NAROWClassifier(random_state=0))
     >>> clf.fit(X, y).score(X, y) > 0.8
     True
 
@@ -625,7 +627,7 @@ class NAROWClassifier(ConfidenceWeightedClassifier):
     def __init__(
         self,
         *,
-        b=1.0,
+        b=10.0,
         covariance="diagonal",
         diagonal_form="precision",
         a=1.0,
