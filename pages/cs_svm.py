@@ -75,7 +75,7 @@ with guard():
             if pos.get("fps") in SPEEDS:
                 fps = ui.adopt("fps", int(pos["fps"]))
         st.caption(tr("cs.play_help"))
-    fig, table = cs_figure_at(kind, int(n), int(K), float(C), int(seed), i, L)
+    fig, table = cs_figure_at(kind, int(n), int(K), float(C), int(seed), i=i, lang=L)
     with left:
         plot(fig, key=CHART)
     last = walk.sweeps.iloc[-1]
