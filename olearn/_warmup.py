@@ -141,21 +141,26 @@ _thread: threading.Thread | None = None
 _thread_lock = threading.Lock()
 
 
-def start_background() -> threading.Thread:
-    """Start :func:`warm` in a daemon thread, once per process; the thread."""
+def start_background(then: Callable[[], object] | None = None) -> threading.Thread:
+    """Start :func:`warm` in a daemon thread, once per process, and ``then`` after it in the
+    same thread (the app: its default views, computed before students arrive); the thread."""
     global _thread
     with _thread_lock:
         if _thread is None:
-            _thread = threading.Thread(target=_warm_quietly, name="olearn-warmup", daemon=True)
+            _thread = threading.Thread(
+                target=_warm_quietly, args=(then,), name="olearn-warmup", daemon=True
+            )
             _thread.start()
         return _thread
 
 
-def _warm_quietly() -> None:
-    try:
-        warm()
-    except Exception:  # noqa: BLE001 - a warm-up is an optimisation: the page compiles instead
-        pass
+def _warm_quietly(then: Callable[[], object] | None = None) -> None:
+    for work in (warm, then):
+        try:
+            if work is not None:
+                work()
+        except Exception:  # noqa: BLE001 - an optimisation: the page computes it instead
+            pass
 
 
 def started() -> bool:

@@ -1,5 +1,7 @@
 """Compare algorithms on real data (or an upload) with seed 000's protocol."""
 
+import hashlib
+
 import streamlit as st
 
 from olearn import registry
@@ -18,6 +20,7 @@ from olearn.teaching.compare import (
     runs_from_a_link,
     starting_settings,
 )
+from olearn.teaching.settings import CompareRun
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
@@ -133,18 +136,22 @@ with guard():
         st.info(tr("cmp.press_run"))
     else:
         bar = st.progress(0.0)
-        res, fig_err, fig_curves, fig_time = comparison(
+        setting = CompareRun(
             name,
-            upload,
-            filename,
             tuple(algos),
             C_GRIDS[grid],
-            int(epochs),
-            int(folds),
-            int(seed),
-            int(max_samples),
-            L,
+            epochs,
+            folds,
+            seed,
+            max_samples,
             scale,
+            digest=hashlib.sha256(upload).hexdigest() if upload is not None else None,
+            filename=filename,
+        )
+        res, fig_err, fig_curves, fig_time = comparison(
+            setting,
+            L,
+            upload,
             progress=lambda share, msg: bar.progress(
                 min(share, 1.0), tr("cmp.progress", message=as_text(msg))
             ),

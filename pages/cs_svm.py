@@ -83,7 +83,7 @@ with guard():
                 "olearn-cs-svm.html",
                 "cs.download",
             )
-    fig, table = cs_figure_at(kind, int(n), int(K), float(C), int(seed), i, L)
+    fig, table = cs_figure_at(kind, int(n), int(K), float(C), int(seed), i=i, lang=L)
     with left:
         plot(fig, key=CHART)
     last = walk.sweeps.iloc[-1]

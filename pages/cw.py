@@ -1,23 +1,26 @@
 """Confidence-weighted: CW / AROW / SCW updates one at a time, and seed 001's noise claim."""
 
-import json
 from contextlib import nullcontext
 
 import streamlit as st
 
 from olearn import registry
-from olearn.app.cached import cw_details, cw_noise, cw_page, cw_step_json, cw_updates
+from olearn.app.cached import CW_T, cw_family, cw_noise, cw_step, cw_updates
 from olearn.app.frame import require_frame
-from olearn.app.stepper import block_key, digest, initial_css, stepper, window
+from olearn.app.hypers import hyper_options, takes, view_hypers
+from olearn.app.stepper import block_key, initial_css, stepper, window
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
-from olearn.teaching.cw_walk import STREAM_LENGTH, cw_table
-from olearn.teaching.strings import num
+from olearn.teaching.cw_walk import STREAM_LENGTH
+from olearn.teaching.settings import CwWalk, default_cw
+from olearn.teaching.strings import STRINGS, num
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 L = lang()
 ui = Controls("cw")
 RULES = tuple(registry.keys(view="cw"))
+HYPERS = view_hypers("cw")  # a slider each, enabled for the rules that take it
+DEFAULT_CW = default_cw()  # the arrival's setting (prepared when the server starts)
 hide_all = "all" in ui.hidden
 present = hide_all or presenting()  # the figure, the step's text and its buttons side by side
 BLOCKS = ("cwtext", "cwtable")  # the per-update containers the stepper shows and hides
@@ -45,7 +48,7 @@ def _step_text(walk) -> None:
             prob=num(trace.prob_after, 3),
         )
     )
-    if walk.rule != "arow":
+    if takes(walk.rule, "eta"):
         st.markdown(tr("cw.step_eta", eta=num(trace.eta)))
 
 
@@ -60,56 +63,53 @@ with guard():
         if present and not hide_all
         else st
     )
-    row = box.columns([4, 2, 2, 2, 2, 1.2]) if not hide_all else [None] * 6  # no empty box
-    c1, c2, c3, c4, c5, c6 = row
+    n_cols = 3 + len(HYPERS)  # the rule, a slider per hyper-parameter, t, the seed
+    widths = [4, *[2] * len(HYPERS), 2, 1.2]
+    row = box.columns(widths) if not hide_all else [None] * n_cols  # no empty box
     rule = ui.select(
         "rule",
         tr("cw.rule"),
         RULES,
-        "arow",
-        where=c1,
+        DEFAULT_CW.rule,
+        where=row[0],
         radio=True,
         format_func=lambda k: registry.get(k).name,
     )
-    eta = ui.select_slider(
-        "eta",
-        tr("cw.eta"),
-        [0.55, 0.6, 0.7, 0.75, 0.8, 0.9, 0.95, 0.99],
-        0.75,
-        where=c2,
-        disabled=rule == "arow",
-    )
-    r = ui.select_slider(
-        "r", tr("cw.r"), [0.01, 0.1, 0.3, 1.0, 3.0, 10.0], 1.0, where=c3, disabled=rule != "arow"
-    )
-    C = ui.select_slider(
-        "C",
-        tr("cw.C"),
-        [0.01, 0.05, 0.1, 0.3, 1.0, 10.0],
-        1.0,
-        where=c4,
-        disabled=rule not in ("scw1", "scw2"),
-    )
-    seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c6, step=1)
-    hypers = (rule, float(eta), float(r), float(C))
-    updates = cw_updates(*hypers, int(seed))
-    family = digest(*hypers, int(seed), L)
+    values = {}
+    for col, (name, hyper) in zip(row[1:], HYPERS.items()):
+        value = ui.select_slider(
+            name,
+            tr(f"cw.{name}") if f"cw.{name}" in STRINGS else name,  # a new rule's: its symbol
+            hyper_options(hyper),
+            hyper.default,
+            where=col,
+            disabled=not takes(rule, name),
+        )
+        if takes(rule, name):
+            values[name] = float(value)
+    seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=row[-1], step=1)
+    setting = CwWalk.of(rule, int(seed), **values)
+    updates = cw_updates(setting)
+    family = cw_family(setting, L)
     # the example to start from (1-based, as the heading counts); the stepper may move it, so
     # its slider is drawn last
-    t = ui.state("t", 7, lambda v: isinstance(v, int) and 1 <= v <= STREAM_LENGTH)
+    t = ui.state("t", CW_T, lambda v: isinstance(v, int) and 1 <= v <= STREAM_LENGTH)
     later = [i for i in updates if i >= t - 1]
     left, right = st.columns([2.6, 1], vertical_alignment="top")
     with right:
         if later:  # a window of updates around the current one, stepped in the browser
             ids, less, more = window(updates, later[0], WINDOW)
             first = updates.index(ids[0])
-            steps = [cw_step_json(*hypers, i, int(seed), L, family) for i in ids]
+            steps = [cw_step(setting, i, L) for i in ids]
             reported = stepper(
                 "cw",
                 ids,
                 later[0],
                 family,
-                {"cw-fig": [a for a, _ in steps], "cw-input": [b for _, b in steps]},
+                {
+                    "cw-fig": [v.figure_json for v in steps],
+                    "cw-input": [v.inputs_json for v in steps],
+                },
                 {"prev": tr("cw.back"), "next": tr("cw.next"), "slider": tr("cw.warmup")},
                 blocks=BLOCKS,
                 titles=[tr("cw.k_of", k=first + j + 1, n=len(updates)) for j in range(len(ids))],
@@ -126,29 +126,23 @@ with guard():
         else:  # no update from t on: the last example, passive
             ids, current = [], None
         for i in ids or [None]:
-            walk, _ = cw_page(*hypers, (t - 1) if i is None else i, int(seed), L)
+            walk = cw_step(setting, (t - 1) if i is None else i, L).walk
             with st.container(key=block_key("cwtext", i)) if i is not None else nullcontext():
                 _step_text(walk)
         st.button(tr("cw.prev"), key="cw.restart", on_click=ui.set, args=("t", 1), width="stretch")
-    t = ui.slider("t", tr("cw.warmup"), 1, STREAM_LENGTH, 7, where=c5)
+    t = ui.slider("t", tr("cw.warmup"), 1, STREAM_LENGTH, CW_T, where=row[-2])
+    shown = cw_step(setting, t - 1 if current is None else current, L)
     with left:
-        if current is None:
-            walk, fig = cw_page(*hypers, t - 1, int(seed), L)
-            plot(fig, key="cw-fig")
-        else:
-            plot(json.loads(steps[ids.index(current)][0]), key="cw-fig")
+        plot(shown.figure, key="cw-fig")
     a, b = st.columns([1, 1])
     with a:
-        if current is None:
-            plot(cw_details(*hypers, t - 1, int(seed), L)[0], key="cw-input")
-        else:
-            plot(json.loads(steps[ids.index(current)][1]), key="cw-input")
+        plot(shown.inputs, key="cw-input")
     with b:
         st.markdown(f"#### {tr('cw.numbers')}")
         for i in ids or [None]:
-            walk, _ = cw_page(*hypers, (t - 1) if i is None else i, int(seed), L)
+            view = cw_step(setting, (t - 1) if i is None else i, L)
             with st.container(key=block_key("cwtable", i)) if i is not None else nullcontext():
-                st.table(cw_table(walk, L).set_index(tr("cw.col.quantity")))
+                st.table(view.table.set_index(tr("cw.col.quantity")))
     st.markdown(f"#### {tr('cw.noise_title')}")
     n1, n2, _ = st.columns([1, 1, 2])
     noise = ui.select_slider("noise", tr("cw.noise"), [0.0, 0.1, 0.2, 0.3], 0.2, where=n1)

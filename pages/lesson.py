@@ -7,18 +7,11 @@ a link opens that page in the same state (same tab).  ``?hide=all`` hides the st
 
 import streamlit as st
 
-from olearn.app.cached import (
-    comparison,
-    cw_noise,
-    cw_page,
-    spa_figures,
-    spa_step_figure_at,
-    spa_walk,
-    stream_views,
-)
+from olearn.app.cached import comparison, cw_noise, cw_step, spa_views, stream_views
 from olearn.app.frame import require_frame
 from olearn.app.ui import Controls, guard, lang, plot, query_param, tr
 from olearn.teaching.lesson import C_GRID, STEPS, deep_link
+from olearn.teaching.settings import CompareRun, CwWalk, PlaygroundRun, SpaScenario
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
@@ -39,9 +32,9 @@ def current() -> int:
     return value if 1 <= value <= N else 1
 
 
-def spa_args(params: dict) -> tuple:
+def spa_scenario(params: dict) -> SpaScenario:
     rule = {"SPA": None, "SPA-I": "I", "SPA-II": "II"}[params["rule"]]
-    return (params["scenario"], rule, float(params.get("C", 1.0)), 0, None, L, None)
+    return SpaScenario(params["scenario"], rule, float(params.get("C", 1.0)))
 
 
 def view(step) -> int | None:
@@ -49,49 +42,48 @@ def view(step) -> int | None:
     p = step.params
     if step.view == "stream":
         keys = tuple(p["algos"].split(","))
-        args = (keys, p["kind"], p["n"], p["K"], p["noise"], 0.5, p["seed"], p["C"], True, None)
-        views = stream_views(args, L, True, (520, 300), p["t"])  # the figures at step t
+        run = PlaygroundRun(keys, p["kind"], p["n"], p["K"], p["noise"], seed=p["seed"], C=p["C"])
+        views = stream_views(run, L, True, (520, 300), p["t"])  # the figures at step t
         plot(views["planes"], key="lesson.planes")
         plot(views["curves"], key="lesson.curve")
         return None
     if step.view == "cap":  # SPA-I beside SPA-II: the cap against the smooth shrink
         for column, rule in zip(st.columns(2), ("SPA-I", "SPA-II")):
-            args = spa_args({**p, "rule": rule})
             with column:
                 st.markdown(f"**{rule}**")
-                plot(spa_figures(*args)[0], key=f"lesson.cap.{rule}")
-        return len(spa_walk(*spa_args(p)).steps)
+                plot(spa_views(spa_scenario({**p, "rule": rule}), L).cap, key=f"lesson.cap.{rule}")
+        return len(spa_views(spa_scenario(p), L).walk.steps)
     if step.view in ("pa_beside", "spa_after"):
-        walk = spa_walk(*spa_args(p))
-        last = len(walk.steps) - 1
+        views = spa_views(spa_scenario(p), L)
+        last = len(views.walk.steps) - 1
         if step.view == "pa_beside":
-            st.markdown(walk.pa_text)
-            plot(spa_figures(*spa_args(p))[1], key="lesson.pa")
+            st.markdown(views.walk.pa_text)
+            plot(views.pa, key="lesson.pa")
         else:
-            st.markdown(walk.steps[last].text)
-            plot(spa_step_figure_at(*spa_args(p), last), key="lesson.spa")
-        return len(walk.steps)
+            st.markdown(views.walk.steps[last].text)
+            plot(views.steps[last], key="lesson.spa")
+        return len(views.walk.steps)
     if step.view == "cw":
-        walk, fig = cw_page(p["rule"], 0.75, 1.0, 1.0, 6, 0, L)
-        plot(fig, key="lesson.cw")
+        plot(cw_step(CwWalk.of(p["rule"]), 6, L).figure, key="lesson.cw")
         return None
     if step.view == "noise":
         _, fig = cw_noise(float(p["noise"]), int(p["passes"]), 0, L)
         plot(fig, key="lesson.noise")
         return None
     bar = st.progress(0.0, tr("lesson.progress"))
-    res, fig_err, _, _ = comparison(
+    setting = CompareRun(
         p["data"],
-        None,
-        None,
         tuple(p["algos"].split(",")),
         C_GRID,
-        int(p["epochs"]),
-        int(p["folds"]),
-        int(p["seed"]),
-        int(p["max"]),
-        L,
+        p["epochs"],
+        p["folds"],
+        p["seed"],
+        p["max"],
         p["scale"],
+    )
+    res, fig_err, _, _ = comparison(
+        setting,
+        L,
         progress=lambda share, msg: bar.progress(min(share, 1.0), tr("lesson.progress")),
     )
     bar.empty()

@@ -58,7 +58,7 @@ with guard():
                 ui.set("i", (later[0] if later else order[0]) + 1)
             i = ui.slider("i", tr("pcvm.iteration"), 1, n_iter, n_iter) - 1
             fig_plane, fig_hist = pcvm_figures(
-                kind, int(n), float(lam), float(theta), int(seed), int(i), L
+                kind, int(n), float(lam), float(theta), int(seed), i=int(i), lang=L
             )
             h = walk.history.iloc[i]
             st.markdown(

@@ -4,7 +4,7 @@ import streamlit as st
 
 from olearn import registry
 from olearn.app import page_path
-from olearn.app.cached import stream_views
+from olearn.app.cached import PLAYGROUND_HEIGHTS, PLAYGROUND_T, stream_views
 from olearn.app.downloads import animation_button, stream_html
 from olearn.app.frame import require_frame
 from olearn.app.player import chart_key, player
@@ -20,6 +20,7 @@ from olearn.app.ui import (
     swatch_css,
     tr,
 )
+from olearn.teaching.settings import PlaygroundRun, default_playground
 from olearn.teaching.stream import (
     KINDS,
     MAX_CLASSES,
@@ -36,6 +37,7 @@ require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 L = lang()
 ui = Controls("play")
 ONLINE = registry.keys(view="playground")
+D = default_playground()  # the arrival's setting (prepared when the server starts)
 C_VALUES = [0.001, 0.01, 0.1, 0.3, 1.0, 3.0, 10.0, 100.0]
 TEST_SHARES = [0.0, 0.1, 0.2, 0.3, 0.5]
 SPEEDS = (2, 5, 10, 20, 30, 60)
@@ -132,35 +134,25 @@ def placed_points_editor() -> tuple:
     return points
 
 
-def learners_view(keys, kind, n, K, noise, test, seed, C, bias, band, points) -> None:
+def learners_view(run: PlaygroundRun, band: bool) -> None:
     """The learners on the stream: the figures, the player, the hand-over to the SPA page."""
-    placing = kind == "placed"
-    run_args = (
-        tuple(keys),
-        "blobs" if placing else kind,
-        int(n),
-        int(K),
-        float(noise),
-        0.5,
-        int(seed),
-        float(C),
-        bool(bias),
-        points,
-        0.0 if placing else float(test),
-    )
-    n_total = len(points) if placing else int(n)
+    n_total = run.length
     # t and the speed are set in the browser by the player below (no widget here): the URL
     # gives them on arrival, the player's last report after that
-    t = int(ui.state("t", min(20, n_total), lambda v: isinstance(v, int) and 0 <= v <= n_total))
+    t = int(
+        ui.state(
+            "t", min(PLAYGROUND_T, n_total), lambda v: isinstance(v, int) and 0 <= v <= n_total
+        )
+    )
     fps = int(ui.state("fps", 10, lambda v: v in SPEEDS))
-    heights = (figure_height(640, 520), figure_height(420, 360))
+    heights = (figure_height(PLAYGROUND_HEIGHTS[0], 520), figure_height(PLAYGROUND_HEIGHTS[1], 360))
     # the figures are drawn at the t where this setting was first shown (its "anchor"), so
     # a report from the player (a new t) reruns the page without changing any figure
-    anchor = (run_args, L, bool(band), heights)
+    anchor = (run, L, bool(band), heights)
     if st.session_state.get("play.anchor", (None,))[0] != anchor:
         st.session_state["play.anchor"] = (anchor, t)
     t0 = st.session_state["play.anchor"][1]
-    views = stream_views(run_args, L, bool(band), heights, t0)
+    views = stream_views(run, L, bool(band), heights, t0)
 
     left, right = stage((3, 2))
     with left:
@@ -206,12 +198,12 @@ def learners_view(keys, kind, n, K, noise, test, seed, C, bias, band, points) ->
         with st.expander(tr("play.to_spa"), icon=":material/search_insights:"):
             learner = st.selectbox(
                 tr("play.spa_learner"),
-                keys,
+                run.keys,
                 key="play.spa_learner",
                 format_func=lambda k: registry.get(k).name,
             )
             at = int(min(t, n_total - 1))
-            hand_over = (*run_args[:10], learner, at, run_args[10])
+            hand_over = run.hand_over(learner, at)
             st.page_link(
                 page_path("spa"),
                 label=tr("play.open_link", name=registry.get(learner).name, t=at),
@@ -234,37 +226,44 @@ with guard():
         )
         placing = kind == "placed"
         n = ui.select_slider(
-            "n", tr("play.n"), [20, 50, 100, 150, 200, 300, 400], 150, where=c2, disabled=placing
+            "n", tr("play.n"), [20, 50, 100, 150, 200, 300, 400], D.n, where=c2, disabled=placing
         )
         K = ui.slider(
-            "K", tr("play.K"), 2, 6, 3, where=c3, disabled=kind in ("xor", "moons", "placed")
+            "K", tr("play.K"), 2, 6, D.K, where=c3, disabled=kind in ("xor", "moons", "placed")
         )
         noise = ui.select_slider(
-            "noise", tr("play.noise"), [0.0, 0.05, 0.1, 0.2, 0.3], 0.0, where=c4, disabled=placing
+            "noise",
+            tr("play.noise"),
+            [0.0, 0.05, 0.1, 0.2, 0.3],
+            D.noise,
+            where=c4,
+            disabled=placing,
         )
         test = ui.select_slider(
             "test",
             tr("play.test"),
             TEST_SHARES,
-            0.2,
+            D.test_fraction,
             where=c5,
             disabled=placing,
             help=tr("play.test_help"),
         )
-        seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c6, step=1, disabled=placing)
+        seed = ui.number(
+            "seed", tr("ui.seed"), 0, 10_000, D.seed, where=c6, step=1, disabled=placing
+        )
         # the two switches share a column, one above the other, so no label is cut short
         d1, d2, d3, d5 = ui.columns([3, 1.4, 1.5, 1.5], vertical_alignment="bottom")
         keys = ui.multiselect(
             "algos",
             tr("play.algos"),
             ONLINE,
-            registry.keys(view="playground", default=True),
+            D.keys,
             where=d1,
             max_selections=4,
             format_func=lambda k: registry.get(k).name,
         )
-        C = ui.select_slider("C", tr("play.C"), C_VALUES, 1.0, where=d2)
-        bias = ui.toggle("bias", tr("play.bias"), True, where=d3)
+        C = ui.select_slider("C", tr("play.C"), C_VALUES, D.C, where=d2)
+        bias = ui.toggle("bias", tr("play.bias"), D.bias, where=d3)
         band = ui.toggle("band", tr("play.band"), True, where=d3)
         d5.button(
             tr("play.regenerate"),
@@ -286,5 +285,18 @@ with guard():
     elif placing and len({c for _, _, c in points}) < 2:
         st.info(tr("play.need_points"))
     else:
-        learners_view(keys, kind, n, K, noise, test, seed, C, bias, band, points)
+        placing = kind == "placed"
+        run = PlaygroundRun(
+            tuple(keys),
+            "blobs" if placing else kind,
+            n,
+            K,
+            noise,
+            seed=seed,
+            C=C,
+            bias=bias,
+            points=points,
+            test_fraction=0.0 if placing else test,
+        )
+        learners_view(run, band)
     ui.sync()

@@ -6,15 +6,14 @@ scrolling; the printed-vs-derived formulas, the per-class numbers, PA beside SPA
 checks follow below.
 """
 
-import json
-
 import streamlit as st
 
-from olearn.app.cached import spa_figures, spa_step_figures, spa_walk
+from olearn.app.cached import spa_views
 from olearn.app.frame import require_frame
-from olearn.app.stepper import block_key, digest, initial_css, stepper
+from olearn.app.stepper import block_key, initial_css, stepper
 from olearn.app.ui import Controls, clamp_notes, guard, lang, plot, tr
-from olearn.teaching.spa_walk import SCENARIOS, shown
+from olearn.teaching.settings import DEFAULT_SPA, SpaScenario
+from olearn.teaching.spa_walk import SCENARIOS
 from olearn.teaching.stream import instance_from_url, instance_to_url
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
@@ -49,7 +48,7 @@ with guard():
         "scenario",
         tr("spa.scenario"),
         SCENARIOS,
-        "pa-failure",
+        DEFAULT_SPA.name,
         where=c1,
         format_func=lambda s: tr(f"spa.scenario.{s}"),
         on_change=scenario_changed,
@@ -57,7 +56,9 @@ with guard():
     rule = ui.select(
         "rule", tr("spa.variant"), list(RULES), "SPA", where=c2, radio=True, on_change=reset_step
     )
-    C = ui.select_slider("C", tr("spa.C"), C_VALUES, 0.3, where=c3, disabled=RULES[rule] is None)
+    C = ui.select_slider(
+        "C", tr("spa.C"), C_VALUES, DEFAULT_SPA.C, where=c3, disabled=RULES[rule] is None
+    )
     seed = ui.number(
         "seed",
         tr("spa.random_seed"),
@@ -86,12 +87,11 @@ with guard():
     if name == "playground" and playground is None:
         st.info(tr("spa.playground_missing"))
         name = "pa-failure"
-    walk = spa_walk(name, RULES[rule], float(C), int(seed), K, L, playground)
-
+    views = spa_views(SpaScenario(name, RULES[rule], C, seed, K, playground), L)
+    walk = views.walk
     n_steps = len(walk.steps)
     # the data this walkthrough shows: a change resets the browser's stepper to the URL's step
-    family = digest(name, rule, C, seed, K, L, playground)
-    figures = spa_step_figures(name, RULES[rule], float(C), int(seed), K, L, playground, family)
+    family = views.family
     index = ui.state("step", 0, lambda v: isinstance(v, int) and 0 <= v < n_steps)
 
     fig_col, text_col = st.columns([3, 2], gap="medium")
@@ -102,7 +102,7 @@ with guard():
             list(range(n_steps)),
             index,
             family,
-            {"spa-fig": figures},
+            {"spa-fig": list(views.steps_json)},
             {"prev": tr("spa.prev"), "next": tr("spa.next"), "slider": tr("spa.substep")},
             blocks=BLOCKS,
             titles=[tr("spa.step_of", i=i + 1, n=n_steps) for i in range(n_steps)],
@@ -120,9 +120,8 @@ with guard():
                 st.markdown(step.text)
                 for formula in step.latex:
                     st.latex(formula)
-    fig_cap, fig_pa = spa_figures(name, RULES[rule], float(C), int(seed), K, L, playground)
     with fig_col:
-        plot(json.loads(figures[index]), key="spa-fig")
+        plot(views.steps[index], key="spa-fig")
 
     st.markdown(f"#### {tr('spa.formulas')}")
     head = st.columns([1, 2, 3])
@@ -142,28 +141,28 @@ with guard():
     left, right = st.columns(2)
     with left, st.container(border=True):
         st.markdown(f"#### {tr('spa.table')}")
-        for i, step in enumerate(walk.steps):  # static tables: shown and hidden at no cost
+        for i, table in enumerate(views.tables):  # static tables: shown and hidden at no cost
             with st.container(key=block_key("spatable", i)):
-                st.table(shown(step.table, L).set_index(shown(step.table, L).columns[0]))
+                st.table(table)
     with right, st.container(border=True):
         st.markdown(f"#### {tr('spa.pa_beside')}")
         st.markdown(walk.pa_text)
-        plot(fig_pa, key="spa.pa_fig")
+        plot(views.pa, key="spa.pa_fig")
     tabs = st.tabs(
         [tr("spa.qp_title"), tr("spa.cap_title"), tr("spa.printed_title"), tr("spa.state")]
     )
     with tabs[0]:
         st.markdown(walk.qp_text)
-        st.dataframe(shown(walk.qp_table, L), hide_index=True)
+        st.dataframe(views.qp, hide_index=True)
     with tabs[1]:
         if walk.variant is None:
             st.info(tr("spa.cap_free", C="∞", T=f"{walk.spa.tau_sum:.4g}"))
         else:
             st.markdown(walk.cap_text)
-            plot(fig_cap, key="spa.cap_fig")
+            plot(views.cap, key="spa.cap_fig")
     with tabs[2]:
         st.markdown(walk.printed_text)
-        st.dataframe(shown(walk.printed_table, L), hide_index=True)
+        st.dataframe(views.printed, hide_index=True)
     with tabs[3]:
-        st.dataframe(shown(walk.state_table, L), hide_index=True)
+        st.dataframe(views.state, hide_index=True)
     ui.sync()

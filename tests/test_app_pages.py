@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from olearn.teaching.settings import CwWalk, PlaygroundRun  # noqa: E402
 from tests.app_support import APP, page_file  # noqa: E402
 from tests.stepper_support import figure_step, report, shown_step  # noqa: E402
 
@@ -138,16 +139,18 @@ def test_spa_renders_every_sub_step_once_and_shows_the_reported_one(monkeypatch)
 
 def test_spa_step_figures_are_the_sub_steps_geometry():
     """The figures the browser swaps in are the page's own figures of each sub-step."""
-    from olearn.app.cached import spa_step_figures
+    from olearn.app.cached import spa_views
+    from olearn.teaching.settings import SpaScenario
     from olearn.teaching.spa_walk import scenario, spa_walkthrough
     from olearn.viz.spa import spa_step_figure
 
     walk = spa_walkthrough(scenario("pa-failure", seed=0, K=None, C=0.3), "I", 0.3, "en")
-    sent = spa_step_figures("pa-failure", "I", 0.3, 0, None, "en", None, "fam")
+    views = spa_views(SpaScenario("pa-failure", "I", 0.3), "en")
+    sent = views.steps_json
     assert len(sent) == len(walk.steps)
     for i, raw in enumerate(sent):
         spec = json.loads(raw)
-        assert spec["layout"]["meta"] == f"fam:{i}"
+        assert spec["layout"]["meta"] == f"{views.family}:{i}"
         own = json.loads(spa_step_figure(walk, i).to_json())
         assert spec["data"] == own["data"]
 
@@ -245,7 +248,8 @@ def test_spa_playground_hand_over_works_from_the_url_alone():
     (no Playground visited) rebuilds it."""
     from olearn.teaching.stream import instance_to_url
 
-    hand_over = (("pa", "spa"), "blobs", 60, 3, 0.0, 0.5, 4, 1.0, True, None, "spa", 40, 0.2)
+    run = PlaygroundRun(("pa", "spa"), "blobs", 60, 3, seed=4, test_fraction=0.2)
+    hand_over = run.hand_over("spa", 40)
     at = open_page("pages/spa.py", instance_to_url(hand_over))
     assert at.selectbox(key="spa.scenario").value == "playground"
     from olearn.teaching.strings import t
@@ -486,7 +490,7 @@ def test_cw_updates_are_sent_as_a_window_and_a_report_moves_t(monkeypatch):
     next window; Restart goes back to the first update."""
     from olearn.teaching.cw_walk import update_indices
 
-    updates = update_indices("arow", 0.75, 1.0, 1.0, 0)
+    updates = update_indices(CwWalk.of("arow", r=1.0))
     at = open_page("pages/cw.py", {"t": "1"})
     sent = _cw_steps(at)
     assert sent == list(updates[: len(sent)]) and len(sent) >= 10
@@ -525,7 +529,7 @@ def test_cw_past_the_last_update_says_so():
     from olearn.teaching.cw_walk import update_indices
     from olearn.teaching.strings import t
 
-    last = update_indices("scw1", 0.75, 1.0, 1.0, 0)[-1]
+    last = update_indices(CwWalk.of("scw1", eta=0.75, C=1.0))[-1]
     assert last < 78  # (this stream's SCW-I stops updating early)
     at = open_page("pages/cw.py", {"rule": "scw1", "t": str(last + 2)})
     assert [i.value for i in at.info] == [t("cw.exhausted")]

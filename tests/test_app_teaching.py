@@ -11,8 +11,9 @@ from olearn.core.spa import spa_step
 from olearn.estimators import PAClassifier, PerceptronClassifier, SPAClassifier
 from olearn.teaching.instances import Instance, random_instance
 from olearn.teaching.qp import qp_step
+from olearn.teaching.settings import CwWalk, PlaygroundRun
 from olearn.teaching.spa_walk import SCENARIOS, scenario, spa_walkthrough
-from olearn.teaching.stream import instance_at, run_stream
+from olearn.teaching.stream import run_stream
 
 
 @pytest.mark.parametrize("variant", [None, "I", "II"])
@@ -117,9 +118,9 @@ def test_stream_cw_family_keeps_covariances_that_shrink():
 
 
 def test_instance_at_is_the_state_before_example_t():
-    args = (("spa",), "blobs", 50, 3, 0.0, 0.5, 4, 1.0, True, None)
-    inst = instance_at(*args, "spa", 10)
-    run = run_stream(*args)
+    setting = PlaygroundRun(("spa",), "blobs", 50, 3, seed=4)
+    inst = setting.hand_over("spa", 10).instance()
+    run = run_stream(("spa",), "blobs", 50, 3, seed=4)
     np.testing.assert_array_equal(inst.W, run.W["spa"][10])
     np.testing.assert_array_equal(inst.x, [*run.X[10], 1.0])
     W1 = spa_step(inst.W, inst.x, inst.y)[0]
@@ -144,16 +145,18 @@ def test_bad_inputs_get_clear_errors():
 def test_cw_next_update_replays_the_same_stream(rule):
     """Each Next shows the next example with a loss, and its state before is exactly the state
     the rule reaches by learning the stream up to there (replayed here independently)."""
-    from olearn.teaching.cw_walk import _step, cw_update
+    from olearn import registry
+    from olearn.teaching.cw_walk import cw_update
 
-    first = cw_update(rule, warmup=0, seed=2)
-    second = cw_update(rule, warmup=first.next_t, seed=2)
+    setting = CwWalk.of(rule, seed=2)
+    first = cw_update(setting, warmup=0)
+    second = cw_update(setting, warmup=first.next_t)
     assert second.index == first.next_index > first.index  # Next lands on it exactly
     assert second.trace.reason == "aggressive"
     np.testing.assert_allclose(second.path[-2], second.trace.mu_before)
-    state = first.before
+    state, step = first.before, registry.get(rule).readable("full").step
     for i in range(first.index, second.index):  # replay the examples in between
-        state, _ = _step(rule, state, first.X[i], int(first.Y[i]), 0.75, 1.0, 1.0)
+        state, _ = step(state, first.X[i], int(first.Y[i]))
     np.testing.assert_allclose(state[0], second.trace.mu_before, atol=1e-12)
     np.testing.assert_allclose(state[1], second.trace.Sigma_before, atol=1e-12)
 
@@ -161,7 +164,7 @@ def test_cw_next_update_replays_the_same_stream(rule):
 def test_cw_stream_runs_out_of_updates_cleanly():
     from olearn.teaching.cw_walk import cw_update
 
-    last = cw_update("cw", warmup=79, seed=0)
+    last = cw_update(CwWalk.of("cw"), warmup=79)
     assert last.index == 79
     if last.exhausted:
         assert last.trace.reason != "aggressive"

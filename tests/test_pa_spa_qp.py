@@ -90,7 +90,7 @@ def test_closed_form_equals_generic_qp(rule, variant):
             ours = -coef[constrained]
             rounding = 1e-12 * len(constrained) * (1.0 + float(np.max(np.abs(W @ x))))
             assert np.all(ours >= 0) and ours.sum() <= C + rounding / trace.sqnorm
-            p = objective(W, delta, x, y, "I", C, constrained)[0]
+            p = objective(W, delta, x, y, "I", C, constrained=constrained)[0]
             tau = np.zeros(W.shape[0])
             tau[constrained] = ours
             q = dual_objective(W, tau, x, y)

@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from olearn import registry
 from olearn._budget import APP_BYTES, BudgetError
 from olearn.teaching import stream
+from olearn.teaching.settings import PlaygroundRun
 from olearn.teaching.stream import (
     MAX_ALGORITHMS,
     MAX_CLASSES,
@@ -42,10 +43,10 @@ FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=list(Heal
 def worst_hand_over(**fields) -> dict:
     """The SPA page's URL for the largest run the bounds allow (4 CW learners, every number at
     its bound), with ``fields`` written over it as raw text."""
-    base = instance_to_url(
-        (CW, "blobs", MAX_POINTS, MAX_CLASSES, 0.9, 1.99, 2**32 - 1, 1e6, True, None, CW[-1],
-         MAX_POINTS - 1, 0.5)
-    )  # fmt: skip
+    run = PlaygroundRun(
+        CW, "blobs", MAX_POINTS, MAX_CLASSES, 0.9, 1.99, seed=2**32 - 1, C=1e6, test_fraction=0.5
+    )
+    base = instance_to_url(run.hand_over(CW[-1], MAX_POINTS - 1))
     parts = dict(item.split("=", 1) for item in base["pg"].split(";"))
     parts.update({k: str(v) for k, v in fields.items()})
     return {"pg": ";".join(f"{k}={v}" for k, v in parts.items())}
@@ -58,7 +59,8 @@ def test_the_link_that_allocated_gigabytes_is_clamped_within_the_budget():
     notes: list = []
     hand = instance_from_url(worst_hand_over(n=2000, t=1999, test=0.89, C="1e300"), notes)
     assert hand is not None
-    assert hand[2] == MAX_POINTS and hand[11] == MAX_POINTS - 1 and hand[12] == 0.5
+    assert hand.run.n == MAX_POINTS and hand.at == MAX_POINTS - 1
+    assert hand.run.test_fraction == 0.5
     assert {name for name, *_ in notes} == {"n", "t", "test", "C"}
     assert hand_over_bytes(hand) <= APP_BYTES
 
@@ -84,8 +86,10 @@ def test_fuzz_the_spa_link_never_raises_and_stays_within_bounds_and_budget(field
         counts["refused"] += 1
         return
     counts["accepted"] += 1
-    keys, kind, n, K, noise, margin, seed, C, bias, points, key, t, test = hand
-    values = dict(n=n, K=K, seed=seed, t=t, noise=noise, margin=margin, C=C, test=test)
+    run, t = hand.run, hand.at
+    values = dict(n=run.n, K=run.K, seed=run.seed, t=t, noise=run.noise, margin=run.margin)
+    values.update(C=run.C, test=run.test_fraction)
+    n = run.n
     for name, (kind_, low, high) in URL_BOUNDS.items():
         assert isinstance(values[name], kind_) and low <= values[name] <= high, (name, values)
     assert t < n and hand_over_bytes(hand) <= APP_BYTES
@@ -142,11 +146,11 @@ def test_the_worst_accepted_link_computes_within_the_budget():
     from olearn.teaching.spa_walk import spa_walkthrough
 
     hand = instance_from_url(worst_hand_over())
-    assert hand is not None and hand[2] == MAX_POINTS
-    spa_walkthrough(stream.instance_at(*instance_from_url(worst_hand_over(n=5))), "I", 1.0)
+    assert hand is not None and hand.run.n == MAX_POINTS
+    spa_walkthrough(instance_from_url(worst_hand_over(n=5)).instance(), "I", 1.0)
     tracemalloc.start()  # (after the imports a first small run made)
     try:
-        walk = spa_walkthrough(stream.instance_at(*hand), "I", 1.0, "en")
+        walk = spa_walkthrough(hand.instance(), "I", 1.0, "en")
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
@@ -158,7 +162,7 @@ def test_the_worst_accepted_link_computes_within_the_budget():
 def test_test_error_by_blocks_equals_all_snapshots_at_once(monkeypatch):
     """The blocks of snapshots give the same test error as the (n+1) x K x m array."""
     monkeypatch.setattr(stream, "TEST_CHUNK_BYTES", 1000)  # many small blocks
-    run = stream.run_stream(("pa", "arow"), "blobs", 60, 4, 0.1, 0.5, 3, 1.0, True, None, 0.3)
+    run = stream.run_stream(("pa", "arow"), "blobs", 60, 4, 0.1, seed=3, test_fraction=0.3)
     F = np.hstack([run.X_test, np.ones((len(run.X_test), 1))])
     for key in run.keys:
         direct = np.mean(np.argmax(run.W[key] @ F.T, axis=1) != run.y_test, axis=1)

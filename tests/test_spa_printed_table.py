@@ -16,7 +16,7 @@ from tests.test_pa_spa_qp import random_instance
 
 def objective(W, W_new, x, y, variant, C):
     wrong = [u for u in range(W.shape[0]) if u != y]
-    return qp.objective(W, W_new - W, x, y, variant, C, wrong)[0]
+    return qp.objective(W, W_new - W, x, y, variant, C, constrained=wrong)[0]
 
 
 def test_printed_hard_spa_is_the_derived_one():

@@ -13,6 +13,7 @@ import plotly.graph_objects as go
 
 from olearn.core.cw_geometry import ellipse_points
 from olearn.teaching.cw_walk import cw_update
+from olearn.teaching.settings import CwWalk
 from olearn.viz.walks import cw_figure
 
 # %%
@@ -20,7 +21,8 @@ from olearn.viz.walks import cw_figure
 # ------------------------------------
 # Left: weight space, the mean's path and the ellipse before and after.  Right: the margin's
 # distribution before and after the update.
-walk = cw_update("arow", r=1.0, warmup=6, seed=0)
+arow = CwWalk.of("arow", seed=0, r=1.0)  # the rule, its hyper-parameters, the stream's seed
+walk = cw_update(arow, warmup=6)
 print(
     f"example {walk.index} of {walk.n}; alpha = {walk.trace.alpha:.3f}, "
     f"beta = {walk.trace.beta:.3f}"
@@ -34,7 +36,7 @@ cw_figure(walk).show()
 # after the step.  The area (``pi a b``) only goes down.
 walks = [walk]
 while walks[-1].next_index is not None and len(walks) < 8:
-    walks.append(cw_update("arow", r=1.0, warmup=walks[-1].next_index, seed=0))
+    walks.append(cw_update(arow, warmup=walks[-1].next_index))
 
 fig = go.Figure()
 for i, w in enumerate(walks):

@@ -1,147 +1,80 @@
-"""Cached entry points into olearn for the pages.  Every input is an argument (hashable), so
-``st.cache_data`` keys on all of them; nothing reads globals or session state."""
+"""Cached entry points into olearn for the pages, organised by the settings they compute
+(:mod:`olearn.teaching.settings`: frozen, hashable values), never by their fields.
+
+Every result is computed once per server and shared by every session without a copy:
+``st.cache_resource`` (``st.cache_data`` would pickle and unpickle it on every hit, the
+largest part of a warm arrival's cost).  Shared results are therefore immutable: numpy arrays
+read-only (:func:`frozen`), figures built once and never mutated by the pages (Streamlit's
+``plotly_chart`` copies a figure before it serialises it), JSON as strings.  Computation is
+keyed on a setting alone and narration on (setting, language), so a language switch finds
+every computation in the cache.
+"""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+
+import numpy as np
 import streamlit as st
 
 from olearn._budget import APP_BYTES
-from olearn.teaching.instances import Instance
+from olearn.teaching.settings import CompareRun, CwWalk, PlaygroundRun, SpaScenario
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def playground_instance(hand_over: tuple) -> Instance:
-    """The SPA instance of a playground hand-over (one run of its learner, shared by the
-    three SPA rules' walkthroughs)."""
-    from olearn.teaching.stream import instance_at
-
-    return instance_at(*hand_over)
-
-
-@st.cache_data(show_spinner=False, max_entries=256)
-def spa_walk(
-    scenario: str,
-    variant: str | None,
-    C: float,
-    seed: int,
-    K: int | None,
-    lang: str,
-    playground: tuple | None = None,
-):
-    """The SPA walkthrough of a preset scenario (or of the playground's state)."""
-    from olearn.teaching.spa_walk import scenario as make_scenario
-    from olearn.teaching.spa_walk import spa_walkthrough
-
-    if scenario == "playground" and playground is not None:
-        inst: Instance = playground_instance(playground)
-    else:
-        inst = make_scenario(scenario, seed=seed, K=K, C=C)
-    return spa_walkthrough(inst, variant, C, lang)
+def frozen(value):
+    """``value`` with every numpy array in it (at any depth of dicts, lists, tuples and
+    dataclasses) made read-only, so a result shared by every session cannot be changed by one."""
+    if isinstance(value, np.ndarray):
+        value.setflags(write=False)
+    elif isinstance(value, dict):
+        for item in value.values():
+            frozen(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            frozen(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for f in dataclasses.fields(value):
+            frozen(getattr(value, f.name))
+    return value
 
 
-@st.cache_resource(show_spinner=False, max_entries=512)  # figures are never mutated
-def spa_figures(
-    scenario: str,
-    variant: str | None,
-    C: float,
-    seed: int,
-    K: int | None,
-    lang: str,
-    playground: tuple | None,
-):
-    """The C figure and PA beside SPA (the same at every sub-step)."""
-    from olearn.viz.spa import cap_figure, pa_vs_spa_figure
+def _tagged(figure, meta: str):
+    """``figure`` with ``layout.meta = meta`` (the stepper's and player's mark), a new one."""
+    import plotly.graph_objects as go
 
-    walk = spa_walk(scenario, variant, C, seed, K, lang, playground)
-    return cap_figure(walk), pa_vs_spa_figure(walk)
-
-
-@st.cache_resource(show_spinner=False, max_entries=512)
-def spa_step_figure_at(
-    scenario: str,
-    variant: str | None,
-    C: float,
-    seed: int,
-    K: int | None,
-    lang: str,
-    playground: tuple | None,
-    index: int,
-):
-    """The figure of one sub-step (the lesson's view)."""
-    from olearn.viz.spa import spa_step_figure
-
-    return spa_step_figure(spa_walk(scenario, variant, C, seed, K, lang, playground), index)
-
-
-@st.cache_resource(show_spinner=False, max_entries=64)  # JSON strings: immutable
-def spa_step_figures(
-    scenario: str,
-    variant: str | None,
-    C: float,
-    seed: int,
-    K: int | None,
-    lang: str,
-    playground: tuple | None,
-    family: str,
-) -> list[str]:
-    """Every sub-step's figure as plotly JSON, tagged ``layout.meta = "<family>:<index>"``
-    (the stepper's mark of the step a chart shows)."""
-    from olearn.viz.spa import spa_step_figure
-
-    walk = spa_walk(scenario, variant, C, seed, K, lang, playground)
-    out = []
-    for i in range(len(walk.steps)):
-        fig = spa_step_figure(walk, i)
-        fig.layout.meta = f"{family}:{i}"
-        out.append(fig.to_json())
+    out = go.Figure(figure)
+    out.layout.meta = meta
     return out
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
-def stream_run(
-    keys: tuple,
-    kind: str,
-    n: int,
-    K: int,
-    noise: float,
-    margin: float,
-    seed: int,
-    C: float,
-    bias: bool,
-    points: tuple | None,
-    test_fraction: float = 0.0,
-):
-    """The playground's whole run, every snapshot (computed once per setting)."""
-    from olearn.teaching.stream import run_stream
+# -- Playground ---------------------------------------------------------------------------
 
-    return run_stream(keys, kind, n, K, noise, margin, seed, C, bias, points, test_fraction)
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def stream(run: PlaygroundRun):
+    """The Playground's whole run, every snapshot (read-only; shared)."""
+    return frozen(run.stream())
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)  # figures are never mutated
-def stream_views(
-    run_args: tuple,
-    lang: str,
-    band: bool,
-    heights: tuple[int, int],
-    t0: int,
-):
+def stream_views(run: PlaygroundRun, lang: str, band: bool, heights: tuple[int, int], t0: int):
     """Everything the playground draws for one setting, built once: the figures at ``t0``,
     every frame (as JSON strings for the player), the per-t notes and a signature.
 
     Returns a dict with ``planes``, ``curves``, ``weights`` (figure or None), ``frames``
     (name -> JSON string), ``notes``, ``n``, ``sig``, ``counts`` (mistakes at ``t0``)."""
     import hashlib
-    import json
     import re
 
     from olearn.teaching.stream import step_notes
     from olearn.viz.stream import curves_parts, planes_parts, weight_space_parts
 
-    run = stream_run(*run_args)
-    sig = hashlib.sha1(repr((run_args, lang, band, heights, t0)).encode()).hexdigest()[:16]
-    planes, planes_frames = planes_parts(run, lang, band, heights[0], t0, sig)
-    curves, curves_frames = curves_parts(run, lang, heights[1], t0, sig)
-    weights = weight_space_parts(run, lang, 420, t0, sig)
+    result = stream(run)
+    sig = hashlib.sha1(repr((run, lang, band, heights, t0)).encode()).hexdigest()[:16]
+    planes, planes_frames = planes_parts(result, lang, band, heights[0], t0, sig)
+    curves, curves_frames = curves_parts(result, lang, heights[1], t0, sig)
+    weights = weight_space_parts(result, lang, 420, t0, sig)
     frames = {
         "planes": json.dumps(planes_frames, separators=(",", ":")),
         "curves": json.dumps(curves_frames, separators=(",", ":")),
@@ -150,20 +83,91 @@ def stream_views(
         weights, weight_frames = weights
         frames["weights"] = json.dumps(weight_frames, separators=(",", ":"))
     # markdown bold -> HTML for the player's note line
-    notes = [re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", s) for s in step_notes(run, lang)]
+    notes = [re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", s) for s in step_notes(result, lang)]
     return dict(
         planes=planes,
         curves=curves,
         weights=weights,
         frames=frames,
         notes=notes,
-        n=run.n,
+        n=result.n,
         sig=sig,
-        counts=run.mistake_counts(t0),
+        counts=result.mistake_counts(t0),
     )
 
 
-@st.cache_data(show_spinner=False, max_entries=8)  # one per (title, language)
+# -- SPA ------------------------------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def spa_solved(scenario: SpaScenario):
+    """The scenario's update solved (SPA, PA, the QP, the printed step): no language."""
+    from olearn.teaching.spa_walk import spa_solve
+
+    return frozen(spa_solve(scenario.instance(), scenario.variant, scenario.C))
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def spa_walk(scenario: SpaScenario, lang: str):
+    """The SPA walkthrough of a scenario in ``lang`` (narrated from :func:`spa_solved`)."""
+    from olearn.teaching.spa_walk import narrate
+
+    return narrate(spa_solved(scenario), lang)
+
+
+@dataclasses.dataclass(frozen=True)
+class SpaViews:
+    """What the SPA page (and the lesson) draws for one scenario and language, built once:
+    ``family`` (the stepper's name for it), ``steps`` (each sub-step's figure, tagged),
+    ``steps_json`` (the same as plotly JSON, for the stepper), ``tables`` (each sub-step's
+    table as shown), ``cap`` and ``pa`` (the C figure, PA beside SPA), ``qp``, ``printed``,
+    ``state`` (the tabs' tables as shown)."""
+
+    walk: object
+    family: str
+    steps: tuple
+    steps_json: tuple[str, ...]
+    tables: tuple
+    cap: object
+    pa: object
+    qp: object
+    printed: object
+    state: object
+
+
+@st.cache_resource(show_spinner=False, max_entries=256)
+def spa_views(scenario: SpaScenario, lang: str) -> SpaViews:
+    from olearn.app.stepper import digest
+    from olearn.teaching.spa_walk import shown
+    from olearn.viz.spa import cap_figure, pa_vs_spa_figure, spa_step_figure
+
+    walk = spa_walk(scenario, lang)
+    family = digest(scenario, lang)
+    steps = tuple(
+        _tagged(spa_step_figure(walk, i), f"{family}:{i}") for i in range(len(walk.steps))
+    )
+    tables = []
+    for step in walk.steps:
+        table = shown(step.table, lang)
+        tables.append(table.set_index(table.columns[0]))
+    return SpaViews(
+        walk=walk,
+        family=family,
+        steps=steps,
+        steps_json=tuple(fig.to_json() for fig in steps),
+        tables=tuple(tables),
+        cap=cap_figure(walk),
+        pa=pa_vs_spa_figure(walk),
+        qp=shown(walk.qp_table, lang),
+        printed=shown(walk.printed_table, lang),
+        state=shown(walk.state_table, lang),
+    )
+
+
+# -- Home -----------------------------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)  # one per (title, language)
 def home_data(title: str, lang: str = "en"):
     """(family map figure, dataset cards table), in ``lang``."""
     from olearn.teaching.home import dataset_cards, family_map
@@ -189,62 +193,30 @@ def _memo(key: tuple, compute, keep: int = 32):
     return store[key]
 
 
-def comparison(
-    name: str | None,
-    upload: bytes | None,
-    filename: str | None,
-    algorithms: tuple,
-    c_grid: tuple,
-    epochs: int,
-    folds: int,
-    seed: int,
-    max_samples: int,
-    lang: str,
-    scale: str = "none",
-    progress=None,
-):
-    """The Compare page's result and figures, computed once per setting (every input is part
-    of the key; an upload by its content's hash)."""
-    import hashlib
-
-    digest = hashlib.sha256(upload).hexdigest() if upload is not None else None
+def comparison(setting: CompareRun, lang: str, upload: bytes | None = None, progress=None):
+    """The Compare page's result and figures, computed once per setting (an upload is keyed
+    by its content's hash, ``setting.digest``; its bytes are read only when computed)."""
 
     def compute():
         from olearn.teaching.compare import compare, dataset_from
         from olearn.viz.compare import curves_figure, error_figure, time_figure
 
-        data = dataset_from(name, upload, filename)
+        data = dataset_from(setting.name, upload, setting.filename)
         res = compare(
             data,
-            algorithms,
-            c_grid,
-            epochs,
-            folds,
-            seed,
-            max_samples or None,
+            setting.algorithms,
+            setting.c_grid,
+            setting.epochs,
+            setting.folds,
+            setting.seed,
+            max_samples=setting.max_samples or None,
             progress=progress,
-            scale=scale,
+            scale=setting.scale,
             budget=APP_BYTES,
         )
         return res, error_figure(res, lang), curves_figure(res, lang), time_figure(res, lang)
 
-    return _memo(
-        (
-            "compare",
-            name,
-            digest,
-            filename,
-            algorithms,
-            c_grid,
-            epochs,
-            folds,
-            seed,
-            max_samples,
-            lang,
-            scale,
-        ),
-        compute,
-    )
+    return _memo(("compare", setting, lang), compute)
 
 
 @st.cache_data(show_spinner=False, max_entries=64, ttl=600)  # a card changes once built
@@ -275,51 +247,57 @@ def repro_run(id_: str, quick: bool, lang: str, progress=None):
     return result, figure
 
 
-@st.cache_resource(show_spinner=False, max_entries=128)
-def cw_page(rule: str, eta: float, r: float, C: float, warmup: int, seed: int, lang: str):
-    """(walk, main figure) of the CW-family update at or after example ``warmup``."""
+# -- CW ---------------------------------------------------------------------------------------
+
+
+@st.cache_resource(show_spinner=False, max_entries=512)
+def cw_walk(setting: CwWalk, warmup: int):
+    """The CW-family update at or after example ``warmup`` (no language)."""
     from olearn.teaching.cw_walk import cw_update
-    from olearn.viz.walks import cw_figure
 
-    walk = cw_update(rule, eta, r, C, warmup, seed)
-    return walk, cw_figure(walk, lang)
+    return frozen(cw_update(setting, warmup))
 
 
-@st.cache_resource(show_spinner=False, max_entries=128)
-def cw_details(rule: str, eta: float, r: float, C: float, warmup: int, seed: int, lang: str):
-    """(input-space figure, numbers table) of the same update."""
-    from olearn.teaching.cw_walk import cw_table
-    from olearn.viz.walks import cw_input_figure
-
-    walk, _ = cw_page(rule, eta, r, C, warmup, seed, lang)
-    return cw_input_figure(walk, lang), cw_table(walk, lang)
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def cw_updates(rule: str, eta: float, r: float, C: float, seed: int) -> tuple[int, ...]:
+@st.cache_resource(show_spinner=False, max_entries=64)
+def cw_updates(setting: CwWalk) -> tuple[int, ...]:
     """The examples that move the state (the CW page's steps)."""
     from olearn.teaching.cw_walk import update_indices
 
-    return update_indices(rule, eta, r, C, seed)
+    return tuple(update_indices(setting))
 
 
-@st.cache_resource(show_spinner=False, max_entries=512)  # JSON strings: immutable
-def cw_step_json(
-    rule: str, eta: float, r: float, C: float, index: int, seed: int, lang: str, family: str
-) -> tuple[str, str]:
-    """The two figures of the update at ``index`` (weights and margin; input space) as
-    plotly JSON, tagged ``layout.meta = "<family>:<index>"`` for the stepper."""
-    import plotly.io as pio
+@dataclasses.dataclass(frozen=True)
+class CwStepView:
+    """One CW update as the page shows it: ``walk``, ``figure`` (weights and margin) and
+    ``inputs`` (input space), tagged ``layout.meta = "<family>:<index>"`` for the stepper,
+    their JSON, and the numbers ``table``."""
 
-    from olearn.viz.walks import cw_input_figure
+    walk: object
+    figure: object
+    inputs: object
+    figure_json: str
+    inputs_json: str
+    table: object
 
-    walk, fig = cw_page(rule, eta, r, C, index, seed, lang)
-    out = []
-    for figure in (fig, cw_input_figure(walk, lang)):
-        spec = figure.to_plotly_json()
-        spec["layout"] = {**spec["layout"], "meta": f"{family}:{index}"}
-        out.append(pio.to_json(spec, validate=False))
-    return out[0], out[1]
+
+def cw_family(setting: CwWalk, lang: str) -> str:
+    """The stepper's name for the CW page's data in ``lang``."""
+    from olearn.app.stepper import digest
+
+    return digest(setting, lang)
+
+
+@st.cache_resource(show_spinner=False, max_entries=512)
+def cw_step(setting: CwWalk, index: int, lang: str) -> CwStepView:
+    from olearn.teaching.cw_walk import cw_table
+    from olearn.viz.walks import cw_figure, cw_input_figure
+
+    walk = cw_walk(setting, index)
+    meta = f"{cw_family(setting, lang)}:{index}"
+    figure = _tagged(cw_figure(walk, lang), meta)
+    inputs = _tagged(cw_input_figure(walk, lang), meta)
+    table = cw_table(walk, lang)
+    return CwStepView(walk, figure, inputs, figure.to_json(), inputs.to_json(), table)
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -366,7 +344,7 @@ def cs_player_views(kind: str, n: int, K: int, C: float, seed: int, lang: str) -
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
-def cs_figure_at(kind: str, n: int, K: int, C: float, seed: int, i: int, lang: str):
+def cs_figure_at(kind: str, n: int, K: int, C: float, seed: int, *, i: int, lang: str):
     """The figure at the player's frame ``i`` (what the server draws; the player keeps it
     there) and that sub-problem's table."""
     views = cs_player_views(kind, n, K, C, seed, lang)
@@ -390,7 +368,7 @@ def pcvm_page(kind: str, n: int, lam: float, theta: float, seed: int):
 
 
 @st.cache_resource(show_spinner=False, max_entries=256)
-def pcvm_figures(kind: str, n: int, lam: float, theta: float, seed: int, i: int, lang: str):
+def pcvm_figures(kind: str, n: int, lam: float, theta: float, seed: int, *, i: int, lang: str):
     from olearn.viz.walks import pcvm_figure, pcvm_history_figure
 
     walk, _ = pcvm_page(kind, n, lam, theta, seed)
@@ -404,3 +382,32 @@ def sgd_page(lam: float, epochs: int, seed: int, lang: str):
 
     walk = sgd_compare(lam, epochs, 600, seed)
     return (walk, *sgd_figures(walk, lang), sgd_table(walk, lang))
+
+
+# -- prepared when the server starts --------------------------------------------------------
+
+PLAYGROUND_HEIGHTS = (640, 420)  # the Playground's figure heights outside presentation mode
+PLAYGROUND_T = 20  # the Playground's first frame on arrival
+CW_T = 7  # the CW page's example on arrival (1-based)
+
+
+def prepare_defaults(langs=("en", "ja")) -> None:
+    """Compute what every student's first visit asks for, once, before they arrive: the
+    default Playground run and its views, the default SPA walk, the CW page's first window of
+    updates, the home page's map (each language).  Run in the server's background warm-up
+    thread; what it fills is what the pages then find in the cache."""
+    from olearn.app.stepper import window
+    from olearn.teaching.settings import DEFAULT_SPA, default_cw, default_playground
+    from olearn.teaching.strings import t
+
+    run = default_playground()
+    cw = default_cw()
+    updates = cw_updates(cw)
+    later = [i for i in updates if i >= CW_T - 1]
+    ids = window(updates, later[0], 10)[0] if later else []
+    for lang in langs:
+        stream_views(run, lang, True, PLAYGROUND_HEIGHTS, min(PLAYGROUND_T, run.length))
+        spa_views(DEFAULT_SPA, lang)
+        for i in ids:
+            cw_step(cw, i, lang)
+        home_data(t("home.family", lang), lang)

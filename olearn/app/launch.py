@@ -34,6 +34,10 @@ SETTINGS: dict[str, object] = {
     "client.toolbarMode": "minimal",
     "browser.gatherUsageStats": False,
     "server.runOnSave": False,
+    # no watching of source files: Streamlit's watcher walks every imported module's path
+    # (thousands with numba, scipy, scikit-learn) for each new session, 70-85 % of a warm
+    # arrival's server CPU above a minimal app (benchmarks/arrival_cpu.py)
+    "server.fileWatcherType": "none",
     # the server refuses what the upload parser would refuse: one limit, MAX_BYTES (50 MiB)
     "server.maxUploadSize": MAX_BYTES // MIB,
     # permessage-deflate: a Playground visit's 765 KB of messages cross as 111 KB

@@ -340,6 +340,7 @@ class Controls:
         default: Any,
         format_func: Callable = str,
         where=None,
+        *,
         radio: bool = False,
         **kw,
     ) -> Any:

@@ -109,6 +109,7 @@ def run_one(
     noise: float,
     seed: int,
     passes: int,
+    *,
     max_samples: int | None = None,
     data_home=None,
 ) -> dict[str, Any]:
@@ -212,7 +213,7 @@ def run(
     table = _main_table(main_runs, setup["passes"])
     sensitivity = _sensitivity_table(sens_runs)
     verdicts = judge(table, sensitivity, setup["passes"])
-    summary = _summary(setup, seeds, table, sensitivity, verdicts, elapsed, jobs, quick)
+    summary = _summary(setup, seeds, table, sensitivity, verdicts, elapsed, jobs=jobs, quick=quick)
     details = {
         "setup": {k: (list(v) if isinstance(v, tuple) else v) for k, v in setup.items()},
         "seeds": seeds,
@@ -426,7 +427,7 @@ def judge(table: pd.DataFrame, sens: pd.DataFrame, passes: int) -> list[dict]:
     return verdicts
 
 
-def _summary(setup, seeds, table, sens, verdicts, elapsed, jobs, quick) -> str:
+def _summary(setup, seeds, table, sens, verdicts, elapsed, *, jobs, quick) -> str:
     lines = [
         TITLE,
         "=" * len(TITLE),

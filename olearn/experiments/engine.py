@@ -141,7 +141,9 @@ def run_tasks(
             progress(done, total, describe(tasks[index]))
 
     if backend == "dask":
-        _run_dask(fn, tasks, results, min(workers, total), scheduler, _done, scheduler_timeout)
+        _run_dask(
+            fn, tasks, results, min(workers, total), scheduler, _done, timeout=scheduler_timeout
+        )
     elif workers == 1 or total == 1:
         for index, task in enumerate(tasks):
             results[index] = fn(**task)
@@ -269,7 +271,7 @@ def _wait_for_a_worker(client, timeout: float, where: str) -> None:
         raise TimeoutError(msg) from None
 
 
-def _run_dask(fn, tasks, results, workers, scheduler, done_callback, timeout) -> None:
+def _run_dask(fn, tasks, results, workers, scheduler, done_callback, *, timeout) -> None:
     """Submit every task to a Dask cluster; fill ``results`` in task order."""
     try:
         from distributed import Client, LocalCluster, as_completed

@@ -92,6 +92,7 @@ def curve(
     checkpoints: tuple[float, ...],
     lam: float | None,
     t0: float | str,
+    *,
     bias_rate: float,
     max_train: int | None,
     data_home: str | None,

@@ -230,7 +230,7 @@ def run(*, quick: bool = False, jobs: int = 1, progress: Progress | None = None,
     tests = paired_table(folds, PAIRS, paper=PAPER)
     verdicts = claims(table, tests)
     wall = time.perf_counter() - start
-    summary = _summary(config, result.sizes, cards, table, tests, wall, opts)
+    summary = _summary(config, result.sizes, cards, table, tests, wall, opts=opts)
     summary += "\nThe seed's claims at the last epochs (claims table):\n" + "\n".join(
         f"  {r.dataset}: {r.claim}: paper {r.paper}; ours {r.ours} -> {r.verdict}"
         for r in verdicts.itertuples()
@@ -284,7 +284,7 @@ def _table(summary: pd.DataFrame, config: ProtocolConfig) -> pd.DataFrame:
     return table.sort_values(["epochs"], kind="stable").reset_index(drop=True)
 
 
-def _summary(config, sizes, cards, table, tests, wall, opts) -> str:
+def _summary(config, sizes, cards, table, tests, wall, *, opts) -> str:
     lines = [TITLE, f"Paper values: {REFERENCE}.", config.describe(), "Datasets (ours vs Table 3):"]
     for name, size in sizes.items():
         paper = PAPER_SIZES.get(name)

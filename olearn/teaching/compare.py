@@ -165,6 +165,7 @@ def compare(
     epochs: int = 1,
     folds: int = 5,
     seed: int = 0,
+    *,
     max_samples: int | None = 1000,
     curves: bool = True,
     progress: Callable | None = None,

@@ -14,23 +14,26 @@ import numpy as np
 import pandas as pd
 
 from olearn import registry
-from olearn.core.cw import CWState, CWTrace, cw_init
+from olearn.core.cw import CWState, CWTrace
+from olearn.teaching.settings import CwWalk
 from olearn.teaching.strings import num, t
 
 RULES = tuple(registry.keys(view="cw"))  # the registry's CW-page learners
 STREAM_LENGTH = 80
 
 
-def _step(rule: str, state, x, y, eta: float, r: float, C: float):
-    """One step of the rule registered under ``rule``, through its spec (each rule takes the
-    hyper-parameters it has: ``AlgorithmSpec.apply`` drops the others)."""
-    try:
-        spec = registry.get(rule)
-    except KeyError:
-        spec = None
-    if spec is None or spec.family != "cw":
-        raise ValueError(f"rule must be one of {registry.keys(family='cw')}, got {rule!r}")
-    return spec.apply(state, x, y, eta=eta, r=r, C=C)
+def _learner(setting: CwWalk):
+    """The rule of ``setting`` through its registry spec (full covariance, binary), with the
+    setting's hyper-parameters (each checked against the spec's range)."""
+    if setting.rule not in RULES:
+        raise ValueError(f"rule must be one of {RULES}, got {setting.rule!r}")
+    spec = registry.get(setting.rule)
+    for name, value in setting.hypers:
+        h = spec.hyper(name)
+        if (h.low is not None and value < h.low) or (h.high is not None and value > h.high):
+            raise ValueError(f"{name} must be in [{h.low}, {h.high}], got {value}")
+    learner = spec.readable("full", **setting.values)
+    return learner.init(2, None), learner.step
 
 
 @dataclass(frozen=True)
@@ -80,51 +83,43 @@ def _stream(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(ds.X, float) / 4.0, np.where(np.asarray(ds.y) == 1, 1, -1)
 
 
-def update_indices(
-    rule: str = "arow", eta: float = 0.75, r: float = 1.0, C: float = 1.0, seed: int = 0
-) -> tuple[int, ...]:
+def update_indices(setting: CwWalk) -> tuple[int, ...]:
     """The positions of the stream's examples that move the state (the steps "Next update"
     visits), from one replay of the rule.
 
-    >>> ids = update_indices("scw1", C=0.05, seed=1)
-    >>> w = cw_update("scw1", C=0.05, warmup=6, seed=1)
+    >>> ids = update_indices(CwWalk.of("scw1", seed=1, C=0.05))
+    >>> w = cw_update(CwWalk.of("scw1", seed=1, C=0.05), warmup=6)
     >>> w.index == min(i for i in ids if i >= 6), w.next_index in ids
     (True, True)
     """
-    X, Y = _stream(seed)
-    state, out = cw_init(2, covariance="full"), []
+    X, Y = _stream(setting.seed)
+    (state, step), out = _learner(setting), []
     for i in range(len(Y)):
-        state, tr = _step(rule, state, X[i], int(Y[i]), eta, r, C)
+        state, tr = step(state, X[i], int(Y[i]))
         if tr.reason == "aggressive":
             out.append(i)
     return tuple(out)
 
 
-def cw_update(
-    rule: str = "arow",
-    eta: float = 0.75,
-    r: float = 1.0,
-    C: float = 1.0,
-    warmup: int = 6,
-    seed: int = 0,
-) -> CWWalk:
-    """The step of ``rule`` on the first example at index ``>= warmup`` that has a loss (the
-    examples before it are learned as usual, passive or not).
+def cw_update(setting: CwWalk | None = None, warmup: int = 6) -> CWWalk:
+    """The step of the setting's rule on the first example at index ``>= warmup`` that has a
+    loss (the examples before it are learned as usual, passive or not).
 
-    >>> w = cw_update("scw1", C=0.05, seed=1)
+    >>> w = cw_update(CwWalk.of("scw1", seed=1, C=0.05))
     >>> w.trace.alpha <= 0.05 + 1e-12, w.trace.reason, w.index >= 6
     (True, 'aggressive', True)
-    >>> cw_update("arow", warmup=w.next_t, seed=1).index > cw_update("arow", seed=1).index
+    >>> arow = CwWalk.of("arow", seed=1)
+    >>> cw_update(arow, warmup=w.next_t).index > cw_update(arow).index
     True
     """
-    if not 0.5 < eta < 1.0:
-        raise ValueError(f"eta must be in (0.5, 1), got {eta}")
-    X, Y = _stream(seed)
+    setting = setting or CwWalk()
+    rule = setting.rule
+    X, Y = _stream(setting.seed)
     start = int(np.clip(warmup, 0, len(Y) - 1))
-    state = cw_init(2, covariance="full")
+    state, step = _learner(setting)
     path, updates = [np.asarray(state[0], float).copy()], 0
     for i in range(len(Y)):
-        new, tr = _step(rule, state, X[i], int(Y[i]), eta, r, C)
+        new, tr = step(state, X[i], int(Y[i]))
         moved = tr.reason == "aggressive"
         if i >= start and (moved or i == len(Y) - 1):
             path.append(np.asarray(new[0], float).copy())
@@ -134,7 +129,7 @@ def cw_update(
         path.append(np.asarray(state[0], float).copy())
     next_index, state_after = None, new
     for j in range(i + 1, len(Y)):  # look ahead: Next lands exactly on the next update
-        state_after, later = _step(rule, state_after, X[j], int(Y[j]), eta, r, C)
+        state_after, later = step(state_after, X[j], int(Y[j]))
         if later.reason == "aggressive":
             next_index = j
             break
@@ -184,11 +179,12 @@ def noise_experiment(
     noise: float = 0.2,
     passes: int = 3,
     seed: int = 0,
-    algorithms=("perceptron", "pa1", "cw", "arow", "scw1", "scw2"),
+    algorithms=None,
     max_samples: int | None = 800,
 ) -> pd.DataFrame:
     """Seed 001's claims on digits: test error (%) after each pass with a fraction ``noise``
     of the training labels flipped (test labels clean); one row per (algorithm, pass).
+    ``algorithms``: the registry's noise view by default.
 
     >>> tab = noise_experiment(0.1, passes=1, algorithms=("arow",), max_samples=200)
     >>> tab.columns.tolist()
@@ -200,8 +196,10 @@ def noise_experiment(
     if not 0.0 <= noise < 0.9:
         raise ValueError(f"noise must be a fraction in [0, 0.9), got {noise}")
     rows = []
-    for key in algorithms:
-        out = run_one("digits", key, {}, float(noise), int(seed), int(passes), max_samples)
+    for key in algorithms or registry.keys(view="noise"):
+        out = run_one(
+            "digits", key, {}, float(noise), int(seed), int(passes), max_samples=max_samples
+        )
         rows += [
             {"key": key, "algorithm": registry.get(key).name, "pass": k + 1, "error %": e}
             for k, e in enumerate(out["errors"])

@@ -42,6 +42,26 @@ _EDGES = [  # (from, to, label key under ``home.edge.``; "" for none)
 ]
 
 
+def _placed(specs) -> list:
+    """``(spec, (x, y))`` for each algorithm the map shows: the laid-out ones where
+    :data:`_LAYOUT` puts them, and every other online learner a page teaches (offered on the
+    Playground or the CW page) a row below its family's, one step apart, so a new registry
+    entry appears without an edit here."""
+    out = [(s, _LAYOUT[s.key]) for s in specs if s.key in _LAYOUT]
+    extra = [
+        s
+        for s in specs
+        if s.key not in _LAYOUT and not s.diagnostic and s.views & {"playground", "cw"}
+    ]
+    for family in dict.fromkeys(s.family for s in extra):
+        mine = [xy for s, xy in out if s.family == family] or [(0.0, 0.0)]
+        x0, y = min(x for x, _ in mine), min(y for _, y in mine) - 1.2
+        for k, spec in enumerate(s for s in extra if s.family == family):
+            out.append((spec, (x0 + k, y)))
+    order = {s.key: i for i, s in enumerate(specs)}
+    return sorted(out, key=lambda pair: order[pair[0].key])
+
+
 def family_map(lang: str = "en") -> tuple[pd.DataFrame, pd.DataFrame]:
     """(nodes, edges) of the family map, for the registered algorithms only; edge labels in
     ``lang``.
@@ -53,21 +73,19 @@ def family_map(lang: str = "en") -> tuple[pd.DataFrame, pd.DataFrame]:
     from olearn import registry
 
     rows = []
-    for spec in registry.ALGORITHMS:
-        if spec.key in _LAYOUT:
-            x, y = _LAYOUT[spec.key]
-            rows.append(
-                {
-                    "key": spec.key,
-                    "name": spec.name,
-                    "family": spec.family,
-                    "online": spec.online,
-                    "seed": spec.seed,
-                    "x": x,
-                    "y": y,
-                    "reference": spec.reference,
-                }
-            )
+    for spec, (x, y) in _placed(registry.ALGORITHMS):
+        rows.append(
+            {
+                "key": spec.key,
+                "name": spec.name,
+                "family": spec.family,
+                "online": spec.online,
+                "seed": spec.seed,
+                "x": x,
+                "y": y,
+                "reference": spec.reference,
+            }
+        )
     nodes = pd.DataFrame(rows)
     present = set(nodes["key"])
     edges = pd.DataFrame(

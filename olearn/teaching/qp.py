@@ -47,7 +47,7 @@ def _constraint_map(K: int, d: int, x: np.ndarray, y: int, wrong: list[int]) -> 
 
 
 def objective(
-    W: np.ndarray, delta: np.ndarray, x: np.ndarray, y: int, variant, C: float, constrained=None
+    W: np.ndarray, delta: np.ndarray, x: np.ndarray, y: int, variant, C: float, *, constrained=None
 ):
     """``1/2 sum ||delta_v||^2 + C xi`` (or ``C xi^2``, or nothing) with the smallest xi that
     makes ``W + delta`` feasible, and that xi (0 for the hard problem: its infeasibility is
@@ -90,7 +90,7 @@ def qp_step(W, x, y: int, variant: str | None = None, C: float = 1.0, constraine
     m = W[y] @ x - W[wrong] @ x  # old margins
     tau = np.zeros(K)
     if n == 0.0 or np.all(m >= 1.0):
-        obj, xi = objective(W, np.zeros_like(W), x, y, variant, C, wrong)
+        obj, xi = objective(W, np.zeros_like(W), x, y, variant, C, constrained=wrong)
         return QPAnswer(tau, np.zeros_like(W), xi, obj, ())
     A = _constraint_map(K, d, x, y, wrong)
     if variant == "I":  # the dual, in t = sqrt(n) tau so that it is O(1)-scaled
@@ -112,6 +112,6 @@ def qp_step(W, x, y: int, variant: str | None = None, C: float = 1.0, constraine
         delta = z[: K * d].reshape(K, d)
         tau_w = np.maximum(lagrangian, 0.0)
     tau[wrong] = tau_w
-    obj, xi = objective(W, delta, x, y, variant, C, wrong)
+    obj, xi = objective(W, delta, x, y, variant, C, constrained=wrong)
     scale = 1e-9 * (1.0 + float(tau_w.max()))
     return QPAnswer(tau, delta, xi, obj, tuple(u for u in wrong if tau[u] > scale))

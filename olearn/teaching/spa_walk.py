@@ -237,7 +237,7 @@ def _steps(tr: SPATrace, inst: Instance, variant, C: float, lang: str) -> tuple[
     number = [0]  # sub-steps numbered as a lecturer counts them: 5, 5.1, 5.2, 6, ...
 
     def add(
-        key, table, stage="before", highlight=(), k=0, latex=(), title_key=None, phase="", **fmt
+        key, table, stage="before", highlight=(), k=0, latex=(), *, title_key=None, phase="", **fmt
     ):
         title_key = title_key or f"spa.sub.{key}.title"
         if k:
@@ -464,6 +464,58 @@ def cap_table(inst: Instance, variant: str | None, C_values=None) -> pd.DataFram
     return pd.DataFrame(rows)
 
 
+@dataclass(frozen=True)
+class SpaSolution:
+    """What one SPA update computes, in no language: SPA's and PA's steps, the generic QP, the
+    seed's printed step and the cap table.  :func:`narrate` puts it in words; a language switch
+    reuses it (no QP solved again)."""
+
+    instance: Instance
+    variant: str | None
+    C: float
+    W_after: np.ndarray
+    spa: SPATrace
+    pa_W_after: np.ndarray
+    pa: object
+    qp: object
+    obj_cf: float
+    printed: object
+    obj_p: float
+    caps: pd.DataFrame
+    T_hard: float
+
+
+def spa_solve(inst: Instance, variant: str | None = None, C: float = 1.0) -> SpaSolution:
+    """SPA's update of ``inst`` under ``variant`` and ``C``, with everything it is checked
+    against."""
+    variant = check_variant(variant)
+    C = float(C)
+    W, x, y = inst.W, inst.x, inst.y
+    W_after, tr = spa_step(W, x, y, variant, C)
+    pa_W, pa = pa_step(W, x, y, variant, C)
+    qp = qp_step(W, x, y, variant, C)
+    obj_cf, _ = objective(W, W_after - W, x, y, variant, C)
+    printed_W, printed = spa_printed_step(W, x, y, variant, C)
+    obj_p, _ = objective(W, printed_W - W, x, y, variant, C)
+    caps = cap_table(inst, variant) if variant else pd.DataFrame()
+    T_hard = float(spa_step(W, x, y)[1].tau_sum)
+    return SpaSolution(
+        inst,
+        variant,
+        C,
+        W_after,
+        tr,
+        pa_W,
+        pa,
+        qp,
+        float(obj_cf),
+        printed,
+        float(obj_p),
+        caps,
+        T_hard,
+    )
+
+
 def spa_walkthrough(
     inst: Instance, variant: str | None = None, C: float = 1.0, lang: str = "en"
 ) -> Walkthrough:
@@ -476,11 +528,15 @@ def spa_walkthrough(
     >>> w.qp_max_diff < 1e-8
     True
     """
-    variant = check_variant(variant)
-    C = float(C)
-    W, x, y = inst.W, inst.x, inst.y
-    W_after, tr = spa_step(W, x, y, variant, C)
-    pa_W, pa = pa_step(W, x, y, variant, C)
+    return narrate(spa_solve(inst, variant, C), lang)
+
+
+def narrate(solution: SpaSolution, lang: str = "en") -> Walkthrough:
+    """The walkthrough of a solved update in ``lang`` (words and tables; nothing solved)."""
+    inst, variant, C = solution.instance, solution.variant, solution.C
+    tr, pa, qp, printed = solution.spa, solution.pa, solution.qp, solution.printed
+    obj_cf, obj_p, T_hard = solution.obj_cf, solution.obj_p, solution.T_hard
+    W, y = inst.W, inst.y
     K = W.shape[0]
     classes = [_label(u, y) for u in range(K)]
     winner = int(np.argmax(pa.scores_after))
@@ -509,8 +565,6 @@ def spa_walkthrough(
         }
     )
     # closed form vs quadprog
-    qp = qp_step(W, x, y, variant, C)
-    obj_cf, _ = objective(W, W_after - W, x, y, variant, C)
     qp_table = pd.DataFrame(
         {"class": classes, "τ closed form": np.asarray(tr.tau), "τ quadprog": qp.tau}
     )
@@ -523,8 +577,6 @@ def spa_walkthrough(
         "spa.qp_text", lang, diff=f"{diff:.1e}", obj_cf=num(obj_cf, 8), obj_qp=num(qp.objective, 8)
     )
     # the seed's printed table
-    printed_W, printed = spa_printed_step(W, x, y, variant, C)
-    obj_p, _ = objective(W, printed_W - W, x, y, variant, C)
     printed_table = pd.DataFrame(
         {
             "class": classes,
@@ -546,8 +598,6 @@ def spa_walkthrough(
     else:
         printed_text = t("spa.printed_same", lang)
     # C
-    caps = cap_table(inst, variant) if variant else pd.DataFrame()
-    T_hard = float(spa_step(W, x, y)[1].tau_sum)
     if variant == "I":
         cap_text = (
             t("spa.cap_binds", lang, C=num(C), T_hard=num(T_hard), xi=num(tr.xi))
@@ -564,8 +614,8 @@ def spa_walkthrough(
         C=C,
         lang=lang,
         spa=tr,
-        W_after=W_after,
-        pa_W_after=pa_W,
+        W_after=solution.W_after,
+        pa_W_after=solution.pa_W_after,
         pa_text=pa_text,
         pa_table=pa_table,
         steps=_steps(tr, inst, variant, C, lang),
@@ -576,7 +626,7 @@ def spa_walkthrough(
         printed_differs=differs,
         printed_text=printed_text,
         formulas=formulas(variant, lang),
-        cap_table=caps,
+        cap_table=solution.caps,
         cap_text=cap_text,
         state_table=state_table(inst),
     )

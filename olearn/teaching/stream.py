@@ -22,7 +22,7 @@ import numpy as np
 
 from olearn import registry
 from olearn._budget import APP_BYTES, require
-from olearn.teaching.instances import Instance
+from olearn.teaching.settings import HandOver, PlaygroundRun
 from olearn.teaching.strings import num
 from olearn.teaching.strings import t as tt
 
@@ -120,6 +120,7 @@ def stream_data(
     noise: float = 0.0,
     margin: float = 0.5,
     seed: int = 0,
+    *,
     points: tuple | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The stream: a toy dataset, or ``points`` = ((x1, x2, class), ...) placed by a user.
@@ -186,6 +187,7 @@ def run_stream(
     n_classes: int = 3,
     noise: float = 0.0,
     margin: float = 0.5,
+    *,
     seed: int = 0,
     C: float = 1.0,
     bias: bool = True,
@@ -219,7 +221,7 @@ def run_stream(
         f"a playground run ({len(keys)} learners x {n_stream} steps, {n_test} test examples)",
         budget=APP_BYTES,
     )
-    X, y = stream_data(kind, n_samples + n_test, n_classes, noise, margin, seed, points)
+    X, y = stream_data(kind, n_samples + n_test, n_classes, noise, margin, seed, points=points)
     X_test, y_test = np.empty((0, 2)), np.empty(0, dtype=np.int64)
     if n_test:  # a random held-out part; the stream keeps its generated order
         held = np.random.default_rng(seed + 7919).permutation(len(y))[:n_test]
@@ -323,35 +325,6 @@ def step_notes(run: StreamRun, lang: str = "en") -> list[str]:
     return notes
 
 
-def instance_at(
-    keys: tuple[str, ...],
-    kind: str,
-    n_samples: int,
-    n_classes: int,
-    noise: float,
-    margin: float,
-    seed: int,
-    C: float,
-    bias: bool,
-    points: tuple | None,
-    key: str,
-    t: int,
-    test_fraction: float = 0.0,
-) -> Instance:
-    """Learner ``key``'s state before example ``t`` and that example, as an SPA instance.
-
-    >>> inst = instance_at(("spa",), "blobs", 40, 3, 0.0, 0.5, 0, 1.0, True, None, "spa", 5)
-    >>> inst.W.shape, float(inst.x[-1]), inst.bias
-    ((3, 3), 1.0, True)
-    """
-    # only learner ``key`` matters (the others never touch its state): 1 run, not up to 4
-    run = run_stream(
-        (key,), kind, n_samples, n_classes, noise, margin, seed, C, bias, points, test_fraction
-    )
-    t = int(min(max(t, 0), run.n - 1))
-    return Instance(run.W[key][t].copy(), run.features(t), int(run.y[t]), float(C), bool(bias))
-
-
 URL_PARAM = "pg"  # the SPA page's URL parameter holding a playground hand-over
 
 
@@ -376,36 +349,34 @@ def points_from_text(text: str) -> tuple:
     return tuple((a, b, int(c)) for a, b, c in values)
 
 
-def instance_to_url(hand_over: tuple) -> dict[str, str]:
-    """The SPA page's URL parameters for the playground state ``hand_over`` = the arguments of
-    :func:`instance_at` ``(keys, kind, n, K, noise, margin, seed, C, bias, points, key, t[,
-    test_fraction])``: ``{"scenario": "playground", "pg": "..."}``.
+def instance_to_url(hand_over: HandOver) -> dict[str, str]:
+    """The SPA page's URL parameters for a playground :class:`HandOver`:
+    ``{"scenario": "playground", "pg": "..."}``.
 
-    >>> args = (("pa", "spa"), "blobs", 40, 3, 0.0, 0.5, 0, 1.0, True, None, "spa", 7, 0.2)
-    >>> url = instance_to_url(args)
+    >>> hand = PlaygroundRun(("pa", "spa"), "blobs", 40, 3, test_fraction=0.2).hand_over("spa", 7)
+    >>> url = instance_to_url(hand)
     >>> url["pg"]
     'algos=pa,spa;kind=blobs;n=40;K=3;noise=0;margin=0.5;seed=0;C=1;bias=1;learner=spa;t=7;test=0.2'
-    >>> instance_from_url(url) == args
+    >>> instance_from_url(url) == hand
     True
     """
-    keys, kind, n, K, noise, margin, seed, C, bias, points, key, t, *rest = hand_over
-    test = float(rest[0]) if rest else 0.0
+    run = hand_over.run
     fields = {
-        "algos": ",".join(keys),
-        "kind": "placed" if points is not None else kind,
-        "n": int(n),
-        "K": int(K),
-        "noise": f"{float(noise):g}",
-        "margin": f"{float(margin):g}",
-        "seed": int(seed),
-        "C": f"{float(C):g}",
-        "bias": int(bool(bias)),
-        "learner": key,
-        "t": int(t),
-        "test": f"{test:g}",
+        "algos": ",".join(run.keys),
+        "kind": "placed" if run.points is not None else run.kind,
+        "n": run.n,
+        "K": run.K,
+        "noise": f"{run.noise:g}",
+        "margin": f"{run.margin:g}",
+        "seed": run.seed,
+        "C": f"{run.C:g}",
+        "bias": int(run.bias),
+        "learner": hand_over.learner,
+        "t": hand_over.at,
+        "test": f"{run.test_fraction:g}",
     }
-    if points is not None:
-        fields["pts"] = points_to_text(points).replace(";", "_")
+    if run.points is not None:
+        fields["pts"] = points_to_text(run.points).replace(";", "_")
     return {"scenario": "playground", URL_PARAM: ";".join(f"{k}={v}" for k, v in fields.items())}
 
 
@@ -443,15 +414,15 @@ def clamp(name: str, text: str, notes: list | None = None):
     return used
 
 
-def hand_over_bytes(hand_over: tuple) -> int:
+def hand_over_bytes(hand_over: HandOver) -> int:
     """Bytes the SPA page's run of a hand-over holds (:func:`stream_bytes`)."""
-    keys, kind, n, K, *_rest, test = hand_over
-    n_test = held_out_size(n, test) if hand_over[9] is None else 0
-    return stream_bytes(len(keys), n, K, n_test, bool(hand_over[8]))
+    run = hand_over.run
+    n_test = held_out_size(run.n, run.test_fraction) if run.points is None else 0
+    return stream_bytes(len(run.keys), run.n, run.K, n_test, run.bias)
 
 
-def instance_from_url(params: Mapping, notes: list | None = None) -> tuple | None:
-    """The hand-over tuple of :func:`instance_to_url` read back from URL parameters (a dict or
+def instance_from_url(params: Mapping, notes: list | None = None) -> HandOver | None:
+    """The :class:`HandOver` of :func:`instance_to_url` read back from URL parameters (a dict or
     ``st.query_params``), or ``None`` when absent or malformed.  Never raises.
 
     Numbers outside :data:`URL_BOUNDS` are clamped into them (each clamp appended to
@@ -459,9 +430,9 @@ def instance_from_url(params: Mapping, notes: list | None = None) -> tuple | Non
 
     >>> instance_from_url({"pg": "algos=nope;t=1"}) is None, instance_from_url({}) is None
     (True, True)
-    >>> url = instance_to_url((("spa",), "blobs", 40, 3, 0.0, 0.5, 0, 1.0, True, None, "spa", 7))
+    >>> url = instance_to_url(PlaygroundRun(("spa",), "blobs", 40).hand_over("spa", 7))
     >>> notes = []
-    >>> instance_from_url({"pg": url["pg"].replace("n=40", "n=10000000")}, notes)[2], notes
+    >>> instance_from_url({"pg": url["pg"].replace("n=40", "n=10000000")}, notes).run.n, notes
     (400, [('n', '10000000', 400, 2, 400)])
     """
     try:
@@ -487,7 +458,8 @@ def instance_from_url(params: Mapping, notes: list | None = None) -> tuple | Non
             n, test = len(points), 0.0
         t = min(t, n - 1)
         bias = f["bias"] == "1"
-        hand_over = (keys, kind, n, K, noise, margin, seed, C, bias, points, key, t, test)
+        run = PlaygroundRun(keys, kind, n, K, noise, margin, seed, C, bias, points, test)
+        hand_over = run.hand_over(key, t)
         require(hand_over_bytes(hand_over), "the linked playground run", budget=APP_BYTES)
         if notes is not None:
             notes.extend(found)

@@ -227,6 +227,7 @@ def region_traces(
     band: bool = True,
     alpha: float = 0.22,
     xaxis: str = "x",
+    *,
     yaxis: str = "y",
 ) -> list[dict]:
     """Plotly traces (plain dicts, scatter only) of :func:`region_shapes`: one filled

@@ -26,7 +26,7 @@ class _Layer:
         self.annotations.append(kw)
 
     def vline(
-        self, x, xref, yref, text=None, dash="dash", color="#222", width=1.5, label_left=False
+        self, x, xref, yref, text=None, dash="dash", color="#222", *, width=1.5, label_left=False
     ):
         """A vertical line with its label at the bottom, right of the line (or left of it
         when ``label_left``: a line near the right edge keeps its label inside the plot)."""

@@ -72,7 +72,7 @@ STAR_SIZE = 22  # px: the example about to arrive
 
 
 def _plane_traces(
-    run, key: str, t: int, box: tuple, band: bool, xa: str, ya: str, lang: str, memo: dict
+    run, key: str, t: int, box: tuple, band: bool, xa: str, *, ya: str, lang: str, memo: dict
 ):
     """Every trace of one learner's panel at time t (scatter only, so frames animate without
     a full redraw): K regions, the band, the boundaries, points seen, mistakes, the next
@@ -181,7 +181,7 @@ def planes_parts(
         static = [None] * (run.K + 2) + _static_plane_traces(run, xa, ya, box)
         memo: dict = {}
         for t in range(run.n + 1):
-            per_frame[t] += _plane_traces(run, key, t, box, band, xa, ya, lang, memo)
+            per_frame[t] += _plane_traces(run, key, t, box, band, xa, ya=ya, lang=lang, memo=memo)
         first = per_frame[t0][-len(static) :]
         full = region_traces(
             *(

@@ -1,0 +1,69 @@
+"""The app's caches (:mod:`olearn.app.cached`) keyed by settings values: a language switch
+recomputes nothing (issue 20, item 3), shared results are read-only, equal settings share."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("streamlit")
+
+from olearn.app import cached  # noqa: E402
+from olearn.teaching import cw_walk, spa_walk  # noqa: E402
+from olearn.teaching.settings import CwWalk, PlaygroundRun, SpaScenario  # noqa: E402
+
+
+def counting(monkeypatch, module, name: str) -> list:
+    calls: list = []
+    real = getattr(module, name)
+
+    def wrapper(*args, **kwargs):
+        calls.append(args)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, wrapper)
+    return calls
+
+
+def test_a_language_switch_solves_no_qp_again(monkeypatch):
+    """The SPA walk's computation is keyed on the scenario alone: Japanese after English is
+    narrated from the same solution (the generic QP solved once), with other words."""
+    cached.spa_solved.clear()
+    qp = counting(monkeypatch, spa_walk, "qp_step")
+    scenario = SpaScenario("three-rivals", "I", 0.3)
+    en = cached.spa_views(scenario, "en")
+    assert len(qp) == 1
+    ja = cached.spa_views(scenario, "ja")
+    assert len(qp) == 1, "the language switch solved the QP again"
+    assert ja.walk.spa is en.walk.spa  # the very same solution object
+    assert ja.walk.steps[0].text != en.walk.steps[0].text  # and other words
+    assert cached.spa_views(SpaScenario("three-rivals", "I", 0.3), "en") is en  # equal: shared
+
+
+def test_a_language_switch_replays_no_cw_stream(monkeypatch):
+    cached.cw_walk.clear()
+    replays = counting(monkeypatch, cw_walk, "cw_update")
+    setting = CwWalk.of("arow", seed=3, r=0.5)
+    en = cached.cw_step(setting, 4, "en")
+    ja = cached.cw_step(setting, 4, "ja")
+    assert len(replays) == 1 and ja.walk is en.walk
+    assert en.table.columns.tolist() != ja.table.columns.tolist()
+
+
+def test_a_language_switch_reruns_no_playground_stream(monkeypatch):
+    cached.stream.clear()
+    runs = counting(monkeypatch, PlaygroundRun, "stream")
+    run = PlaygroundRun(("pa", "spa"), n=30, seed=5)
+    cached.stream_views(run, "en", True, (400, 300), 10)
+    cached.stream_views(run, "ja", True, (400, 300), 10)
+    assert len(runs) == 1
+
+
+def test_shared_results_are_read_only():
+    """One session cannot change what every session sees."""
+    result = cached.stream(PlaygroundRun(("pa",), n=20, seed=1))
+    with pytest.raises(ValueError, match="read-only"):
+        result.W["pa"][0, 0, 0] = 1.0
+    solution = cached.spa_solved(SpaScenario("pa-failure"))
+    with pytest.raises(ValueError, match="read-only"):
+        solution.W_after[0, 0] = np.inf
