@@ -73,3 +73,46 @@ def test_arrow_keys_on_the_time_slider_reach_the_url(page, server, path, name):
         assert_no_error(pg)
     finally:
         context.close()
+
+
+# the planes chart's data as plotly holds it (gd.data, public): each trace's x, y and marker
+# opacity, typed arrays and plotly's base64 specs decoded to plain lists
+PLANES_DATA = """() => {
+  const gd = document.querySelector('.st-key-play-planes .js-plotly-plot');
+  const plain = (v) => {
+    if (v === undefined || v === null) return null;
+    if (v.bdata !== undefined) return Array.from(atob(v.bdata), (c) => c.charCodeAt(0));
+    return Array.from(v);
+  };
+  return { meta: gd.data[0].meta, traces: gd.data.map((tr) => ({
+    x: plain(tr.x), y: plain(tr.y), opacity: plain(tr.marker && tr.marker.opacity) })) };
+}"""
+
+
+def test_packed_frames_unpack_to_the_servers_figure(page, server):
+    """The planes' frames travel packed (shared region polygons, opacities as "the first t
+    points"): the frame the browser unpacks and plotly draws for t equals the figure Python
+    built for t directly (the page's first draw at t0 = 25), every region polygon, point and
+    opacity, number for number."""
+    context = page.context.browser.new_context(viewport={"width": 1400, "height": 2000})
+    try:
+        pg = context.new_page()
+        pg.goto(f"{server}/playground?algos=perceptron,pa,spa,arow&n=60&t=25")
+        pg.wait_for_function(player_js("d.ready === 'true'"), timeout=120_000)
+        python = pg.evaluate(PLANES_DATA)  # the server's figure at t = 25
+        assert python["meta"] == 25
+        meta = f"(arg) => ({PLANES_DATA})().meta === arg"
+        pg.locator(".olp button.back").click()  # t = 24: plotly's data follows once stopped
+        pg.wait_for_function(meta, arg=24, timeout=10_000)
+        assert pg.evaluate(PLANES_DATA) != python  # (t = 24 differs: the comparison can fail)
+        pg.locator(".olp button.step").click()  # back to 25, from the unpacked frame
+        pg.wait_for_function(meta, arg=25, timeout=10_000)
+        browser = pg.evaluate(PLANES_DATA)
+        assert len(browser["traces"]) == len(python["traces"])
+        for i, (b, p) in enumerate(zip(browser["traces"], python["traces"])):
+            for field in ("x", "y", "opacity"):
+                if b[field] is not None:  # (what a frame does not move, it does not carry)
+                    assert b[field] == p[field], (i, field)
+        assert_no_error(pg)
+    finally:
+        context.close()
