@@ -116,3 +116,69 @@ def test_packed_frames_unpack_to_the_servers_figure(page, server):
         assert_no_error(pg)
     finally:
         context.close()
+
+
+# What olearn/app/assets/plotly_svg.js reads of plotly.js's internals (the player's fast path,
+# which falls back to Plotly.animate when one is missing): each, checked on a drawn chart.
+PLOTLY_INTERNALS = """() => {
+  const gd = document.querySelector('.st-key-play-planes .js-plotly-plot');
+  const plots = gd._fullLayout && gd._fullLayout._plots;
+  const sp = plots && plots.xy;
+  const groups = [...gd.querySelectorAll('g.trace.scatter')];
+  const traces = groups.map((g) => g.__data__ && g.__data__[0] && g.__data__[0].trace);
+  const missing = [];
+  if (!sp) missing.push('gd._fullLayout._plots.xy');
+  if (!sp || typeof sp.xaxis.c2p !== 'function' || typeof sp.yaxis.c2p !== 'function')
+    missing.push('axis.c2p');
+  if (!groups.length || !traces.every((t) => t && Number.isInteger(t.index)))
+    missing.push('g.trace.scatter __data__[0].trace.index');
+  for (const sel of ['path.js-fill', 'path.js-line', 'path.point', 'g.textpoint text'])
+    if (!gd.querySelector('g.trace.scatter ' + sel)) missing.push(sel);
+  const held = gd._transitionData && gd._transitionData._frames;
+  if (!Array.isArray(held) || !held.length) missing.push('gd._transitionData._frames');
+  return { version: window.Plotly.version, missing };
+}"""
+
+
+def test_the_plotly_internals_the_player_reads_are_there(page, server):
+    """The player's fast path rewrites the SVG plotly drew: if a plotly.js release moves what
+    it reads, playing silently falls back to Plotly.animate (slower, still correct); this
+    test says so loudly, naming the plotly.js version."""
+    context = page.context.browser.new_context(viewport={"width": 1400, "height": 2000})
+    try:
+        pg = context.new_page()
+        pg.goto(f"{server}/playground?algos=perceptron,pa&n=40&t=10")
+        pg.wait_for_function(player_js("d.ready === 'true'"), timeout=120_000)
+        pg.locator(".olp button.back").click()  # a frame drawn, then plotly's data synced
+        pg.wait_for_function(player_js("d.t === '9' && +d.jumps >= 1"))
+        pg.wait_for_timeout(1200)  # the frames are added to plotly when its data follows
+        got = pg.evaluate(PLOTLY_INTERNALS)
+        assert not got["missing"], f"plotly.js {got['version']} lacks {got['missing']}"
+        state = player_state(pg)
+        assert int(state["fast"]) > 0 and state["slow"] == "0", state
+    finally:
+        context.close()
+
+
+def test_the_streamlit_dom_the_stepper_hides_steps_by_is_there(page, server):
+    """The stepper shows one step's containers by a CSS rule on Streamlit's DOM (each
+    ``st.container(key=...)`` directly inside a ``div[data-testid=stLayoutWrapper]``); if a
+    Streamlit release changes that, every step would show at once: this test names the
+    version."""
+    import streamlit
+
+    context = page.context.browser.new_context(viewport={"width": 1400, "height": 2000})
+    try:
+        pg = context.new_page()
+        pg.goto(f"{server}/spa?scenario=three-rivals&step=0")
+        pg.locator(".ols .next").wait_for(timeout=120_000)
+        found = pg.evaluate(
+            """() => [...document.querySelectorAll('[class*="st-key-spatext-"]')].map((c) =>
+            [c.parentElement.dataset.testid, c.offsetParent !== null])"""
+        )
+        where = f"streamlit {streamlit.__version__}"
+        assert len(found) > 1, f"{where}: no step containers st-key-spatext-*"
+        assert all(w == "stLayoutWrapper" for w, _ in found), f"{where}: parents {found}"
+        assert sum(shown for _, shown in found) == 1, f"{where}: shown {found}"
+    finally:
+        context.close()
