@@ -73,3 +73,112 @@ def test_arrow_keys_on_the_time_slider_reach_the_url(page, server, path, name):
         assert_no_error(pg)
     finally:
         context.close()
+
+
+# the planes chart's data as plotly holds it (gd.data, public): each trace's x, y and marker
+# opacity, typed arrays and plotly's base64 specs decoded to plain lists
+PLANES_DATA = """() => {
+  const gd = document.querySelector('.st-key-play-planes .js-plotly-plot');
+  const plain = (v) => {
+    if (v === undefined || v === null) return null;
+    if (v.bdata !== undefined) return Array.from(atob(v.bdata), (c) => c.charCodeAt(0));
+    return Array.from(v);
+  };
+  return { meta: gd.data[0].meta, traces: gd.data.map((tr) => ({
+    x: plain(tr.x), y: plain(tr.y), opacity: plain(tr.marker && tr.marker.opacity) })) };
+}"""
+
+
+def test_packed_frames_unpack_to_the_servers_figure(page, server):
+    """The planes' frames travel packed (shared region polygons, opacities as "the first t
+    points"): the frame the browser unpacks and plotly draws for t equals the figure Python
+    built for t directly (the page's first draw at t0 = 25), every region polygon, point and
+    opacity, number for number."""
+    context = page.context.browser.new_context(viewport={"width": 1400, "height": 2000})
+    try:
+        pg = context.new_page()
+        pg.goto(f"{server}/playground?algos=perceptron,pa,spa,arow&n=60&t=25")
+        pg.wait_for_function(player_js("d.ready === 'true'"), timeout=120_000)
+        python = pg.evaluate(PLANES_DATA)  # the server's figure at t = 25
+        assert python["meta"] == 25
+        meta = f"(arg) => ({PLANES_DATA})().meta === arg"
+        pg.locator(".olp button.back").click()  # t = 24: plotly's data follows once stopped
+        pg.wait_for_function(meta, arg=24, timeout=10_000)
+        assert pg.evaluate(PLANES_DATA) != python  # (t = 24 differs: the comparison can fail)
+        pg.locator(".olp button.step").click()  # back to 25, from the unpacked frame
+        pg.wait_for_function(meta, arg=25, timeout=10_000)
+        browser = pg.evaluate(PLANES_DATA)
+        assert len(browser["traces"]) == len(python["traces"])
+        for i, (b, p) in enumerate(zip(browser["traces"], python["traces"])):
+            for field in ("x", "y", "opacity"):
+                if b[field] is not None:  # (what a frame does not move, it does not carry)
+                    assert b[field] == p[field], (i, field)
+        assert_no_error(pg)
+    finally:
+        context.close()
+
+
+# What olearn/app/assets/plotly_svg.js reads of plotly.js's internals (the player's fast path,
+# which falls back to Plotly.animate when one is missing): each, checked on a drawn chart.
+PLOTLY_INTERNALS = """() => {
+  const gd = document.querySelector('.st-key-play-planes .js-plotly-plot');
+  const plots = gd._fullLayout && gd._fullLayout._plots;
+  const sp = plots && plots.xy;
+  const groups = [...gd.querySelectorAll('g.trace.scatter')];
+  const traces = groups.map((g) => g.__data__ && g.__data__[0] && g.__data__[0].trace);
+  const missing = [];
+  if (!sp) missing.push('gd._fullLayout._plots.xy');
+  if (!sp || typeof sp.xaxis.c2p !== 'function' || typeof sp.yaxis.c2p !== 'function')
+    missing.push('axis.c2p');
+  if (!groups.length || !traces.every((t) => t && Number.isInteger(t.index)))
+    missing.push('g.trace.scatter __data__[0].trace.index');
+  for (const sel of ['path.js-fill', 'path.js-line', 'path.point', 'g.textpoint text'])
+    if (!gd.querySelector('g.trace.scatter ' + sel)) missing.push(sel);
+  const held = gd._transitionData && gd._transitionData._frames;
+  if (!Array.isArray(held) || !held.length) missing.push('gd._transitionData._frames');
+  return { version: window.Plotly.version, missing };
+}"""
+
+
+def test_the_plotly_internals_the_player_reads_are_there(page, server):
+    """The player's fast path rewrites the SVG plotly drew: if a plotly.js release moves what
+    it reads, playing silently falls back to Plotly.animate (slower, still correct); this
+    test says so loudly, naming the plotly.js version."""
+    context = page.context.browser.new_context(viewport={"width": 1400, "height": 2000})
+    try:
+        pg = context.new_page()
+        pg.goto(f"{server}/playground?algos=perceptron,pa&n=40&t=10")
+        pg.wait_for_function(player_js("d.ready === 'true'"), timeout=120_000)
+        pg.locator(".olp button.back").click()  # a frame drawn, then plotly's data synced
+        pg.wait_for_function(player_js("d.t === '9' && +d.jumps >= 1"))
+        pg.wait_for_timeout(1200)  # the frames are added to plotly when its data follows
+        got = pg.evaluate(PLOTLY_INTERNALS)
+        assert not got["missing"], f"plotly.js {got['version']} lacks {got['missing']}"
+        state = player_state(pg)
+        assert int(state["fast"]) > 0 and state["slow"] == "0", state
+    finally:
+        context.close()
+
+
+def test_the_streamlit_dom_the_stepper_hides_steps_by_is_there(page, server):
+    """The stepper shows one step's containers by a CSS rule on Streamlit's DOM (each
+    ``st.container(key=...)`` directly inside a ``div[data-testid=stLayoutWrapper]``); if a
+    Streamlit release changes that, every step would show at once: this test names the
+    version."""
+    import streamlit
+
+    context = page.context.browser.new_context(viewport={"width": 1400, "height": 2000})
+    try:
+        pg = context.new_page()
+        pg.goto(f"{server}/spa?scenario=three-rivals&step=0")
+        pg.locator(".ols .next").wait_for(timeout=120_000)
+        found = pg.evaluate(
+            """() => [...document.querySelectorAll('[class*="st-key-spatext-"]')].map((c) =>
+            [c.parentElement.dataset.testid, c.offsetParent !== null])"""
+        )
+        where = f"streamlit {streamlit.__version__}"
+        assert len(found) > 1, f"{where}: no step containers st-key-spatext-*"
+        assert all(w == "stLayoutWrapper" for w, _ in found), f"{where}: parents {found}"
+        assert sum(shown for _, shown in found) == 1, f"{where}: shown {found}"
+    finally:
+        context.close()

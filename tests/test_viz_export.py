@@ -18,16 +18,14 @@ import pytest
 from plotly.utils import PlotlyJSONEncoder
 
 import olearn.viz
+from olearn.teaching.settings import PlaygroundRun
 
-# run_stream's arguments (keys, kind, n, K, noise, margin, seed, C, bias, points, test share),
-# as the Playground's cached stream_views takes them
-RUN_ARGS = (("perceptron", "arow"), "blobs", 24, 3, 0.0, 0.5, 1, 1.0, True, None, 0.25)
+# one Playground setting, as the app's cached stream_views takes it
+RUN = PlaygroundRun(("perceptron", "arow"), "blobs", 24, 3, 0.0, 0.5, seed=1, test_fraction=0.25)
 
 
 def _stream():
-    from olearn.teaching.stream import run_stream
-
-    return run_stream(*RUN_ARGS)
+    return RUN.stream()
 
 
 def _cs():
@@ -202,7 +200,7 @@ def test_stream_animations_play_the_frames_of_the_app():
     from olearn.app.cached import stream_views
     from olearn.viz.stream import curves_animation, planes_animation, weight_space_animation
 
-    views = stream_views(RUN_ARGS, "en", True, (500, 300), 0)
+    views = stream_views(RUN, "en", True, (500, 300), 0)
     run = _stream()
     assert run.n == views["n"]
     public = {
@@ -211,7 +209,9 @@ def test_stream_animations_play_the_frames_of_the_app():
         "weights": weight_space_animation(run, "en", 420),
     }
     for name, fig in public.items():
-        played = json.loads(views["frames"][name])
+        played = (  # the player's planes travel packed (the browser test unpacks them)
+            views["unpacked_planes"]() if name == "planes" else json.loads(views["frames"][name])
+        )
         assert len(played) == run.n + 1
         assert [f.name for f in fig.frames] == [f["name"] for f in played]
         assert _frame_data(fig.frames) == _frame_data(played)
@@ -267,13 +267,14 @@ def test_playground_download_is_self_contained_with_the_apps_frames():
     from olearn.app.cached import stream_views
     from olearn.app.downloads import stream_html
 
-    views = stream_views(RUN_ARGS, "ja", True, (500, 300), 5)
+    views = stream_views(RUN, "ja", True, (500, 300), 5)
     text = stream_html(views, "プレイグラウンド")
     _self_contained(text)
     figs = _embedded(text)
     assert len(figs) == 3  # planes (with the play control), curves, weight space
     for fig, name in zip(figs, ("planes", "curves", "weights")):
-        assert fig["frames"] == json.loads(views["frames"][name])
+        played = views["unpacked_planes"]() if name == "planes" else views["frames"][name]
+        assert fig["frames"] == (played if name == "planes" else json.loads(played))
     assert figs[0]["layout"]["sliders"][0]["active"] == 5
     assert "updatemenus" not in figs[1]["layout"]
     assert "plotly_animatingframe" in text  # the curves follow the planes' frame

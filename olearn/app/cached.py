@@ -63,7 +63,9 @@ def stream_views(run: PlaygroundRun, lang: str, band: bool, heights: tuple[int, 
     every frame (as JSON strings for the player), the per-t notes and a signature.
 
     Returns a dict with ``planes``, ``curves``, ``weights`` (figure or None), ``frames``
-    (name -> JSON string), ``notes``, ``n``, ``sig``, ``counts`` (mistakes at ``t0``)."""
+    (name -> JSON string; the planes' packed for the player), ``notes``, ``n``, ``sig``,
+    ``counts`` (mistakes at ``t0``) and ``unpacked_planes`` (a function giving the planes'
+    frames unpacked, for the offline HTML download)."""
     import hashlib
     import re
 
@@ -72,7 +74,7 @@ def stream_views(run: PlaygroundRun, lang: str, band: bool, heights: tuple[int, 
 
     result = stream(run)
     sig = hashlib.sha1(repr((run, lang, band, heights, t0)).encode()).hexdigest()[:16]
-    planes, planes_frames = planes_parts(result, lang, band, heights[0], t0, sig)
+    planes, planes_frames = planes_parts(result, lang, band, heights[0], t0, sig, packed=True)
     curves, curves_frames = curves_parts(result, lang, heights[1], t0, sig)
     weights = weight_space_parts(result, lang, 420, t0, sig)
     frames = {
@@ -93,6 +95,8 @@ def stream_views(run: PlaygroundRun, lang: str, band: bool, heights: tuple[int, 
         n=result.n,
         sig=sig,
         counts=result.mistake_counts(t0),
+        # the planes' frames unpacked, built only for the offline HTML download
+        unpacked_planes=lambda: planes_parts(result, lang, band, heights[0], t0, sig)[1],
     )
 
 

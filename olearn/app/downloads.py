@@ -94,7 +94,7 @@ def stream_html(views: dict, title: str = "olearn Playground") -> str:
     """The Playground's animation as one HTML page: the planes with the play control, the
     curves (and the weight space, if drawn) following it; ``views`` as
     :func:`olearn.app.cached.stream_views` returns it (the frames the app plays)."""
-    lead = animated_dict(views["planes"], json.loads(views["frames"]["planes"]))
+    lead = animated_dict(views["planes"], views["unpacked_planes"]())  # the player's are packed
     followers = [
         animated_dict(views[name], json.loads(views["frames"][name]), controls=False)
         for name in ("curves", "weights")

@@ -14,8 +14,15 @@ the frames as plain dicts (no plotly.py validation, which costs seconds for 400 
 
 Only scatter traces are used (the frames animate without a full redraw) and figures are
 built from plain dicts (no per-trace validation).  Which points are drawn (seen so far,
-mistakes so far) travels as a per-point opacity in base64 uint8 arrays: one byte per point
-per frame.
+mistakes so far) is a per-point opacity (base64 uint8 arrays in the figure).
+
+The planes' frames travel *packed* for the player (``planes_parts(..., packed=True)``):
+each distinct set of region polygons once (a passive step reuses its learner's regions), a
+frame's region trace naming it (``{"shape": i}``), and the opacities as ``{"upto": t}`` (the
+points before t) or ``{"upto": t, "mask": m}`` (those of them where learner m erred, its
+mistakes sent once).  The player unpacks them in the browser into the very frames
+``packed=False`` gives (``player.js``: ``unpack``; ``tests/test_browser_player.py`` compares
+the two): a 4-learner n = 400 run's frames fall from 3.2 MB to about 0.5 MB.
 """
 
 from __future__ import annotations
@@ -71,29 +78,52 @@ MISTAKE_SIZE = 13  # px: the crosses on mistakes
 STAR_SIZE = 22  # px: the example about to arrive
 
 
-def _plane_traces(
-    run, key: str, t: int, box: tuple, band: bool, xa: str, *, ya: str, lang: str, memo: dict
-):
+class _Pack:
+    """What packed frames share: the distinct region polygons and the learners' mistakes."""
+
+    def __init__(self):
+        self.shapes: list[list] = []  # [x, y] of each distinct region trace
+        self.masks: list[dict] = []  # each learner's mistakes (uint8, base64)
+
+    def shape(self, trace: dict) -> dict:
+        self.shapes.append([trace["x"], trace["y"]])
+        return {"shape": len(self.shapes) - 1}
+
+
+def _plane_traces(run, key: str, t: int, panel: dict, lang: str, memo: dict):
     """Every trace of one learner's panel at time t (scatter only, so frames animate without
     a full redraw): K regions, the band, the boundaries, points seen, mistakes, the next
-    example, the count.  ``memo`` reuses the regions of an unchanged W (passive steps)."""
+    example, the count.  ``memo`` reuses the regions of an unchanged W (passive steps);
+    ``panel`` holds the box, band, axes and, for packed frames, the :class:`_Pack` and this
+    learner's mask number (see the module's docstring)."""
     W = run.W[key][t]
     sig = W.tobytes()
+    pack = panel.get("pack")
     if sig not in memo:
         Wp, b = (W[:, :2], W[:, 2]) if run.bias else (W, None)
-        memo[sig] = region_traces(Wp, b, box, band=band, xaxis=xa, yaxis=ya)
-    traces = [dict(x=tr["x"], y=tr["y"]) for tr in memo[sig]]
+        box, band, xa, ya = panel["box"], panel["band"], panel["xa"], panel["ya"]
+        regions = region_traces(Wp, b, box, band=band, xaxis=xa, yaxis=ya)
+        memo[sig] = [pack.shape(tr) if pack else tr for tr in regions]
+    if pack:
+        traces = [dict(tr) for tr in memo[sig]]
+    else:
+        traces = [dict(x=tr["x"], y=tr["y"]) for tr in memo[sig]]
     traces[0]["meta"] = t  # the player reads which frame a chart shows from data[0].meta
-    seen = np.zeros(run.n, dtype=np.uint8)  # opacity 1 for the points seen so far
-    seen[:t] = 1
-    wrong = np.zeros(run.n, dtype=np.uint8)  # opacity 1 for the mistakes so far
-    wrong[:t] = run.mistakes[key][:t]
+    if pack:
+        seen = {"upto": t}  # opacity 1 for the points seen so far
+        wrong = {"upto": t, "mask": panel["mask"]}  # ... and for the mistakes so far
+    else:
+        seen = np.zeros(run.n, dtype=np.uint8)
+        seen[:t] = 1
+        wrong = np.zeros(run.n, dtype=np.uint8)
+        wrong[:t] = run.mistakes[key][:t]
+        seen, wrong = _u1(seen), _u1(wrong)
     nxt = ([run.X[t, 0]], [run.X[t, 1]]) if t < run.n else ([], [])
     color = [class_color(int(run.y[t]))] if t < run.n else EXAMPLE_COLOR
     count = int(run.mistakes[key][:t].sum())
     traces += [
-        dict(marker=dict(opacity=_u1(seen))),
-        dict(marker=dict(opacity=_u1(wrong))),
+        dict(marker=dict(opacity=seen)),
+        dict(marker=dict(opacity=wrong)),
         dict(
             x=[round(float(v), 4) for v in nxt[0]],
             y=[round(float(v), 4) for v in nxt[1]],
@@ -164,25 +194,43 @@ def planes_animation(
 
 
 def planes_parts(
-    run, lang: str = "en", band: bool = True, height: int = 560, t0: int = 0, sig: str = ""
-) -> tuple[go.Figure, list[dict]]:
+    run,
+    lang: str = "en",
+    band: bool = True,
+    height: int = 560,
+    t0: int = 0,
+    sig: str = "",
+    *,
+    packed: bool = False,
+) -> tuple[go.Figure, list[dict] | dict]:
     """Every learner's plane: the figure at ``t0`` and one frame per t = 0..n (plain JSON-able
     dicts named ``"0".."n"``, handed to the player, not to plotly.py, whose frame validation
     costs seconds), drawn with exact polygons and scatter traces only, so the browser
     animates it without a redraw.  ``sig`` goes to ``layout.meta`` (the player waits for a
-    figure carrying its signature); each frame's traces carry ``meta = t``."""
+    figure carrying its signature); each frame's traces carry ``meta = t``.
+
+    ``packed``: the frames as ``{"frames", "shapes", "masks", "n"}`` for the player (see the
+    module's docstring), else the list of frames."""
     t0 = int(min(max(t0, 0), run.n))
     box = _box(run.X)
     data, layout = [], {"annotations": [], "meta": sig}
     per_frame: list[list] = [[] for _ in range(run.n + 1)]
     cells = _domains(len(run.keys))
+    pack = _Pack() if packed else None
     for i, key in enumerate(run.keys):
         xa, ya = _axes(i)
         static = [None] * (run.K + 2) + _static_plane_traces(run, xa, ya, box)
         memo: dict = {}
+        panel = dict(box=box, band=band, xa=xa, ya=ya, pack=pack)
+        if pack:
+            panel["mask"] = len(pack.masks)
+            pack.masks.append(_u1(run.mistakes[key][: run.n]))
         for t in range(run.n + 1):
-            per_frame[t] += _plane_traces(run, key, t, box, band, xa, ya=ya, lang=lang, memo=memo)
-        first = per_frame[t0][-len(static) :]
+            per_frame[t] += _plane_traces(run, key, t, panel, lang, memo)
+        if pack:  # the figure itself is plain (the frame at t0, unpacked)
+            first = _plane_traces(run, key, t0, dict(panel, pack=None), lang, {})
+        else:
+            first = per_frame[t0][-len(static) :]
         full = region_traces(
             *(
                 (run.W[key][t0][:, :2], run.W[key][t0][:, 2])
@@ -239,6 +287,8 @@ def planes_parts(
     fig = go.Figure(data=data, layout=layout, _validate=False)
     fig = style(fig, height=height)
     fig.update_layout(margin=dict(l=55, r=10, t=30, b=45), dragmode=False)
+    if pack:
+        return fig, dict(frames=frames, shapes=pack.shapes, masks=pack.masks, n=run.n)
     return fig, frames
 
 

@@ -16,6 +16,33 @@ const OPTS = {
   transition: { duration: 0 },
 };
 
+// A chart's frames as plotly takes them, from what the page sent: a list of frames as it
+// is, or packed frames (olearn.viz.stream: {frames, shapes, masks, n}) unpacked: a region
+// trace's {shape: i} becomes the shared x, y of shapes[i]; an opacity {upto: t[, mask: m]}
+// the n bytes that are 1 before t (where mask m is 1).
+function unpack(sent) {
+  if (Array.isArray(sent)) return sent;
+  const masks = sent.masks.map(bytes);
+  const opacity = (spec) => {
+    const out = new Uint8Array(sent.n);
+    const mask = spec.mask === undefined ? null : masks[spec.mask];
+    for (let i = 0; i < spec.upto; i++) out[i] = mask ? mask[i] : 1;
+    return out;
+  };
+  const trace = (u) => {
+    let out = u;
+    if (u.shape !== undefined) {
+      const { shape, ...rest } = u;
+      out = { x: sent.shapes[shape][0], y: sent.shapes[shape][1], ...rest };
+    }
+    if (u.marker?.opacity?.upto !== undefined) {
+      out = { ...out, marker: { ...u.marker, opacity: opacity(u.marker.opacity) } };
+    }
+    return out;
+  };
+  return sent.frames.map((f) => ({ ...f, data: f.data.map(trace) }));
+}
+
 function newPlayer(cfg) {
   return {
     t: cfg.t,
@@ -48,7 +75,8 @@ export default function (component) {
       return;
     }
     P.sig = cfg.sig;
-    P.frames = JSON.parse(data.frames);
+    P.frames = {};
+    for (const [k, sent] of Object.entries(JSON.parse(data.frames))) P.frames[k] = unpack(sent);
     P.t = cfg.t;
     P.fps = cfg.fps;
     P.playing = false;

@@ -10,9 +10,9 @@
 const SVG = 'http://www.w3.org/2000/svg';
 const b64cache = new WeakMap();
 
-// plotly typed-array spec {dtype: 'u1', bdata} -> Uint8Array (a plain array as it is)
+// plotly typed-array spec {dtype: 'u1', bdata} -> Uint8Array (an array as it is)
 function bytes(spec) {
-  if (Array.isArray(spec)) return spec;
+  if (Array.isArray(spec) || ArrayBuffer.isView(spec)) return spec;
   let out = b64cache.get(spec);
   if (!out) {
     const bin = atob(spec.bdata);
