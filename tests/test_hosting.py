@@ -47,13 +47,14 @@ def test_nginx_accepts_the_configuration(tmp_path, workers):
         [NGINX, "-t", "-p", str(tmp_path), "-c", str(conf)], capture_output=True, text=True
     )
     assert done.returncode == 0, done.stderr
-    # every worker reachable, by the cookie and by the random split; the shares sum to 100%
+    # every worker reachable by its cookie, every one a candidate for a new visitor, and the
+    # cookie set to the name of the worker that answered
     for k, port in enumerate(ports):
         assert f"upstream w{k} {{\n        server 127.0.0.1:{port};" in text
         assert f"        w{k} w{k};" in text
-    shares = [float(s) for s in re.findall(r"([\d.]+)% w\d+;", text)]
-    assert len(shares) == workers - 1 and sum(shares) < 100
-    assert f"* w{workers - 1};" in text
+        assert f'        "127.0.0.1:{port}" w{k};' in text
+    chooser = text[text.index("upstream olearn_any {") :].split("}", 1)[0]
+    assert "least_conn;" in chooser and chooser.count("server 127.0.0.1:") == workers
 
 
 def test_a_missing_proxy_says_which_package(monkeypatch, capsys):
