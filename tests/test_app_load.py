@@ -1,103 +1,140 @@
-"""The app under load: 20 concurrent sessions on the Playground and on Compare (issue 12).
+"""The app under load, hosted for a class: ``olearn app --workers 2`` behind nginx (issue 23).
 
-One ``streamlit run app.py`` server (the ``server`` fixture), 20 browser contexts of one
-chromium (20 sessions, as 20 visitors' tabs), opened at once with deep links that differ by
-seed (two sessions per seed); on Compare each link also starts a small run (``run=1``).
-Checked: no exception or error in any session; every session shows its own seed (its seed
-input and its URL) and the same results as the other session with that seed, so no state
-crosses sessions; the server's memory stays bounded; every cache in
-``olearn/app/cached.py`` is bounded (``max_entries`` or ``ttl``).  Figures are printed:
-
-    OLEARN_DATA=... python -m pytest -q -s tests/test_app_load.py
+One run of the classroom benchmark's machinery (:mod:`benchmarks.classroom_replay`) on the
+real command: chromium opens the Playground through the proxy (its first figure on screen)
+and its requests and websocket frames are captured; then five students replay them at once,
+each with its own deep link (two pairs share a seed).  Checked: no error in any session, each
+gets its first figure, sessions stay separate (one seed, one figure; two seeds, two figures),
+every request and the websocket of a session reach one worker (the sticky cookie), a student
+placed by the cookie on either worker stays there, Streamlit's static files arrive gzipped and
+a first visit transfers at most 3 MB; then SIGTERM to the command leaves no process (proxy
+and workers).  The full benchmark, with its figures: ``python -m benchmarks.classroom``.
 """
 
 from __future__ import annotations
 
 import ast
-import statistics
+import asyncio
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect
 
-from tests.browser_support import SERVER_PIDS, assert_no_error, settle
+from benchmarks import classroom_replay as replay
+from olearn.app.hosting import COOKIE, free_port, wait_healthy
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[1]
-N_SESSIONS = 20
-LINKS = {
-    "playground": "playground?seed={seed}&n=100",
-    "compare": "compare?data=digits&algos=perceptron,pa1&max=300&folds=3&epochs=1"
-    "&seed={seed}&run=1",
-}
+SEEDS = [101, 101, 102, 102, 103]
+FIRST_VISIT_BYTES = 3_000_000  # issue 23: a first visit through --workers
 
 
-def _memory_mib(pid: int) -> tuple[float, float]:
-    """(current RSS, peak RSS) of a process, in MiB."""
-    fields = dict(
-        line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text().splitlines()
-    )
-    return tuple(int(fields[k].split()[0]) / 1024 for k in ("VmRSS", "VmHWM"))
-
-
-# the first figure's drawn points: the stream (Playground) or the results (Compare)
-FIGURE_POINTS = """() => {
-  const fig = document.querySelector('[data-testid=stMain] .js-plotly-plot');
-  return fig && fig.data ? JSON.stringify(fig.data.map(t => [t.x, t.y])) : '';
-}"""
-
-
-def _view(pg) -> tuple[str, str]:
-    """What a visitor sees: the page's text and its first figure's points."""
-    return pg.locator("[data-testid='stMain']").inner_text(), pg.evaluate(FIGURE_POINTS)
-
-
-@pytest.mark.parametrize("where", sorted(LINKS))
-def test_concurrent_sessions_stay_separate(server, page, where):
-    browser = page.context.browser
-    pid = SERVER_PIDS[server]
-    seeds = [101 + (i % (N_SESSIONS // 2)) for i in range(N_SESSIONS)]  # two sessions each
-    warm = browser.new_context()  # a first visitor alone: the server is warm for the class
-    first = warm.new_page()
-    first.goto(f"{server}/{LINKS[where].format(seed=100)}")
-    settle(first, min_wait=2.0, timeout=180)
-    warm.close()
-    rss_before, _ = _memory_mib(pid)
-    contexts = [browser.new_context(viewport={"width": 1280, "height": 900}) for _ in seeds]
-    pages = [c.new_page() for c in contexts]
-    start = time.perf_counter()
-    for pg, seed in zip(pages, seeds):  # all 20 requests in flight before any is awaited
-        pg.goto(f"{server}/{LINKS[where].format(seed=seed)}", wait_until="commit")
-    done = []
-    for pg in pages:
-        settle(pg, min_wait=1.0, timeout=300)
-        done.append(time.perf_counter() - start)
-    wall = time.perf_counter() - start
-    rss_after, rss_peak = _memory_mib(pid)
-    views: dict[int, set] = {}
+@pytest.fixture
+def hosted(tmp_path):
+    """``olearn app --workers 2`` on a free port; yields (base URL, process); stopped after."""
+    for tool, package in (("nginx", "nginx"), ("chromium", "chromium")):
+        if shutil.which(tool) is None and not Path(f"/usr/sbin/{tool}").exists():
+            pytest.fail(f"the hosting test needs {tool} (apt-get install {package})")
+    port = free_port()
+    env = {**os.environ, "OLEARN_STATIC_CACHE": str(tmp_path / "static")}
+    cmd = [sys.executable, "-m", "olearn", "app", "--workers", "2"]
+    cmd += ["--server.port", str(port), "--server.address", "127.0.0.1"]
+    log = open(tmp_path / "app.log", "w")  # noqa: SIM115 - closed below
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        for pg, seed in zip(pages, seeds):
-            assert_no_error(pg)
-            assert f"seed={seed}" in pg.url  # the URL the session wrote is its own
-            # its own seed, not another's nor the widget's default (waited for: a session
-            # that connected late may still be drawing)
-            expect(pg.get_by_label("Seed", exact=True)).to_have_value(str(seed), timeout=15_000)
-            views.setdefault(seed, set()).add(_view(pg))
+        wait_healthy(f"http://127.0.0.1:{port}/_stcore/health", [proc], timeout=180)
+        yield f"http://127.0.0.1:{port}", proc
     finally:
-        for c in contexts:
-            c.close()
-    assert all(len(v) == 1 for v in views.values()), "two sessions with one seed differ"
-    if where == "playground":  # the seed draws the stream: every seed its own figure
-        assert len({next(iter(v))[1] for v in views.values()}) == len(views)
-    print(
-        f"\n[load] {where}: {N_SESSIONS} concurrent sessions in {wall:.1f} s; time to "
-        f"settle median {statistics.median(done):.1f} s, p90 "
-        f"{sorted(done)[int(0.9 * (len(done) - 1))]:.1f} s; server RSS {rss_before:.0f} -> "
-        f"{rss_after:.0f} MiB (peak {rss_peak:.0f} MiB)"
-    )
-    assert rss_after < rss_before + 1500  # bounded: 20 sessions do not cost 1.5 GiB
+        if proc.poll() is None:
+            proc.kill()  # only if the test failed before its own SIGTERM
+            proc.wait()
+        log.close()
+
+
+def _alive(pids: list[int]) -> list[int]:
+    alive = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            continue
+        if state != "Z":
+            alive.append(pid)
+    return alive
+
+
+async def _class(cap: replay.Capture) -> list[replay.Arrival]:
+    """Five students at once; the first two come with the cookie naming worker w0 and w1
+    (one seed: the two workers must draw the same figure), the others are placed by nginx."""
+    placed = [{COOKIE: "w0"}, {COOKIE: "w1"}]
+    students = [
+        replay.arrive(
+            cap,
+            delay=0.1 * i,
+            query=f"seed={s}&n=100",
+            cookies=placed[i] if i < len(placed) else None,
+            timeout=240,
+        )
+        for i, s in enumerate(SEEDS)
+    ]
+    return list(await asyncio.gather(*students))
+
+
+def _compressible_js() -> set[str]:
+    """Streamlit's JS files big enough that nginx must send them gzipped."""
+    from olearn.app.hosting import streamlit_static_dir
+
+    folder = streamlit_static_dir()
+    return {
+        "/" + str(p.relative_to(folder))
+        for p in (folder / "static" / "js").glob("*.js")
+        if p.stat().st_size > 2048
+    }
+
+
+def test_workers_behind_nginx_serve_a_class_and_stop(hosted):
+    base, proc = hosted
+    tree = replay.process_tree(proc.pid)
+    names = {Path(f"/proc/{pid}/exe").resolve().name for pid in tree if _alive([pid])}
+    assert "nginx" in names and len(tree) >= 4  # olearn app, 2 workers, nginx (+ its worker)
+
+    cap = replay.capture(f"{base}/playground", timeout=180)  # the real browser: a figure
+    assert cap.frames and any(p.startswith("/static/js/") for p in cap.before)
+    students = asyncio.run(_class(cap))
+
+    big = _compressible_js()
+    for a in students:
+        assert a.errors == [] and a.first_figure is not None, a.errors
+        assert len(a.upstreams) == 1, a.upstreams  # page, probes and websocket: one worker
+        js = [p for p in a.encodings if p in big]
+        assert js and all(a.encodings[p] == "gzip" for p in js)
+        assert a.static_bytes + a.ws_bytes <= FIRST_VISIT_BYTES
+    # the cookie decides: w0 and w1 are two different workers, and nginx places the others
+    # on one of them
+    workers = students[0].upstreams | students[1].upstreams
+    assert len(workers) == 2
+    assert set().union(*(a.upstreams for a in students)) == workers
+    # sessions stay separate: a seed's figure is its own, and equal for the same seed
+    streams = {}
+    for seed, a in zip(SEEDS, students):
+        streams.setdefault(seed, set()).add(json.dumps(json.loads(a.figure_spec)["data"]))
+    assert all(len(v) == 1 for v in streams.values())
+    assert len({next(iter(v)) for v in streams.values()}) == len(set(SEEDS))
+
+    tree = replay.process_tree(proc.pid)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(30) == 0
+    deadline = time.monotonic() + 10
+    while _alive(tree) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _alive(tree) == [], "processes left after SIGTERM"
 
 
 def test_every_app_cache_is_bounded():

@@ -5,8 +5,9 @@ use N cores.  They listen on private loopback ports; nginx (Debian's ``nginx`` p
 balancer of our own) listens on the one public port and
 
 - keeps each visitor on one process (a cookie, :data:`COOKIE`, set on the first response and
-  read by nginx's ``map``; a visitor without it is placed at random by ``split_clients``), so a
-  Streamlit session's page, websocket and upload/media requests live in one process;
+  read by nginx's ``map``; a visitor without it goes to the process with the fewest open
+  connections, ``least_conn``, and the cookie names it), so a Streamlit session's page,
+  websocket and upload/media requests live in one process;
 - serves Streamlit's static files itself from a cache folder holding a gzip copy of each
   (``gzip_static``), made once per Streamlit version (:func:`static_cache`): no worker spends
   CPU on them and a first visit transfers them compressed;
@@ -120,14 +121,14 @@ def nginx_config(
     worker_ports: Sequence[int], *, listen: str, static: Path, run_dir: Path, max_body_mib: int
 ) -> str:
     """The proxy's configuration (from :data:`TEMPLATE`) for workers on ``worker_ports``."""
-    n = len(worker_ports)
-    names = [f"w{i}" for i in range(n)]
-    share = f"{100 / n:.2f}".rstrip("0").rstrip(".")
-    split = [f"        {share}% {name};" for name in names[:-1]] + [f"        * {names[-1]};"]
+    names = [f"w{i}" for i in range(len(worker_ports))]
+    servers = [f"127.0.0.1:{port}" for port in worker_ports]
     upstreams = "\n".join(
-        f"    upstream {name} {{\n        server 127.0.0.1:{port};\n    }}"
-        for name, port in zip(names, worker_ports)
+        f"    upstream {name} {{\n        server {server};\n    }}"
+        for name, server in zip(names, servers)
     )
+    upstreams += "\n    upstream olearn_any {\n        least_conn;\n"
+    upstreams += "".join(f"        server {server};\n" for server in servers) + "    }"
     user = ""
     if hasattr(os, "geteuid") and os.geteuid() == 0:  # else nginx's workers would be nobody
         import grp
@@ -138,8 +139,8 @@ def nginx_config(
         "RUN": str(run_dir),
         "USER": user,
         "MAX_BODY": f"{max_body_mib}m",
-        "SPLIT": "\n".join(split),
         "KNOWN": "\n".join(f"        {name} {name};" for name in names),
+        "CHOSEN": "\n".join(f'        "{srv}" {name};' for name, srv in zip(names, servers)),
         "COOKIE": COOKIE,
         "UPSTREAMS": upstreams,
         "LISTEN": listen,

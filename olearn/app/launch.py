@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import secrets
 import signal
 import subprocess
 import sys
@@ -146,6 +147,9 @@ def run_workers(workers: int, extra: Sequence[str] = ()) -> int:
     if importlib.util.find_spec("streamlit") is None:
         raise ImportError('the app needs the [app] extra: pip install "olearn[app]"')
     address, port, rest = split_public(extra)
+    # one cookie secret for every worker (Streamlit's XSRF and auth cookies are signed with
+    # it), in the environment rather than on command lines that `ps` shows
+    os.environ.setdefault("STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(32))
     return hosting.serve(
         lambda p: worker_command(p, rest),
         workers=workers,

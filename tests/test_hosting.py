@@ -1,0 +1,161 @@
+"""``olearn app --workers N``'s parts, without starting a server: the nginx configuration
+(checked by nginx itself, ``nginx -t``), the options' parsing, the clear errors, and the
+app-only requirements file.  The running proxy and workers: tests/test_app_load.py."""
+
+from __future__ import annotations
+
+import ast
+import re
+import shutil
+import subprocess
+import sys
+from importlib.metadata import packages_distributions
+from pathlib import Path
+
+import pytest
+
+from olearn import cli
+from olearn.app import hosting, launch
+
+ROOT = Path(__file__).resolve().parents[1]
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3, 7])
+def test_nginx_accepts_the_configuration(tmp_path, workers):
+    """nginx's own check (``-t``) of the generated file, and the sticky split's shares."""
+    if not Path(NGINX).exists():
+        pytest.fail("nginx is needed (apt-get install nginx)")
+    (tmp_path / "static" / "static").mkdir(parents=True)
+    ports = [20000 + k for k in range(workers)]
+    text = hosting.nginx_config(
+        ports,
+        listen="127.0.0.1:8501",
+        static=tmp_path / "static",
+        run_dir=tmp_path,
+        max_body_mib=50,
+    )
+    assert "@" not in re.sub(r"#.*", "", text)  # every placeholder filled
+    conf = tmp_path / "nginx.conf"
+    conf.write_text(text)
+    done = subprocess.run(
+        [NGINX, "-t", "-p", str(tmp_path), "-c", str(conf)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    # every worker reachable by its cookie, every one a candidate for a new visitor, and the
+    # cookie set to the name of the worker that answered
+    for k, port in enumerate(ports):
+        assert f"upstream w{k} {{\n        server 127.0.0.1:{port};" in text
+        assert f"        w{k} w{k};" in text
+        assert f'        "127.0.0.1:{port}" w{k};' in text
+    chooser = text[text.index("upstream olearn_any {") :].split("}", 1)[0]
+    assert "least_conn;" in chooser and chooser.count("server 127.0.0.1:") == workers
+
+
+def test_a_missing_proxy_says_which_package(monkeypatch, capsys):
+    monkeypatch.setattr(hosting.shutil, "which", lambda name: None)
+    monkeypatch.setattr(hosting.os, "access", lambda path, mode: False)
+    with pytest.raises(ValueError, match="apt-get install nginx"):
+        hosting.find_proxy()
+    # the CLI: one line, exit status 2, nothing started
+    assert cli.main(["app", "--workers", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("olearn: error:") and "apt-get install nginx" in err
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "two", "65"])
+def test_a_bad_worker_count_is_a_usage_error(bad, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["app", "--workers", bad])
+    assert exc.value.code == 2 and "--workers" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "workers", "rest"),
+    [
+        (["--workers", "3", "--server.port", "9"], 3, ["--server.port", "9"]),
+        (["--server.port=9", "--workers=2"], 2, ["--server.port=9"]),
+        (["--server.port", "9"], None, ["--server.port", "9"]),
+        (["--", "--workers", "2"], None, ["--", "--workers", "2"]),  # the script's own
+    ],
+)
+def test_workers_is_taken_out_of_streamlit_options(argv, workers, rest):
+    assert cli._take_workers(argv, None) == (rest, workers)
+
+
+def test_the_public_address_goes_to_the_proxy_and_the_rest_to_each_worker():
+    address, port, rest = launch.split_public(
+        ["--server.address", "::", "--theme.base=dark", "--server.port=8600"]
+    )
+    assert (address, port, rest) == ("::", 8600, ["--theme.base=dark"])
+    argv = launch.worker_command(41000, rest)
+    # the worker's own address, port and headless mode come last: they win
+    assert argv[-3:] == [
+        "--server.address=127.0.0.1",
+        "--server.port=41000",
+        "--server.headless=true",
+    ]
+    assert "--theme.base=dark" in argv
+    with pytest.raises(ValueError, match="--server.port must be a number"):
+        launch.split_public(["--server.port", "x"])
+
+
+def test_static_cache_has_a_gzip_copy_of_every_compressible_file(tmp_path):
+    source = tmp_path / "src"
+    (source / "static" / "js").mkdir(parents=True)
+    big = b"const x = 1;\n" * 500
+    (source / "static" / "js" / "a.js").write_bytes(big)
+    (source / "static" / "js" / "b.woff2").write_bytes(bytes(range(256)) * 8)
+    folder = hosting.static_cache(source, tmp_path / "cache")
+    import gzip
+
+    js = folder / "static" / "js"
+    assert gzip.decompress((js / "a.js.gz").read_bytes()) == big
+    assert (js / "a.js").read_bytes() == big
+    assert not (js / "b.woff2.gz").exists()  # compressed already: left as it is
+    assert hosting.static_cache(source, tmp_path / "cache") == folder  # made once
+
+
+def _requirement_names(requirements: list[str]) -> set[str]:
+    return {
+        re.split(r"[\s\[<>=!~;]", r, maxsplit=1)[0].lower().replace("_", "-") for r in requirements
+    }
+
+
+def test_the_app_only_requirements_install_what_the_app_imports():
+    """requirements-app.txt is olearn with its [app] extra, and that extra with the core
+    dependencies covers every third-party module olearn imports (but the modules of the
+    [river] and [dask] extras): a hosting service that reads it can run ``olearn app``."""
+    lines = [
+        line.strip()
+        for line in (ROOT / "requirements-app.txt").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    assert lines == [".[app]"]
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    declared = _requirement_names(project["dependencies"] + project["optional-dependencies"]["app"])
+    other_extras = {"river", "distributed", "dask"}
+    dists = packages_distributions()
+    needed: dict[str, str] = {}
+    for path in (ROOT / "olearn").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                if top in sys.stdlib_module_names or top == "olearn" or top in other_extras:
+                    continue
+                for dist in dists.get(top, [top]):
+                    needed[dist.lower().replace("_", "-")] = str(path.relative_to(ROOT))
+    assert {"streamlit", "plotly", "numba"} <= set(needed)
+    missing = {d: where for d, where in needed.items() if d not in declared}
+    assert not missing, f"imported but not installed by olearn[app]: {missing}"
