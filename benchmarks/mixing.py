@@ -13,7 +13,8 @@ Writes ``results/mixing.md`` (tables, machine load, command), ``results/mixing.j
    10% label noise, as in the issue) for Perceptron, PA-I, SPA-I and AROW: sequential
    training (shuffled each epoch), IPM over 2, 4 and 8 shards, and one-shot averaging (each
    shard trained alone for e epochs, mixed once), on iid shards and on label-skewed shards
-   (rows sorted by label, then cut: each shard sees a few classes).  The IPM curves use the
+   (half the rows sorted by label, then cut: each shard is rich in a few classes; with
+   ``--disjoint`` all rows, so the shards share no class).  The IPM curves use the
    in-process driver (``client="serial"``), which tests/test_mixing.py shows gives the Dask
    result exactly.
 3. **Speed-up** at >= 1M rows: wall clock of ``ParameterMixingClassifier`` on a LocalCluster of
@@ -40,6 +41,7 @@ from olearn.distributed import ParameterMixingClassifier, mix_states
 from olearn.distributed._shards import ArrayShard, train_shard
 
 ALGORITHMS = ("perceptron", "pa1", "spa1", "arow")
+DISJOINT = False  # --disjoint: skewed shards hold disjoint classes
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 
 
@@ -123,9 +125,14 @@ def bench_store(n: int, folder: Path, repeats: int) -> dict:
 
 # ------------------------------------------------------------------------- 2. accuracy
 def _shards(X, y, n_shards: int, skewed: bool, rng) -> list:
-    order = np.argsort(y, kind="stable") if skewed else rng.permutation(len(y))
-    bounds = np.linspace(0, len(y), n_shards + 1).astype(int)
-    return [ArrayShard(X[order[a:b]], y[order[a:b]]) for a, b in zip(bounds[:-1], bounds[1:])]
+    """``n_shards`` of equal size.  iid: a random split.  Label-skewed: half the rows sorted
+    by label and cut in order (shard i gets "its" classes), the other half split at random;
+    ``--disjoint``: all rows sorted (the shards' classes do not overlap)."""
+    order = rng.permutation(len(y))
+    cut = 0 if not skewed else (len(y) if DISJOINT else len(y) // 2)
+    by_label = order[:cut][np.argsort(y[order[:cut]], kind="stable")]
+    parts = zip(np.array_split(by_label, n_shards), np.array_split(order[cut:], n_shards))
+    return [ArrayShard(X[np.r_[a, b]], y[np.r_[a, b]]) for a, b in parts]
 
 
 def _accuracy(estimator, state, X, y) -> float:
@@ -311,7 +318,10 @@ def main(argv=None) -> dict:
     parser.add_argument("--quick", action="store_true", help="small sizes (checks the command)")
     parser.add_argument("--skip", default="", help="comma-separated: store,curves,speedup")
     parser.add_argument("--out", default=str(RESULTS))
+    parser.add_argument("--disjoint", action="store_true", help="skewed shards: no shared class")
     args = parser.parse_args(argv)
+    global DISJOINT
+    DISJOINT = args.disjoint
     skip = set(filter(None, args.skip.split(",")))
     q = args.quick
     out = Path(args.out)
@@ -319,7 +329,8 @@ def main(argv=None) -> dict:
     report = {
         "command": "python -m benchmarks.mixing"
         + (" --quick" if q else "")
-        + (f" --skip {args.skip}" if args.skip else ""),
+        + (f" --skip {args.skip}" if args.skip else "")
+        + (" --disjoint" if args.disjoint else ""),
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
         "load_before": " ".join(f"{v:.2f}" for v in os.getloadavg()),
     }

@@ -125,6 +125,10 @@ def _parser() -> argparse.ArgumentParser:
         "--no-progress", dest="show_progress", action="store_false", help="no progress bar"
     )
 
+    from olearn import _store_cli
+
+    _store_cli.add_parser(sub)
+
     rep = sub.add_parser("reproduce", help="run a paper reproduction by ID")
     rep.add_argument("id", help="e.g. matsushima-table4 (`olearn list` lists them)")
     rep.add_argument(
@@ -694,6 +698,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _cmd_app(args)
         if args.command == "warmup":
             return _cmd_warmup(args)
+        if args.command == "store":
+            from olearn import _store_cli
+
+            return _store_cli.run(args)
         return _cmd_reproduce(args)
     except KeyboardInterrupt:
         print("olearn: interrupted", file=sys.stderr)

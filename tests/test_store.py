@@ -219,3 +219,21 @@ def test_streaming_memory_is_bounded_by_a_chunk(tmp_path, capsys):
     assert peak_long < 1.2 * peak_short + n  # (learn_stream's mistakes: a byte a row)
     assert peak_long < in_memory / 3
     assert "row" in capsys.readouterr().err  # the progress bar
+
+
+def test_the_store_command_converts_describes_and_trains(svm_file, tmp_path, capsys):
+    from olearn.cli import main
+
+    dest = str(tmp_path / "cli.store")
+    assert main(["store", "convert", str(svm_file), dest, "--chunk-rows", "100"]) == 0
+    assert main(["store", "info", dest, "--verify"]) == 0
+    assert "600 rows x 40 features" in capsys.readouterr().out
+    assert main(["store", "train", dest, "--algorithm", "pa1", "--epochs", "2",
+                 "--test", dest]) == 0  # fmt: skip
+    out = capsys.readouterr().out
+    accuracy = float(out.split("test accuracy: ")[1].split()[0])
+    X, y = load_svmlight_file(str(svm_file), zero_based=False)  # the CLI's wiring: the same
+    expected = registry.get("pa1").make(epochs=2, random_state=0).fit(open_store(dest))
+    expected = expected.score(X, y)  # model as the library's fit(store), scored independently
+    assert accuracy == pytest.approx(expected, abs=1e-4)
+    assert main(["store", "train", str(tmp_path / "nothing")]) == 2  # a clear error
