@@ -121,10 +121,13 @@ def animated_dict(
 ) -> dict:
     """``fig`` as a plain dict with ``frames`` and (unless ``controls`` is false) the play
     control; no validation, so it is fast."""
-    out = fig.to_dict() if isinstance(fig, go.Figure) else json.loads(json.dumps(fig))
+    out = json.loads(pio.to_json(fig, validate=False))
     out["frames"] = [dict(f) for f in frames]
+    layout = out.setdefault("layout", {})
+    # the app's white look (see olearn.viz.common.style) outside Streamlit's theme: figures
+    # built unvalidated for speed carry plotly's grey default template
+    layout["template"] = pio.templates["plotly_white"].to_plotly_json()
     if controls:
-        layout = out.setdefault("layout", {})
         names = [str(f["name"]) for f in frames]
         room, y = _room(layout)
         layout.update(room)
