@@ -2,7 +2,8 @@
 function, absolute or relative) read from the source with ``ast``, the module graph built, and
 its strongly connected components must all be single modules.  A package's ``__init__`` that
 imports its own submodules is not a circle: ``from pkg import sub`` is an edge to ``pkg.sub``
-only.  The checker itself is tested on a small package with a circle."""
+only; nor is an import under ``if TYPE_CHECKING:`` (it never runs).  The checker itself is
+tested on a small package with a circle."""
 
 from __future__ import annotations
 
@@ -27,7 +28,16 @@ def imports(name: str, known: dict) -> set[str]:
     path, is_package = known[name]
     package = name if is_package else name.rpartition(".")[0]
     out = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for inner in ast.walk(ast.Module(body=node.body, type_ignores=[]))
+    }
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             out.update(alias.name for alias in node.names if alias.name in known)
         elif isinstance(node, ast.ImportFrom):
@@ -87,4 +97,7 @@ def test_the_checker_finds_a_circle_through_a_lazy_import(tmp_path):
     (pkg / "sub" / "__init__.py").write_text("")
     (pkg / "sub" / "b.py").write_text("def f():\n    from pkg.a import g\n")
     (pkg / "c.py").write_text("import pkg.a\n")
+    typing_only = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    import pkg.e\n"
+    (pkg / "d.py").write_text(typing_only)
+    (pkg / "e.py").write_text("import pkg.d\n")  # d -> e for type checkers only: no circle
     assert circles(pkg) == [["pkg.a", "pkg.sub.b"]]

@@ -102,7 +102,7 @@ the printed forms.
 - Eq. (14) is ``2 log P`` up to constants, not "proportional to" ``log P``.
 
 Weighted examples (``weights``: scikit-learn's ``sample_weight``; not in the papers)
------------------------------------------------------------------------------------
+------------------------------------------------------------------------------------
 Example i's log-likelihood term is multiplied by its weight ``s_i >= 0``::
 
     L_s = sum_i s_i log Phi(t_i sqrt(gamma) y_i) + (the priors, unchanged)

@@ -10,7 +10,7 @@ The problem (seed 000, section 2.3 and Table 2), with one constraint per wrong c
     s.t.   (w_y - w_u).x >= 1 [- xi]        for every u != y
 
 Derivation (ours; checked against a generic QP solver in ``tests/test_pa_spa_qp.py``)
-----------------------------------------------------------------------------------
+-------------------------------------------------------------------------------------
 Stationarity (Eq. 4/5): ``w_y += T x`` and ``w_u -= tau_u x`` with ``T = sum_u tau_u``.
 Write ``n = ||x||^2`` and ``Q_u = (1 - (w_y - w_u).x) / n`` (Eq. after 7).  The new margin of
 ``u`` is ``m_u + n (T + tau_u)``, so complementary slackness gives, for one threshold theta::
