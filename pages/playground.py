@@ -192,7 +192,7 @@ def learners_view(keys, kind, n, K, noise, test, seed, C, bias, band, points) ->
         if not ui.all_hidden:
             st.caption(tr("play.keys_hint"))
             animation_button(
-                tr("ui.download_html"),
+                (tr("ui.download_html"), tr("ui.download_html.help")),
                 lambda: stream_html(views, tr("play.title")),
                 "olearn-playground.html",
                 "play.download",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from olearn.app.player import READY_JS
+from olearn.teaching.strings import t
 from tests.browser_support import SHOTS, assert_no_error, settle
 
 pytestmark = pytest.mark.browser
@@ -69,7 +70,7 @@ def test_playground_charts_offer_png_and_svg_and_the_animation_downloads(server,
     assert svg.read_text(encoding="utf-8").lstrip().startswith("<svg")
     # the animation, as one file (built now, on the click)
     with page.expect_download() as info:
-        page.get_by_text("Download the animation").click()
+        page.get_by_role("button", name=t("ui.download_html", "en")).click()
     html = tmp_path / "playground.html"
     info.value.save_as(html)
     assert info.value.suggested_filename == "olearn-playground.html"
@@ -81,7 +82,7 @@ def test_cs_svm_animation_downloads_and_plays_offline(server, page, tmp_path):
     page.goto(f"{server}/cs_svm?n=20&lang=ja")
     settle(page, min_wait=1.0)
     with page.expect_download() as info:
-        page.get_by_text("アニメーションを保存").click()
+        page.get_by_role("button", name=t("ui.download_html", "ja")).click()
     html = tmp_path / "cs.html"
     info.value.save_as(html)
     assert_no_error(page)

@@ -111,11 +111,14 @@ def cs_html(views: dict, title: str = "olearn Crammer-Singer SVM") -> str:
     return animation_html(lead, (), title, chart_config("cs_svm"))
 
 
-def animation_button(label: str, build: Callable[[], str], file_name: str, key: str) -> None:
-    """A download button for an animation's HTML, built by ``build()`` only when clicked
-    (no rerun follows the click)."""
+def animation_button(
+    labels: tuple[str, str], build: Callable[[], str], file_name: str, key: str
+) -> None:
+    """A download button (``labels``: its label and help) for an animation's HTML, built by
+    ``build()`` only when clicked (no rerun follows the click)."""
     st.download_button(
-        label,
+        labels[0],
+        help=labels[1],
         data=lambda: build().encode("utf-8"),
         file_name=file_name,
         mime="text/html",
