@@ -105,9 +105,9 @@ def stream_html(views: dict, title: str = "olearn Playground") -> str:
 
 def cs_html(views: dict, title: str = "olearn Crammer-Singer SVM") -> str:
     """The Crammer-Singer decomposition as one HTML page that plays; ``views`` as
-    :func:`olearn.app.cached.cs_player_views` returns it."""
-    labels = [str(s + 1) for s in views["steps"]]
-    lead = animated_dict(views["figure"], json.loads(views["frames"]), labels, 5, "# ")
+    :func:`olearn.app.cached.cs_player_views` returns it.  The slider reads each frame's
+    number among the sub-problems that changed W, as the page counts them."""
+    lead = animated_dict(views["figure"], json.loads(views["frames"]), views["ks"], 5, "# ")
     return animation_html(lead, (), title, chart_config("cs_svm"))
 
 
