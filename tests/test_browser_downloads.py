@@ -19,7 +19,8 @@ MODEBARS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd =>
 
 def _plays_offline(browser, path, n_charts: int) -> None:
     """Open the saved HTML with the network off: it holds ``n_charts`` charts with their
-    frames; press Play: the slider and every chart (those following it too) move."""
+    frames; press Play: it goes on from the frame the slider shows, and every chart (those
+    following the first too) moves."""
     context = browser.new_context(offline=True)
     try:
         pg = context.new_page()
@@ -29,18 +30,25 @@ def _plays_offline(browser, path, n_charts: int) -> None:
             ".every(gd => gd._transitionData && gd._transitionData._frames.length > 2)"
         )
         assert pg.evaluate("() => document.querySelectorAll('.js-plotly-plot').length") == n_charts
+        lead = "document.querySelector('.js-plotly-plot')"
+        first = pg.evaluate(f"() => {lead}.layout.sliders[0].active")
+        # the page brought plotly.js to the frame its slider shows (plotly.js's current frame)
+        pg.wait_for_function(f"() => {lead}._fullLayout._currentFrame === '{first}'")
         start = pg.evaluate(
-            "() => [...document.querySelectorAll('.js-plotly-plot')]"
-            ".map(gd => JSON.stringify(gd.data.map(d => d.x)))"
+            "() => { const gds = [...document.querySelectorAll('.js-plotly-plot')];"
+            " window.__shown = []; gds[0].on('plotly_animatingframe', e => __shown.push(+e.name));"
+            " return gds.map(gd => JSON.stringify(gd.data.map(d => d.x))); }"
         )
         pg.locator(".updatemenu-button").first.click()
         pg.wait_for_function(  # playing: the slider moved on, every chart was redrawn
-            "s => [...document.querySelectorAll('.js-plotly-plot')].every((gd, i) =>"
+            "([s, first]) => [...document.querySelectorAll('.js-plotly-plot')].every((gd, i) =>"
             " JSON.stringify(gd.data.map(d => d.x)) !== s[i])"
-            " && document.querySelector('.js-plotly-plot').layout.sliders[0].active >= 3",
-            arg=start,
+            " && document.querySelector('.js-plotly-plot').layout.sliders[0].active >= first + 3",
+            arg=[start, first],
             timeout=30_000,
         )
+        shown = pg.evaluate("() => window.__shown")
+        assert shown and min(shown) >= first, (first, shown[:5])
     finally:
         context.close()
 
