@@ -78,7 +78,7 @@ with guard():
         st.caption(tr("cs.play_help"))
         if not hide_all:
             animation_button(
-                tr("ui.download_html"),
+                (tr("ui.download_html"), tr("ui.download_html.help")),
                 lambda: cs_html(views, tr("cs.title")),
                 "olearn-cs-svm.html",
                 "cs.download",

@@ -184,7 +184,7 @@ def learners_view(run: PlaygroundRun, band: bool) -> None:
         if not ui.all_hidden:
             st.caption(tr("play.keys_hint"))
             animation_button(
-                tr("ui.download_html"),
+                (tr("ui.download_html"), tr("ui.download_html.help")),
                 lambda: stream_html(views, tr("play.title")),
                 "olearn-playground.html",
                 "play.download",

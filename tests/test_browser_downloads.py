@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from olearn.app.player import READY_JS
+from olearn.teaching.strings import t
 from tests.browser_support import SHOTS, assert_no_error, settle
 
 pytestmark = pytest.mark.browser
@@ -18,7 +19,8 @@ MODEBARS = """() => [...document.querySelectorAll('.js-plotly-plot')].map(gd =>
 
 def _plays_offline(browser, path, n_charts: int) -> None:
     """Open the saved HTML with the network off: it holds ``n_charts`` charts with their
-    frames; press Play: the slider and every chart (those following it too) move."""
+    frames; press Play: it goes on from the frame the slider shows, and every chart (those
+    following the first too) moves."""
     context = browser.new_context(offline=True)
     try:
         pg = context.new_page()
@@ -28,18 +30,25 @@ def _plays_offline(browser, path, n_charts: int) -> None:
             ".every(gd => gd._transitionData && gd._transitionData._frames.length > 2)"
         )
         assert pg.evaluate("() => document.querySelectorAll('.js-plotly-plot').length") == n_charts
+        lead = "document.querySelector('.js-plotly-plot')"
+        first = pg.evaluate(f"() => {lead}.layout.sliders[0].active")
+        # the page brought plotly.js to the frame its slider shows (plotly.js's current frame)
+        pg.wait_for_function(f"() => {lead}._fullLayout._currentFrame === '{first}'")
         start = pg.evaluate(
-            "() => [...document.querySelectorAll('.js-plotly-plot')]"
-            ".map(gd => JSON.stringify(gd.data.map(d => d.x)))"
+            "() => { const gds = [...document.querySelectorAll('.js-plotly-plot')];"
+            " window.__shown = []; gds[0].on('plotly_animatingframe', e => __shown.push(+e.name));"
+            " return gds.map(gd => JSON.stringify(gd.data.map(d => d.x))); }"
         )
         pg.locator(".updatemenu-button").first.click()
         pg.wait_for_function(  # playing: the slider moved on, every chart was redrawn
-            "s => [...document.querySelectorAll('.js-plotly-plot')].every((gd, i) =>"
+            "([s, first]) => [...document.querySelectorAll('.js-plotly-plot')].every((gd, i) =>"
             " JSON.stringify(gd.data.map(d => d.x)) !== s[i])"
-            " && document.querySelector('.js-plotly-plot').layout.sliders[0].active >= 3",
-            arg=start,
+            " && document.querySelector('.js-plotly-plot').layout.sliders[0].active >= first + 3",
+            arg=[start, first],
             timeout=30_000,
         )
+        shown = pg.evaluate("() => window.__shown")
+        assert shown and min(shown) >= first, (first, shown[:5])
     finally:
         context.close()
 
@@ -69,7 +78,7 @@ def test_playground_charts_offer_png_and_svg_and_the_animation_downloads(server,
     assert svg.read_text(encoding="utf-8").lstrip().startswith("<svg")
     # the animation, as one file (built now, on the click)
     with page.expect_download() as info:
-        page.get_by_text("Download the animation").click()
+        page.get_by_role("button", name=t("ui.download_html", "en")).click()
     html = tmp_path / "playground.html"
     info.value.save_as(html)
     assert info.value.suggested_filename == "olearn-playground.html"
@@ -81,7 +90,7 @@ def test_cs_svm_animation_downloads_and_plays_offline(server, page, tmp_path):
     page.goto(f"{server}/cs_svm?n=20&lang=ja")
     settle(page, min_wait=1.0)
     with page.expect_download() as info:
-        page.get_by_text("アニメーションを保存").click()
+        page.get_by_role("button", name=t("ui.download_html", "ja")).click()
     html = tmp_path / "cs.html"
     info.value.save_as(html)
     assert_no_error(page)

@@ -17,7 +17,7 @@ figure works unchanged in a notebook, in VS Code, in a web page and on a slide:
   ``kaleido`` (and a Chrome or Chromium it drives); not run here.
 
 In the app, every chart's toolbar has the camera (PNG) and an **SVG** button; the
-Playground and the Crammer-Singer page also offer **Download the animation**, one HTML file
+Playground and the Crammer-Singer page also offer **Animation as HTML**, one HTML file
 of the frames the page plays, which plays offline.
 """
 

@@ -105,17 +105,20 @@ def stream_html(views: dict, title: str = "olearn Playground") -> str:
 
 def cs_html(views: dict, title: str = "olearn Crammer-Singer SVM") -> str:
     """The Crammer-Singer decomposition as one HTML page that plays; ``views`` as
-    :func:`olearn.app.cached.cs_player_views` returns it."""
-    labels = [str(s + 1) for s in views["steps"]]
-    lead = animated_dict(views["figure"], json.loads(views["frames"]), labels, 5, "# ")
+    :func:`olearn.app.cached.cs_player_views` returns it.  The slider reads each frame's
+    number among the sub-problems that changed W, as the page counts them."""
+    lead = animated_dict(views["figure"], json.loads(views["frames"]), views["ks"], 5, "# ")
     return animation_html(lead, (), title, chart_config("cs_svm"))
 
 
-def animation_button(label: str, build: Callable[[], str], file_name: str, key: str) -> None:
-    """A download button for an animation's HTML, built by ``build()`` only when clicked
-    (no rerun follows the click)."""
+def animation_button(
+    labels: tuple[str, str], build: Callable[[], str], file_name: str, key: str
+) -> None:
+    """A download button (``labels``: its label and help) for an animation's HTML, built by
+    ``build()`` only when clicked (no rerun follows the click)."""
     st.download_button(
-        label,
+        labels[0],
+        help=labels[1],
         data=lambda: build().encode("utf-8"),
         file_name=file_name,
         mime="text/html",

@@ -147,8 +147,9 @@ def with_frames(
     return go.Figure(out, _validate=False)
 
 
-# plays every other chart of the page along with the first (its slider drives them all)
-_FOLLOW = """<script>
+# every other chart of the page follows the first (its Play and slider drive them all), and
+# the first starts at the frame its slider shows (plotly.js's Play would start at frame 0)
+_SYNC = """<script>
 window.addEventListener('load', function () {
   var ids = %s, lead = document.getElementById(ids[0]);
   var still = {mode: 'immediate', frame: {duration: 0, redraw: false}, transition: {duration: 0}};
@@ -159,6 +160,12 @@ window.addEventListener('load', function () {
       if (gd && gd._transitionData) Plotly.animate(gd, [e.name], still);
     });
   });
+  (function start() {
+    var frames = lead._transitionData && lead._transitionData._frames;
+    if (!frames || !frames.length) return setTimeout(start, 50);
+    var slider = (lead.layout.sliders || [])[0], step = slider && slider.steps[slider.active];
+    if (step) Plotly.animate(lead, step.args[0], still);
+  })();
 });
 </script>"""
 
@@ -172,7 +179,7 @@ def animation_html(
     """One self-contained HTML page (plotly.js inlined: it plays offline) with the animated
     figure ``lead`` (a dict from :func:`animated_dict`) and, under it, ``followers`` (dicts
     from ``animated_dict(..., controls=False)``: frames of the same names); the lead's Play
-    and slider move them all to the same frame."""
+    and slider move them all to the same frame, and Play goes on from the frame shown."""
     config = {"displaylogo": False, **(config or {})}
     ids = [f"olearn-{i}" for i in range(1 + len(followers))]
     parts = [
@@ -192,6 +199,6 @@ def animation_html(
         f"<title>{html.escape(title)}</title></head>\n<body>\n"
         + "\n".join(parts)
         + "\n"
-        + (_FOLLOW % json.dumps(ids) if followers else "")
+        + _SYNC % json.dumps(ids)
         + "\n</body>\n</html>\n"
     )

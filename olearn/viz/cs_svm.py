@@ -195,11 +195,13 @@ def cs_frames(walk, lang: str = "en") -> tuple[list[int], list[dict], list[str]]
 def cs_animation(walk, lang: str = "en", height: int = 430) -> go.Figure:
     """The decomposition of ``walk`` (:func:`olearn.teaching.cs_walk.cs_walk`) played from its
     first shown sub-problem to its last: :func:`cs_figure` with the frames of
-    :func:`cs_frames` and a play control (the slider reads the sub-problem's number)."""
+    :func:`cs_frames` and a play control; the slider reads each frame's number among the
+    sub-problems that changed W (as the page and :func:`cs_note` count them)."""
     steps, frames, _ = cs_frames(walk, lang)
     fig = cs_figure(walk, steps[0], lang, height)
     fig.data[0].meta = 0
-    return with_frames(fig, frames, labels=[str(s + 1) for s in steps], fps=5, prefix="# ")
+    ks = np.searchsorted(walk.changed, steps) + 1
+    return with_frames(fig, frames, labels=[str(k) for k in ks], fps=5, prefix="# ")
 
 
 def cs_note(walk, step: int, lang: str = "en") -> str:

@@ -62,9 +62,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "図はツールバーから保存できます: PNG (カメラアイコン) または SVG (スライド用)。",
     ),
     "ui.svg_title": ("Download plot as SVG", "SVG で保存"),
-    "ui.download_html": (
-        "Download the animation (HTML, plays offline)",
-        "アニメーションを保存 (HTML、オフラインで再生)",
+    "ui.download_html": ("Animation as HTML", "アニメーションを HTML で保存"),
+    "ui.download_html.help": (
+        "One HTML file with every frame, which plays offline in any browser: open it from a "
+        "slide or hand it out.",
+        "全フレームを含む HTML ファイル一つ。どのブラウザでもオフラインで再生できます。"
+        "スライドから開いたり配布したりできます。",
     ),
     "ui.seed": ("Seed", "乱数シード"),
     "ui.settings": ("Settings", "設定"),
