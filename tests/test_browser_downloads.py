@@ -1,14 +1,14 @@
-"""Figures out of the app, in a real browser: every chart's modebar offers PNG (plotly's
-camera) and SVG (:mod:`olearn.app.downloads`), the SVG button saves an SVG, and an
-animation's "Download" saves one HTML file that plays offline.  Marked ``browser``."""
+"""Figures out of the app, in a real browser: every chart's camera saves a PNG, or an SVG
+once the sidebar says so (:mod:`olearn.app.downloads`), and an animation's "Download" saves
+one HTML file that plays offline.  Marked ``browser``."""
 
 from __future__ import annotations
 
 import pytest
 
-from olearn.app.player import READY_JS
 from olearn.teaching.strings import t
 from tests.browser_support import SHOTS, assert_no_error, settle
+from tests.player_support import player_js
 
 pytestmark = pytest.mark.browser
 
@@ -53,25 +53,28 @@ def _plays_offline(browser, path, n_charts: int) -> None:
         context.close()
 
 
-def test_playground_charts_offer_png_and_svg_and_the_animation_downloads(server, page, tmp_path):
-    page.goto(f"{server}/playground?algos=perceptron,arow&n=50&t=5&present=1&lang=en")
-    page.wait_for_function(READY_JS, timeout=120_000)
+def test_playground_charts_save_png_or_svg_and_the_animation_downloads(server, page, tmp_path):
+    page.goto(f"{server}/playground?algos=perceptron,arow&n=50&t=5&lang=en")
+    page.wait_for_function(player_js("d.ready === 'true'"), timeout=120_000)
     settle(page, min_wait=1.0)
-    page.wait_for_function(
-        "() => [...document.querySelectorAll('.js-plotly-plot')]"
-        ".every(gd => gd.querySelector('.olearn-svg'))"
-    )
+    camera = ".modebar-btn[data-title^='Download plot']"
     bars = page.evaluate(MODEBARS)
     assert len(bars) == 3  # the planes, the curves, AROW's weight space
     for titles in bars:
-        assert any("png" in (t or "").lower() for t in titles), titles
-        assert "Download plot as SVG" in titles, titles
+        assert "download plot as a png" in [(t or "").lower() for t in titles], titles
+    page.locator("[data-testid=stSidebar]").get_by_text("SVG", exact=True).click()
+    page.wait_for_function(  # the rerun gave every chart the SVG camera
+        "() => [...document.querySelectorAll('.js-plotly-plot')].every(gd =>"
+        " gd.querySelector(\"[data-title='Download plot']\"))",
+        timeout=60_000,
+    )
+    settle(page, min_wait=0.5)
     chart = page.locator(".js-plotly-plot").first
     chart.hover()
     SHOTS.mkdir(parents=True, exist_ok=True)
-    chart.screenshot(path=str(SHOTS / "modebar_png_svg.png"))
+    chart.screenshot(path=str(SHOTS / "modebar_svg.png"))
     with page.expect_download() as info:
-        chart.locator(".olearn-svg").click()
+        chart.locator(camera).click()
     svg = tmp_path / "planes.svg"
     info.value.save_as(svg)
     assert info.value.suggested_filename == "olearn-play-planes.svg"

@@ -1,9 +1,10 @@
 """Figures out of the app, for slides and for offline use, at no cost to the server.
 
-- Every chart (:func:`plot`): the modebar's camera saves a 2x PNG, and an "SVG" button that
-  :func:`figure_tools` adds beside it saves an SVG (``Plotly.downloadImage`` in the browser;
-  plotly's config cannot carry a second image button, its ``click`` being a function).  The
-  files are named ``olearn-<chart key>``.
+- Every chart (:func:`plot`): the modebar's camera saves the image in the browser, as a 2x
+  PNG or as an SVG (the sidebar's choice, :func:`image_format_choice`, through plotly's public
+  ``toImageButtonOptions``; plotly's config cannot carry a second image button, its ``click``
+  being a function, and reaching into the modebar's DOM is what issue 20 removes).  The files
+  are named ``olearn-<chart key>``.
 - Every animation (Playground, CS-SVM): :func:`animation_button` offers one self-contained
   HTML file (plotly.js inlined) that plays offline, built only when the button is clicked
   (``st.download_button`` with a callable), so a rerun of the page builds nothing.
@@ -19,75 +20,43 @@ import streamlit as st
 from olearn.viz.animate import animated_dict, animation_html
 from olearn.viz.common import PLOTLY_CONFIG
 
-_JS = r"""
-const ICON = '<svg viewBox="0 0 28 16" class="icon" height="1em" width="1.75em">'
-  + '<text x="14" y="13" text-anchor="middle" font-size="13" font-weight="700"'
-  + ' font-family="sans-serif" class="olearn-svg-label">SVG</text></svg>';
-export default function (component) {
-  const cfg = JSON.parse(component.data.config);
-  const T = (window.__olearnFigureTools = window.__olearnFigureTools || { added: 0 });
-  T.title = cfg.title;
-  if (T.timer) return;  // one watcher per tab: every chart, every page
-  function add(gd) {
-    const bar = gd.querySelector('.modebar');
-    if (!bar || !window.Plotly) return;
-    let a = bar.querySelector('.olearn-svg');
-    if (!a) {
-      const camera = bar.querySelector('[data-title*="PNG" i]');
-      const group = camera ? camera.parentElement : bar.querySelector('.modebar-group');
-      if (!group) return;
-      a = document.createElement(camera ? camera.tagName : 'button');  // plotly's own kind
-      a.className = 'modebar-btn olearn-svg';
-      a.setAttribute('rel', 'tooltip');
-      a.setAttribute('data-gravity', 'n');
-      if (a.tagName === 'BUTTON') a.type = 'button';
-      a.innerHTML = ICON;
-      a.addEventListener('click', () => {
-        const o = (gd._context && gd._context.toImageButtonOptions) || {};
-        const L = gd._fullLayout || {};
-        window.Plotly.downloadImage(gd, { format: 'svg', filename: o.filename || 'olearn',
-          width: L.width, height: L.height });
-      });
-      group.insertBefore(a, camera ? camera.nextSibling : null);
-      T.added += 1;
-    }
-    a.setAttribute('data-title', T.title);
-    a.setAttribute('aria-label', T.title);
-  }
-  const label = document.createElement('style');  // the modebar's icon colour, on hover too
-  label.textContent = '.olearn-svg-label { fill: rgba(68,68,68,0.3); }'
-    + ' .olearn-svg:hover .olearn-svg-label { fill: rgba(68,68,68,0.7); }';
-  document.head.appendChild(label);
-  T.timer = setInterval(() => document.querySelectorAll('.js-plotly-plot').forEach(add), 400);
-}
-"""
-
-_component = st.components.v2.component("olearn_figure_tools", html="", js=_JS)
+IMAGE_FORMATS = ("png", "svg")
+FORMAT_KEY = "image_format"  # the sidebar's choice (:func:`image_format_choice`)
 
 
-def chart_config(key: str | None) -> dict:
-    """The plotly config of chart ``key``: the app's (:data:`PLOTLY_CONFIG`), its image files
-    named ``olearn-<key>``.
+def image_format() -> str:
+    """The format the modebar's camera saves in this session: the sidebar's choice, else PNG."""
+    try:
+        fmt = st.session_state.get(FORMAT_KEY)
+    except Exception:  # outside a Streamlit run (a notebook, the offline HTML): PNG
+        fmt = None
+    return fmt if fmt in IMAGE_FORMATS else "png"
 
-    >>> chart_config("cmp.err")["toImageButtonOptions"]
-    {'format': 'png', 'scale': 2, 'filename': 'olearn-cmp-err'}
+
+def image_format_choice(label: str, help: str) -> None:
+    """The sidebar's PNG / SVG choice for every chart's camera button (plotly's public
+    ``toImageButtonOptions``: no browser code, nothing for the server to render)."""
+    st.sidebar.radio(
+        label, IMAGE_FORMATS, key=FORMAT_KEY, format_func=str.upper, horizontal=True, help=help
+    )
+
+
+def chart_config(key: str | None, fmt: str | None = None) -> dict:
+    """The plotly config of chart ``key``: the app's (:data:`PLOTLY_CONFIG`), its camera saving
+    ``fmt`` (default :func:`image_format`) to a file named ``olearn-<key>``.
+
+    >>> chart_config("cmp.err", "svg")["toImageButtonOptions"]
+    {'format': 'svg', 'scale': 2, 'filename': 'olearn-cmp-err'}
     """
     name = "olearn" if not key else "olearn-" + "".join(c if c.isalnum() else "-" for c in key)
-    return {
-        **PLOTLY_CONFIG,
-        "toImageButtonOptions": {**PLOTLY_CONFIG["toImageButtonOptions"], "filename": name},
-    }
+    options = PLOTLY_CONFIG["toImageButtonOptions"]
+    options = {**options, "format": fmt or image_format(), "filename": name}
+    return {**PLOTLY_CONFIG, "toImageButtonOptions": options}
 
 
 def plot(fig, key: str | None = None, **kw):
     """Render a plotly figure full width with :func:`chart_config` (PNG and SVG downloads)."""
     return st.plotly_chart(fig, config=chart_config(key), key=key, **kw)
-
-
-def figure_tools(title: str) -> None:
-    """Mount, once per run (the frame does it), the browser code that adds the "SVG" button
-    (tooltip ``title``) to every chart's modebar."""
-    _component(key="olearn-figure-tools", data={"config": json.dumps({"title": title})})
 
 
 def stream_html(views: dict, title: str = "olearn Playground") -> str:

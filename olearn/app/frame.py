@@ -14,7 +14,7 @@ import streamlit as st
 
 from olearn import _warmup
 from olearn.app import page_path
-from olearn.app.downloads import figure_tools
+from olearn.app.downloads import image_format_choice
 from olearn.app.ui import forget_pending, guard, hidden_set, presenting, query_param
 from olearn.teaching.strings import LANGS, t
 
@@ -96,9 +96,7 @@ def main() -> None:
         with st.sidebar.expander(t("ui.share", lang), icon=":material/link:"):
             st.caption(t("ui.share.help", lang))
             st.caption(t("ui.png_hint", lang))
-
-    with st.sidebar:  # adds an SVG button to every chart's modebar, hidden sidebar or not
-        figure_tools(t("ui.svg_title", lang))
+        image_format_choice(t("ui.image_format", lang), t("ui.image_format.help", lang))
     navigation = st.navigation(_groups(lang))
     notice = st.empty()  # the page's first jitted call would otherwise wait silently
     if _warmup.warming() or (_warmup.enabled() and not _warmup.started()):

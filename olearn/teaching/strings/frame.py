@@ -58,10 +58,14 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "ui.download_csv": ("Download CSV", "CSV をダウンロード"),
     "ui.png_hint": (
-        "Every figure downloads from its toolbar: PNG (camera icon) or SVG (for slides).",
-        "図はツールバーから保存できます: PNG (カメラアイコン) または SVG (スライド用)。",
+        "Every figure downloads from its toolbar's camera icon, as PNG or SVG (for slides).",
+        "図はツールバーのカメラアイコンから保存できます (PNG または スライド用の SVG)。",
     ),
-    "ui.svg_title": ("Download plot as SVG", "SVG で保存"),
+    "ui.image_format": ("Figures save as", "図の保存形式"),
+    "ui.image_format.help": (
+        "The format the camera icon of every figure's toolbar saves: PNG, or SVG for slides.",
+        "各図のツールバーのカメラアイコンで保存する形式: PNG、またはスライド用の SVG。",
+    ),
     "ui.download_html": ("Animation as HTML", "アニメーションを HTML で保存"),
     "ui.download_html.help": (
         "One HTML file with every frame, which plays offline in any browser: open it from a "
