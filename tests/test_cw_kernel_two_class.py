@@ -12,13 +12,23 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from olearn.core._cw_closed_forms import phi_of
-from olearn.core.cw import CWState, arow_step, cw_step, scw_step
-from olearn.kernels.cw import _mirrored_diagonal_pass, cw_code, cw_epoch, diagonal_code
+from olearn import registry
+from olearn.core.cw import CWState
+from olearn.kernels.cw import _mirrored_diagonal_pass, cw_epoch
 from olearn.kernels.sparse import csr_rows, row_nnz
 
-RULES = ["CW", "CW-variance", "AROW", "SCW-I", "SCW-II"]
-ETA, R, C = 0.8, 0.5, 0.3
+# the registry's confidence-weighted rules, and CW's variance form: "key" or "key:form"
+RULES = [*registry.keys(family="cw"), "cw:variance"]
+VALUES = {"eta": 0.8, "r": 0.5, "C": 0.3}  # away from the defaults; others at their default
+
+
+def learner(rule, form):
+    """``(readable step, kernel rule tuple)`` of ``rule`` through its registry spec."""
+    key, _, cw_form = rule.partition(":")
+    spec = registry.get(key)
+    kwargs = {h.name: VALUES.get(h.name, h.default) for h in spec.hypers}
+    kwargs |= {"diagonal_form": form, **({"form": cw_form} if cw_form else {})}
+    return (lambda s, x, y: spec.apply(s, x, y, **kwargs)), spec.make(**kwargs)._kernel_rule()
 
 
 pytestmark = pytest.mark.kernel_equality
@@ -41,7 +51,7 @@ def run(arrays, y, order, W, S, rule, form, one_row_at_a_time):
     rows = arrays
     T = order.shape[0]
     alpha, beta, mistakes = np.zeros(T), np.zeros(T), np.zeros(T, dtype=np.bool_)
-    args = (W, S, np.zeros((0, 0)), (cw_code(rule), phi_of(ETA), R, C, 1.0, diagonal_code(form)))
+    args = (W, S, np.zeros((0, 0)), learner(rule, form)[1])
     if not one_row_at_a_time:
         n = cw_epoch(rows, y, order, *args, alpha, beta, mistakes)
         return alpha, beta, mistakes, n
@@ -85,7 +95,7 @@ def test_fast_path_equals_general_loop(rule, form, seed):
         order,
         W2,
         S2,
-        (cw_code(rule), phi_of(ETA), R, C, 1.0, diagonal_code(form)),
+        learner(rule, form)[1],
         a2,
         b2,
         m2,
@@ -94,14 +104,7 @@ def test_fast_path_equals_general_loop(rule, form, seed):
 
 
 def readable(rule, state, x, label, form):
-    if rule == "CW":
-        return cw_step(state, x, label, eta=ETA, diagonal_form=form)
-    if rule == "CW-variance":
-        return cw_step(state, x, label, eta=ETA, form="variance", diagonal_form=form)
-    if rule == "AROW":
-        return arow_step(state, x, label, r=R, diagonal_form=form)
-    variant = "I" if rule == "SCW-I" else "II"
-    return scw_step(state, x, label, variant, C=C, eta=ETA, diagonal_form=form)
+    return learner(rule, form)[0](state, x, label)
 
 
 @pytest.mark.parametrize("rule", RULES)
@@ -127,7 +130,7 @@ def test_fast_path_equals_readable_rule_and_continues(rule, seed):
     assert np.allclose(S, state.Sigma, rtol=1e-12, atol=0)
 
 
-@pytest.mark.parametrize("rule", ["AROW", "SCW-I"])
+@pytest.mark.parametrize("rule", ["arow", "scw1"])
 def test_non_mirrored_state_falls_back(rule):
     """A two-class state with ``W[:, 1] != -W[:, 0]`` takes the general loop, still exact."""
     arrays, X, y = make_binary(5)

@@ -87,3 +87,14 @@ def test_estimators_package_exports_every_registered_class_from_its_module():
         assert cls.__name__ == name and cls.__module__.startswith("olearn.estimators.")
     with pytest.raises(AttributeError, match="no attribute 'NoSuchClassifier'"):
         estimators.NoSuchClassifier  # noqa: B018
+
+
+def test_the_base_module_imports_first_in_a_fresh_interpreter():
+    """``olearn.estimators``' lazy class lookup must not turn a submodule import into a cycle
+    (``base`` imports ``olearn.estimators._fit_options``; ``olearn.river`` imports ``base``
+    first)."""
+    import subprocess
+    import sys
+
+    code = "import olearn.estimators.base, olearn.estimators as e; e.NHERDClassifier"
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)

@@ -32,7 +32,9 @@ def _all() -> list[str]:
 def __getattr__(name: str):
     if name == "__all__":
         return _all()
-    module = None if name.startswith("__") else _module_of(name)
+    # only class names are looked up: a submodule (``from olearn.estimators import base``)
+    # must fall through to the import system, which imports it without scanning
+    module = _module_of(name) if name[:1].isupper() else None
     if module is None:
         raise AttributeError(f"module 'olearn.estimators' has no attribute {name!r}")
     return getattr(module, name)
