@@ -193,7 +193,7 @@ def test_log_posterior_prior_term_is_the_marginal_over_alpha():
 
     y, t = np.array([0.5, -1.0]), np.array([1.0, -1.0])
     for w1, w2 in ((0.3, 1.7), (0.05, 4.0)):
-        ours = log_posterior(y, t, [w1], 0.0, 1.0, None, c, d) - log_posterior(
-            y, t, [w2], 0.0, 1.0, None, c, d
+        ours = log_posterior(y, t, [w1], 0.0, 1.0, None, c=c, d=d) - log_posterior(
+            y, t, [w2], 0.0, 1.0, None, c=c, d=d
         )
         assert ours == pytest.approx(log_marginal(w1) - log_marginal(w2), rel=1e-7)

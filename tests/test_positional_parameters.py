@@ -18,17 +18,6 @@ LIMIT = 6
 PENDING = {
     ("app/player.py", "player"),
     ("app/stepper.py", "stepper"),
-    ("core/cw.py", "cw_step"),
-    ("core/cw.py", "arow_step"),
-    ("core/cw.py", "scw_step"),
-    ("core/pa.py", "pa_step"),
-    ("core/pcvm.py", "log_posterior"),
-    ("core/pcvm.py", "_loop"),
-    ("core/sgd_svm.py", "printed_update"),
-    ("core/sgd_svm.py", "sgd_step"),
-    ("registry.py", "_pa"),
-    ("registry.py", "_cw"),
-    ("registry.py", "_batch"),
 }
 
 

@@ -70,11 +70,12 @@ def test_the_named_kernel_is_the_one_the_estimator_runs(key):
 @pytest.mark.parametrize("key", registry.keys(family="cw"))
 def test_the_cw_walk_dispatches_every_rule_through_its_spec(key):
     from olearn.teaching.cw_walk import cw_update
+    from olearn.teaching.settings import CwWalk
 
-    walk = cw_update(key, warmup=0, seed=0)
+    walk = cw_update(CwWalk.of(key, seed=0), warmup=0)
     assert walk.trace.rule == registry.get(key).make()._rule_name()
     with pytest.raises(ValueError, match="rule must be one of"):
-        cw_update("spa", warmup=0)
+        cw_update(CwWalk.of("spa"), warmup=0)
 
 
 def test_estimators_package_exports_every_registered_class_from_its_module():

@@ -130,7 +130,7 @@ def test_readable_rule_equals_textbook(schedule, regularize):
     ref = textbook(X, y, order, 0.05, 3.0, schedule, regularize)
     state = sgd_init(X.shape[1])
     for i, (w_ref, b_ref) in zip(order, ref):
-        state, tr = sgd_step(state, X[i], y[i], 0.05, 3.0, schedule, regularize)
+        state, tr = sgd_step(state, X[i], y[i], 0.05, 3.0, schedule=schedule, regularize=regularize)
         assert np.allclose(state.w, w_ref, rtol=1e-12, atol=1e-15)
         assert state.b == pytest.approx(b_ref)
         if schedule == "per-feature":  # the trace shows each feature's own rate and clock

@@ -212,6 +212,7 @@ def pa_step(
     y: int,
     variant: str | None = None,
     C: float = 1.0,
+    *,
     mistakes_only: bool = False,
     weight: float = 1.0,
 ) -> tuple[np.ndarray, PATrace]:

@@ -332,11 +332,11 @@ def log_posterior(
     b: float,
     gamma: float,
     lam: float | None,
+    *,
     c: float = 0.0,
     d: float = 0.0,
     e: float = BIAS_PRIOR,
     f: float = BIAS_PRIOR,
-    *,
     weights=None,
 ) -> float:
     """The EM objective L (module docstring) up to a constant; ``lam=None``: gamma fixed;
@@ -546,8 +546,8 @@ def _objective(data: PCVMData, state: PCVMState, cfg: PCVMConfig) -> tuple[float
     """``(L, train_error)`` at ``state`` (the weighted ``L_s`` and error with weights)."""
     y = data.Phi[:, state.active] @ state.w[state.active] + state.b
     objective = log_posterior(
-        y, data.t, state.w[state.active], state.b, state.gamma, cfg.lam, cfg.c, cfg.d, cfg.e,
-        cfg.f, weights=data.weights,
+        y, data.t, state.w[state.active], state.b, state.gamma, cfg.lam,
+        c=cfg.c, d=cfg.d, e=cfg.e, f=cfg.f, weights=data.weights,
     )  # fmt: skip
     wrong = data.t * y <= 0
     error = np.mean(wrong) if data.weights is None else data.total(wrong) / data.count()

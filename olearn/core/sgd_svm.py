@@ -173,7 +173,14 @@ def rates(
 
 
 def printed_update(
-    w: np.ndarray, x: np.ndarray, y: float, eta: np.ndarray, lam: float, active: bool, schedule: str
+    w: np.ndarray,
+    x: np.ndarray,
+    y: float,
+    eta: np.ndarray,
+    lam: float,
+    active: bool,
+    *,
+    schedule: str,
 ) -> np.ndarray:
     """The seed's printed update (wrong signs; see the module docstring)."""
     hinge = y * x * float(active)
@@ -188,6 +195,7 @@ def sgd_step(
     y: float,
     lam: float = 1e-4,
     t0: float | str = "auto",
+    *,
     schedule: str = "global",
     regularize: str = "auto",
     bias_rate: float = 0.01,
@@ -243,7 +251,7 @@ def sgd_step(
         w_after=frozen_array(w),
         b_before=state.b,
         b_after=b,
-        printed_w=frozen_array(printed_update(state.w, x, y, eta, lam, active, schedule)),
+        printed_w=frozen_array(printed_update(state.w, x, y, eta, lam, active, schedule=schedule)),
     )
 
 
@@ -308,7 +316,15 @@ def sgd_svm_run(
     for _ in range(epochs):
         for i in rng.permutation(X.shape[0]):
             state, tr = sgd_step(
-                state, X[i], y[i], lam, t0, schedule, regularize, bias_rate, fit_intercept
+                state,
+                X[i],
+                y[i],
+                lam,
+                t0,
+                schedule=schedule,
+                regularize=regularize,
+                bias_rate=bias_rate,
+                fit_intercept=fit_intercept,
             )
             if len(steps) < trace_steps:
                 steps.append(tr)

@@ -91,7 +91,7 @@ def sgd_compare(
         for _ in range(int(epochs)):
             for i in rng.permutation(n_samples):
                 start = time.perf_counter()
-                state, st = sgd_step(state, X[i], y[i], lam, "auto", schedule)
+                state, st = sgd_step(state, X[i], y[i], lam, "auto", schedule=schedule)
                 seconds += time.perf_counter() - start
                 for j in features:
                     if st.eta[j] > 0:
