@@ -4,11 +4,12 @@ An "arrival" is a new visitor opening a page.  A real server (``streamlit run ap
 ``OLEARN_WARMUP=0`` so no background work runs beside the visits) and Debian's chromium via
 Playwright: each page is first visited ``--warm`` times (caches filled, kernels loaded), then
 ``--repeat`` new browser contexts open it, and the server process's CPU (user + system, from
-``/proc``) is read from the page load until 2 s after the network went quiet and a figure (or
-a heading) is on screen: every script run, rerun, static file and websocket message of the
-arrival.  Beside olearn's pages, the same for a minimal Streamlit app (10 pages, 4 widgets and
-one small plotly figure each, default settings): the floor no page goes under; ``olearn's
-share`` is a page's median minus the floor's.  Every page gets a fresh server.
+``/proc``) is read from the page load until its script run has ended, a figure (or a
+heading) is on screen and 2 s have passed with no rerun going on: every script run, rerun,
+static file and websocket message of the arrival.  Beside olearn's pages, the same for a
+minimal Streamlit app (10 pages, 4 widgets and one small plotly figure each, default
+settings): the floor no page goes under; ``olearn's share`` is a page's median minus the
+floor's.  Every page gets a fresh server.
 
 ``--profile PAGE``: the server run under ``cProfile`` over ``--repeat`` arrivals at that page,
 its main thread's 30 heaviest functions (the event loop: sessions, static files, websocket;
@@ -38,6 +39,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ("home", "playground", "spa", "lesson", "cw", "compare")
 READY = ".js-plotly-plot, [data-testid=stHeading]"
+# the state Streamlit's frontend publishes on its root element: no script run going on (a
+# visitor who left mid-run would leave a cached computation unfinished, for every arrival)
+DONE = "[data-testid=stApp][data-test-script-state=notRunning]"
 
 # the floor: a minimal multipage app (10 pages, 4 widgets and one small plotly figure each)
 MINIMAL = """
@@ -104,7 +108,9 @@ def _visit(browser, url: str) -> None:
         tab = ctx.new_page()
         tab.goto(url, wait_until="networkidle", timeout=300_000)
         tab.wait_for_selector(READY, timeout=120_000)
+        tab.wait_for_selector(DONE, timeout=300_000)  # the script run ended
         time.sleep(2.0)  # reruns the page's components ask for, after the first figure
+        tab.wait_for_selector(DONE, timeout=300_000)
     finally:
         ctx.close()
 
