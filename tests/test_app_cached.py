@@ -52,6 +52,14 @@ def test_a_language_switch_replays_no_cw_stream(monkeypatch):
     assert en.table.columns.tolist() != ja.table.columns.tolist()
 
 
+def test_a_language_switch_reruns_no_noise_experiment(monkeypatch):
+    cached.noise_table.clear()
+    runs = counting(monkeypatch, cw_walk, "noise_experiment")
+    for lang in ("en", "ja"):
+        cached.cw_noise(0.1, 1, 7, lang)
+    assert len(runs) == 1
+
+
 def test_a_language_switch_reruns_no_playground_stream(monkeypatch):
     for cache in (cached.stream, cached.stream_views):
         cache.clear()
@@ -81,16 +89,18 @@ def test_prepared_defaults_are_what_an_arrival_asks_for(monkeypatch):
     from tests.app_support import APP, page_file
 
     every = (cached.stream, cached.stream_views, cached.spa_solved, cached.spa_walk)
-    for cache in (*every, cached.spa_views, cached.cw_walk, cached.cw_step, cached.cw_updates):
+    cw = (cached.cw_walk, cached.cw_step, cached.cw_updates, cached.noise_table, cached.cw_noise)
+    for cache in (*every, cached.spa_views, *cw):
         cache.clear()  # (what other tests left there counts for nothing)
     cached.prepare_defaults(langs=("en",))
     computed = [
         counting(monkeypatch, Run, "stream"),
         counting(monkeypatch, spa_walk, "spa_solve"),
         counting(monkeypatch, cw_walk, "cw_update"),
+        counting(monkeypatch, cw_walk, "noise_experiment"),
     ]
     for page in ("pages/playground.py", "pages/spa.py", "pages/cw.py"):
         at = AppTest.from_file(str(APP), default_timeout=120)
         at.switch_page(page_file(page)).run()
         assert not at.exception
-    assert [len(c) for c in computed] == [0, 0, 0]
+    assert [len(c) for c in computed] == [0, 0, 0, 0]
