@@ -1,44 +1,47 @@
 """Server CPU of one arrival, per page, on a warm server (issue 23 item 1).
 
-An "arrival" is a new session opening a page: Streamlit runs the entry script (the frame and
-the page) once for it.  Measured in this process with Streamlit's public test runner
-(:class:`streamlit.testing.v1.AppTest`), which runs the script as a server would and collects
-its messages: each page is first visited ``--warm`` times (the server's caches filled, the
-kernels compiled), then ``--repeat`` fresh sessions open it and the CPU time of the thread
-that runs the script (``time.thread_time`` around Streamlit's ``ScriptRunner._run_script``)
-is read: the script's own cost, without the test runner's own work.  Beside olearn's pages,
-the same for a
-minimal Streamlit app (10 pages, 4 widgets, one small plotly figure): the floor that no page
-can go under.  ``olearn's share`` is a page's median minus the floor's.
+An "arrival" is a new visitor opening a page.  A real server (``streamlit run app.py``,
+``OLEARN_WARMUP=0`` so no background work runs beside the visits) and Debian's chromium via
+Playwright: each page is first visited ``--warm`` times (caches filled, kernels loaded), then
+``--repeat`` new browser contexts open it, and the server process's CPU (user + system, from
+``/proc``) is read from the page load until its script run has ended, a figure (or a
+heading) is on screen and 2 s have passed with no rerun going on: every script run, rerun,
+static file and websocket message of the arrival.  Beside olearn's pages, the same for a
+minimal Streamlit app (10 pages, 4 widgets and one small plotly figure each, default
+settings): the floor no page goes under; ``olearn's share`` is a page's median minus the
+floor's.  Every page gets a fresh server.
 
-``--server``: the same through a real server (``streamlit run``) and Debian's chromium via
-Playwright, each arrival a new browser context: the server process's CPU (``/proc``) from the
-page load until 2 s after the network went quiet, every rerun the browser's components ask
-for included.
+``--profile PAGE``: the server run under ``cProfile`` over ``--repeat`` arrivals at that page,
+its main thread's 30 heaviest functions (the event loop: sessions, static files, websocket;
+the script threads are not in it).  That is how the file watcher was found (issue 23).
 
-Run: ``python -m benchmarks.arrival_cpu`` (``--pages home,spa``, ``--repeat N``,
-``--profile PAGE`` prints the cProfile of one warm arrival, sorted by cumulative time).
+Run: ``python -m benchmarks.arrival_cpu`` (``--pages home,spa``, ``--repeat N``).  CPU
+seconds, not wall time, so a loaded machine changes them less; still, compare a before and an
+after measured in one run, and read the load average printed with them.
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
-import io
 import os
 import pstats
+import shutil
+import signal
+import socket
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
-
-from streamlit.testing.v1 import AppTest
-
-from olearn.app import ENTRY
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ("home", "playground", "spa", "lesson", "cw", "compare")
+READY = ".js-plotly-plot, [data-testid=stHeading]"
+# the state Streamlit's frontend publishes on its root element: no script run going on (a
+# visitor who left mid-run would leave a cached computation unfinished, for every arrival)
+DONE = "[data-testid=stApp][data-test-script-state=notRunning]"
 
 # the floor: a minimal multipage app (10 pages, 4 widgets and one small plotly figure each)
 MINIMAL = """
@@ -61,73 +64,24 @@ st.navigation(pages).run()
 """
 
 
-_SCRIPT = {"cpu": 0.0, "profile": None}
-
-
-def _timed_run_script(original):
-    """``ScriptRunner._run_script`` timed on its own thread (``time.thread_time``), and
-    profiled when ``_SCRIPT["profile"]`` holds a profiler: the script's own CPU, without the
-    test runner's per-run scan of installed packages for components."""
-
-    def run(self, rerun_data):
-        prof = _SCRIPT["profile"]
-        start = time.thread_time()
-        if prof is not None:
-            prof.enable()
-        try:
-            return original(self, rerun_data)
-        finally:
-            if prof is not None:
-                prof.disable()
-            _SCRIPT["cpu"] += time.thread_time() - start
-
-    return run
-
-
-def _instrument() -> None:
-    from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
-
-    if not getattr(ScriptRunner._run_script, "_olearn_timed", False):
-        ScriptRunner._run_script = _timed_run_script(ScriptRunner._run_script)
-        ScriptRunner._run_script._olearn_timed = True
-
-
-def _app(page: str, entry: str) -> AppTest:
-    at = AppTest.from_file(entry, default_timeout=300)
-    if page != "minimal":
-        at.switch_page(os.path.relpath(ROOT / "pages" / f"{page}.py", Path(entry).parent))
-    return at
-
-
-def arrival(page: str, entry: str) -> float:
-    """CPU-seconds of one new session's first run of ``page``."""
-    _instrument()
-    at = _app(page, entry)
-    _SCRIPT["cpu"] = 0.0
-    at.run()
-    spent = _SCRIPT["cpu"]
-    if at.exception:
-        raise RuntimeError(f"{page}: {at.exception[0].message}")
-    return spent
-
-
 def _cpu(pid: int) -> float:
+    """User + system CPU-seconds of process ``pid`` so far."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def _serve(script: str, cwd: Path):
-    import socket
-    import subprocess
-    import urllib.request
-
+def _serve(script: str, cwd: Path, profile: str | None = None):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    cmd = [sys.executable, "-m", "streamlit", "run", script, "--server.headless", "true"]
+    cmd = [sys.executable, *(("-m", "cProfile", "-o", profile) if profile else ())]
+    cmd += ["-m", "streamlit", "run", script, "--server.headless", "true"]
     cmd += ["--server.port", str(port), "--server.address", "127.0.0.1"]
     cmd += ["--browser.gatherUsageStats", "false"]
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    env = {**os.environ, "OLEARN_WARMUP": "0"}
+    proc = subprocess.Popen(
+        cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
+    )
     url = f"http://127.0.0.1:{port}"
     for _ in range(240):
         try:
@@ -139,88 +93,100 @@ def _serve(script: str, cwd: Path):
     raise TimeoutError("streamlit did not start")
 
 
-def measure_server(pages, repeat: int, warm: int, entry_min: str) -> dict[str, float]:
-    import shutil
-
-    from playwright.sync_api import sync_playwright
-
-    out = {}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=shutil.which("chromium"), args=["--no-sandbox"])
-        try:
-            for page in ("minimal", *pages):
-                script, cwd = (
-                    (entry_min, Path(entry_min).parent) if page == "minimal" else ("app.py", ROOT)
-                )
-                proc, url = _serve(script, cwd)
-                try:
-                    path = "/" if page == "minimal" else f"/{page}"
-                    spent = []
-                    for k in range(warm + repeat):
-                        ctx = browser.new_context(viewport={"width": 1280, "height": 720})
-                        tab = ctx.new_page()
-                        before = _cpu(proc.pid)
-                        tab.goto(url + path, wait_until="networkidle", timeout=300_000)
-                        tab.wait_for_selector(
-                            ".js-plotly-plot, [data-testid=stHeading]", timeout=120_000
-                        )
-                        time.sleep(2.0)
-                        if k >= warm:
-                            spent.append(_cpu(proc.pid) - before)
-                        ctx.close()
-                    out[page] = statistics.median(spent)
-                    print(page, [round(x, 3) for x in spent], file=sys.stderr, flush=True)
-                finally:
-                    proc.terminate()
-                    proc.wait(30)
-        finally:
-            browser.close()
-    return out
+def _stop(proc) -> None:
+    proc.send_signal(signal.SIGINT)  # (cProfile writes its file on a clean exit)
+    try:
+        proc.wait(60)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(10)
 
 
-def measure(pages, repeat: int, warm: int, entry_min: str) -> dict[str, float]:
+def _visit(browser, url: str) -> None:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 720})
+    try:
+        tab = ctx.new_page()
+        tab.goto(url, wait_until="networkidle", timeout=300_000)
+        tab.wait_for_selector(READY, timeout=120_000)
+        tab.wait_for_selector(DONE, timeout=300_000)  # the script run ended
+        time.sleep(2.0)  # reruns the page's components ask for, after the first figure
+        tab.wait_for_selector(DONE, timeout=300_000)
+    finally:
+        ctx.close()
+
+
+def _site(page: str, minimal: str) -> tuple[str, Path, str]:
+    """(script, working directory, path) of ``page``."""
+    if page == "minimal":
+        return minimal, Path(minimal).parent, "/"
+    return "app.py", ROOT, f"/{page}"
+
+
+def measure(browser, pages, repeat: int, warm: int, minimal: str) -> dict[str, list[float]]:
     out = {}
     for page in ("minimal", *pages):
-        entry = entry_min if page == "minimal" else str(ENTRY)
-        for _ in range(warm):
-            arrival(page, entry)
-        out[page] = statistics.median(arrival(page, entry) for _ in range(repeat))
+        script, cwd, path = _site(page, minimal)
+        proc, url = _serve(script, cwd)
+        try:
+            for _ in range(warm):
+                _visit(browser, url + path)
+            spent = []
+            for _ in range(repeat):
+                before = _cpu(proc.pid)
+                _visit(browser, url + path)
+                spent.append(_cpu(proc.pid) - before)
+        finally:
+            _stop(proc)
+        out[page] = spent
+        print(page, [round(x, 3) for x in spent], file=sys.stderr, flush=True)
     return out
+
+
+def profile(browser, page: str, repeat: int, warm: int, minimal: str) -> None:
+    script, cwd, path = _site(page, minimal)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = str(Path(tmp) / "server.prof")
+        proc, url = _serve(script, cwd, profile=out)
+        try:
+            for _ in range(warm + repeat):
+                _visit(browser, url + path)
+        finally:
+            _stop(proc)
+        pstats.Stats(out).sort_stats("tottime").print_stats(30)
 
 
 def main(argv=None) -> None:
+    from playwright.sync_api import sync_playwright
+
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--pages", default=",".join(PAGES))
-    p.add_argument("--repeat", type=int, default=5)
+    p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--warm", type=int, default=2)
-    p.add_argument("--server", action="store_true", help="a real server and chromium")
-    p.add_argument("--profile", default=None, help="print the profile of one warm arrival")
+    p.add_argument("--profile", default=None, help="profile the server over arrivals at PAGE")
     args = p.parse_args(argv)
     pages = [s for s in args.pages.split(",") if s]
-    with tempfile.TemporaryDirectory() as tmp:
-        entry_min = str(Path(tmp) / "minimal.py")
-        Path(entry_min).write_text(MINIMAL)
-        if args.profile:
-            entry = entry_min if args.profile == "minimal" else str(ENTRY)
-            for _ in range(args.warm):
-                arrival(args.profile, entry)
-            prof = _SCRIPT["profile"] = cProfile.Profile()
-            arrival(args.profile, entry)
-            _SCRIPT["profile"] = None
-            buf = io.StringIO()
-            pstats.Stats(prof, stream=buf).sort_stats("cumulative").print_stats(45)
-            print(buf.getvalue())
-            return
-        run = measure_server if args.server else measure
-        res = run(pages, args.repeat, args.warm, entry_min)
     load = os.getloadavg()
-    floor = res["minimal"]
-    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; median of {args.repeat}")
+    with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+        minimal = str(Path(tmp) / "minimal.py")
+        Path(minimal).write_text(MINIMAL)
+        browser = pw.chromium.launch(executable_path=shutil.which("chromium"))
+        try:
+            if args.profile:
+                profile(browser, args.profile, args.repeat, args.warm, minimal)
+                return
+            res = measure(browser, pages, args.repeat, args.warm, minimal)
+        finally:
+            browser.close()
+    floor = statistics.median(res["minimal"])
+    print(
+        f"load average at the start {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}, at the end ", end=""
+    )
+    print(" ".join(f"{v:.2f}" for v in os.getloadavg()) + f"; median of {args.repeat}")
     print("| page | CPU-s per arrival | x floor | olearn's share (CPU-s) |")
-    print("|---|---|---|---|")
-    for page, cpu in res.items():
+    print("|---|---:|---:|---:|")
+    for page, spent in res.items():
+        cpu = statistics.median(spent)
         print(f"| {page} | {cpu:.3f} | {cpu / floor:.2f} | {cpu - floor:+.3f} |")
-    sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -5,7 +5,7 @@ from contextlib import nullcontext
 import streamlit as st
 
 from olearn import registry
-from olearn.app.cached import CW_T, cw_family, cw_noise, cw_step, cw_updates
+from olearn.app.cached import CW_NOISE, CW_T, cw_family, cw_noise, cw_step, cw_updates
 from olearn.app.frame import require_frame
 from olearn.app.hypers import hyper_options, takes, view_hypers
 from olearn.app.stepper import block_key, initial_css, stepper, window
@@ -145,8 +145,8 @@ with guard():
                 st.table(view.table.set_index(tr("cw.col.quantity")))
     st.markdown(f"#### {tr('cw.noise_title')}")
     n1, n2, _ = st.columns([1, 1, 2])
-    noise = ui.select_slider("noise", tr("cw.noise"), [0.0, 0.1, 0.2, 0.3], 0.2, where=n1)
-    passes = ui.slider("passes", tr("cw.passes"), 1, 5, 3, where=n2)
+    noise = ui.select_slider("noise", tr("cw.noise"), [0.0, 0.1, 0.2, 0.3], CW_NOISE[0], where=n1)
+    passes = ui.slider("passes", tr("cw.passes"), 1, 5, CW_NOISE[1], where=n2)
     with st.spinner():
         _, noise_fig = cw_noise(float(noise), int(passes), int(seed), L)
     plot(noise_fig, key="cw.noise_fig")

@@ -11,7 +11,7 @@ from olearn.app.cached import comparison, cw_noise, cw_step, spa_views, stream_v
 from olearn.app.frame import require_frame
 from olearn.app.ui import Controls, guard, lang, plot, query_param, tr
 from olearn.teaching.lesson import C_GRID, STEPS, deep_link
-from olearn.teaching.settings import CompareRun, CwWalk, PlaygroundRun, SpaScenario
+from olearn.teaching.settings import CompareRun, PlaygroundRun, SpaScenario, default_cw
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
@@ -64,7 +64,7 @@ def view(step) -> int | None:
             plot(views.steps[last], key="lesson.spa")
         return len(views.walk.steps)
     if step.view == "cw":
-        plot(cw_step(CwWalk.of(p["rule"]), 6, L).figure, key="lesson.cw")
+        plot(cw_step(default_cw(p["rule"]), 6, L).figure, key="lesson.cw")  # as its page
         return None
     if step.view == "noise":
         _, fig = cw_noise(float(p["noise"]), int(p["passes"]), 0, L)

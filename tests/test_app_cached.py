@@ -28,7 +28,8 @@ def counting(monkeypatch, module, name: str) -> list:
 def test_a_language_switch_solves_no_qp_again(monkeypatch):
     """The SPA walk's computation is keyed on the scenario alone: Japanese after English is
     narrated from the same solution (the generic QP solved once), with other words."""
-    cached.spa_solved.clear()
+    for cache in (cached.spa_solved, cached.spa_walk, cached.spa_views):
+        cache.clear()
     qp = counting(monkeypatch, spa_walk, "qp_step")
     scenario = SpaScenario("three-rivals", "I", 0.3)
     en = cached.spa_views(scenario, "en")
@@ -41,7 +42,8 @@ def test_a_language_switch_solves_no_qp_again(monkeypatch):
 
 
 def test_a_language_switch_replays_no_cw_stream(monkeypatch):
-    cached.cw_walk.clear()
+    for cache in (cached.cw_walk, cached.cw_step):
+        cache.clear()
     replays = counting(monkeypatch, cw_walk, "cw_update")
     setting = CwWalk.of("arow", seed=3, r=0.5)
     en = cached.cw_step(setting, 4, "en")
@@ -50,8 +52,17 @@ def test_a_language_switch_replays_no_cw_stream(monkeypatch):
     assert en.table.columns.tolist() != ja.table.columns.tolist()
 
 
+def test_a_language_switch_reruns_no_noise_experiment(monkeypatch):
+    cached.noise_table.clear()
+    runs = counting(monkeypatch, cw_walk, "noise_experiment")
+    for lang in ("en", "ja"):
+        cached.cw_noise(0.1, 1, 7, lang)
+    assert len(runs) == 1
+
+
 def test_a_language_switch_reruns_no_playground_stream(monkeypatch):
-    cached.stream.clear()
+    for cache in (cached.stream, cached.stream_views):
+        cache.clear()
     runs = counting(monkeypatch, PlaygroundRun, "stream")
     run = PlaygroundRun(("pa", "spa"), n=30, seed=5)
     cached.stream_views(run, "en", True, (400, 300), 10)
@@ -67,3 +78,29 @@ def test_shared_results_are_read_only():
     solution = cached.spa_solved(SpaScenario("pa-failure"))
     with pytest.raises(ValueError, match="read-only"):
         solution.W_after[0, 0] = np.inf
+
+
+def test_prepared_defaults_are_what_an_arrival_asks_for(monkeypatch):
+    """What the server prepares at start is what a first visit of the Playground, the SPA
+    page and the CW page computes: after :func:`prepare_defaults`, arriving computes nothing."""
+    from streamlit.testing.v1 import AppTest
+
+    from olearn.teaching.settings import PlaygroundRun as Run
+    from tests.app_support import APP, page_file
+
+    every = (cached.stream, cached.stream_views, cached.spa_solved, cached.spa_walk)
+    cw = (cached.cw_walk, cached.cw_step, cached.cw_updates, cached.noise_table, cached.cw_noise)
+    for cache in (*every, cached.spa_views, *cw):
+        cache.clear()  # (what other tests left there counts for nothing)
+    cached.prepare_defaults(langs=("en",))
+    computed = [
+        counting(monkeypatch, Run, "stream"),
+        counting(monkeypatch, spa_walk, "spa_solve"),
+        counting(monkeypatch, cw_walk, "cw_update"),
+        counting(monkeypatch, cw_walk, "noise_experiment"),
+    ]
+    for page in ("pages/playground.py", "pages/spa.py", "pages/cw.py"):
+        at = AppTest.from_file(str(APP), default_timeout=120)
+        at.switch_page(page_file(page)).run()
+        assert not at.exception
+    assert [len(c) for c in computed] == [0, 0, 0, 0]

@@ -168,7 +168,7 @@ def test_the_server_starts_its_warmup_once_its_first_page_is_drawn(monkeypatch):
     started = []
     monkeypatch.setattr(_warmup, "enabled", lambda: True)
     monkeypatch.setattr(_warmup, "_thread", None)
-    monkeypatch.setattr(_warmup, "start_background", lambda: started.append(1))
+    monkeypatch.setattr(_warmup, "start_background", lambda **_: started.append(1))
     at = open_page("pages/sgd.py")
     assert started
     assert not any("Preparing kernels" in i.value for i in at.info)

@@ -305,11 +305,19 @@ def cw_step(setting: CwWalk, index: int, lang: str) -> CwStepView:
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
-def cw_noise(noise: float, passes: int, seed: int, lang: str):
+def noise_table(noise: float, passes: int, seed: int):
+    """Seed 001's label-noise experiment (no language: a switch reruns nothing)."""
     from olearn.teaching.cw_walk import noise_experiment
+
+    return noise_experiment(noise, passes, seed)
+
+
+@st.cache_resource(show_spinner=False, max_entries=32)
+def cw_noise(noise: float, passes: int, seed: int, lang: str):
+    """(table, figure) of the label-noise experiment, the figure in ``lang``."""
     from olearn.viz.walks import noise_figure
 
-    table = noise_experiment(noise, passes, seed)
+    table = noise_table(noise, passes, seed)
     return table, noise_figure(table, lang)
 
 
@@ -393,6 +401,7 @@ def sgd_page(lam: float, epochs: int, seed: int, lang: str):
 PLAYGROUND_HEIGHTS = (640, 420)  # the Playground's figure heights outside presentation mode
 PLAYGROUND_T = 20  # the Playground's first frame on arrival
 CW_T = 7  # the CW page's example on arrival (1-based)
+CW_NOISE = (0.2, 3)  # the CW page's label-noise experiment on arrival: noise, passes
 
 
 def prepare_defaults(langs=("en", "ja")) -> None:
@@ -414,4 +423,5 @@ def prepare_defaults(langs=("en", "ja")) -> None:
         spa_views(DEFAULT_SPA, lang)
         for i in ids:
             cw_step(cw, i, lang)
+        cw_noise(*CW_NOISE, cw.seed, lang)
         home_data(t("home.family", lang), lang)

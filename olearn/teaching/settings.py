@@ -198,13 +198,18 @@ def default_playground() -> PlaygroundRun:
 DEFAULT_SPA = SpaScenario("pa-failure", None, 0.3, 0, None)  # the SPA page on arrival
 
 
-def default_cw() -> CwWalk:
-    """The CW page's setting on arrival: the registry's default rule of the CW view, each
-    hyper-parameter it takes at the default of the page's slider (the value most of the
-    view's rules share, :func:`olearn.app.hypers.view_hypers`)."""
+def default_cw(rule: str | None = None) -> CwWalk:
+    """The CW page's setting on arrival (with ``rule``: when that rule is chosen): the
+    registry's default rule of the CW view, each hyper-parameter it takes at the default of
+    the page's slider (the value most of the view's rules share,
+    :func:`olearn.app.hypers.view_hypers`).
+
+    >>> default_cw(), default_cw("cw").values
+    (CwWalk(rule='arow', hypers=(('r', 1.0),), seed=0), {'eta': 0.75})
+    """
     from olearn import registry
 
-    rule = registry.keys(view="cw", default=True)[0]
+    rule = rule or registry.keys(view="cw", default=True)[0]
     found: dict[str, list] = {}
     for key in registry.keys(view="cw"):
         for hyper in registry.get(key).hypers:
