@@ -141,7 +141,7 @@ def stream_views(
     sig = hashlib.sha1(repr((run_args, lang, band, heights, t0)).encode()).hexdigest()[:16]
     planes, planes_frames = planes_animation(run, lang, band, heights[0], t0, sig, packed=True)
     curves, curves_frames = curves_animation(run, lang, heights[1], t0, sig)
-    weights = weight_space_animation(run, lang, 420, t0, sig)
+    weights = weight_space_animation(run, lang, 420, t0, sig, packed=True)
     frames = {
         "planes": json.dumps(planes_frames, separators=(",", ":")),
         "curves": json.dumps(curves_frames, separators=(",", ":")),
