@@ -129,6 +129,7 @@ def playground(pg, url: str, repeat: int, seconds: float) -> dict:
     r1, t1, fast, slow = pg.evaluate(count)
     pg.locator(".olp button.play").click()
     fps = (r1 - r0) / ((t1 - t0) / 1000)
+    animate_fps = plotly_animate_rate(pg)
     # a parameter change in the session, as a lecturer makes it: Regenerate (a new seed;
     # every frame built and sent), from the click to the player's first frame of the new data
     regenerate = []
@@ -157,6 +158,7 @@ def playground(pg, url: str, repeat: int, seconds: float) -> dict:
         "play_seconds": seconds,
         "frames_drawn_fast_path": fast,
         "frames_drawn_by_plotly_animate": slow,
+        "plotly_animate_frames_per_s": animate_fps,
         "step": _stats(steps),
         "slider": _stats(slider),
     }
@@ -254,6 +256,30 @@ def websocket_bytes(browser, url: str, path: str, ready=player_ready, wire=None)
         return out
     finally:
         pg.close()
+
+
+def plotly_animate_rate(pg, frames: int = 40) -> float:
+    """Frames per second when every chart of the player moves through plotly's public API
+    alone: ``Plotly.animate(gd, [t], {mode: "immediate", frame: {duration: 0, redraw:
+    false}, transition: {duration: 0}})`` on each chart, then the next paint, for t = 1..40
+    (the frames the player added to plotly when it synced its data after a stop).  What the
+    player's fast path (``plotly_svg.js``) is measured against."""
+    pg.wait_for_timeout(1500)  # the player's data sync after the stop (adds the frames)
+    return pg.evaluate(
+        """async (n) => {
+        const gds = [...document.querySelectorAll('.js-plotly-plot')]
+          .filter((gd) => gd.closest('[class*="st-key-play-"]'));
+        const opts = { mode: 'immediate', frame: { duration: 0, redraw: false },
+          transition: { duration: 0 } };
+        const t0 = performance.now();
+        for (let t = 1; t <= n; t++) {
+          await Promise.all(gds.map((gd) => Plotly.animate(gd, [String(t)], opts)));
+          await new Promise((r) => requestAnimationFrame(() => r()));
+        }
+        return Math.round(10 * n / ((performance.now() - t0) / 1000)) / 10;
+        }""",
+        frames,
+    )
 
 
 SHOWN_H4 = (
@@ -531,7 +557,9 @@ def main(argv=None) -> None:
         f" | {cw['page']['p90_ms']} ms | {cw['page']['n']} |",
         "",
         f"- Playing (4 learners, n=400, 60 frames/s asked): **{play['play_frames_per_s']}"
-        f" frames/s** over {play['play_seconds']} s",
+        f" frames/s** over {play['play_seconds']} s; the same frames through plotly's public"
+        f" `Plotly.animate` alone (immediate, no transition, no redraw):"
+        f" {play['plotly_animate_frames_per_s']} frames/s",
         f"- First render of that Playground on a fresh server (page load to the player's"
         f" first frame): {play['first_render_s']} s; with new data on a warm server:"
         f" {play['new_data_render_s']} s (a new tab); Regenerate in the session (click to the"

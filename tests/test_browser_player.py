@@ -77,8 +77,8 @@ def test_arrow_keys_on_the_time_slider_reach_the_url(page, server, path, name):
 
 # the planes chart's data as plotly holds it (gd.data, public): each trace's x, y and marker
 # opacity, typed arrays and plotly's base64 specs decoded to plain lists
-PLANES_DATA = """() => {
-  const gd = document.querySelector('.st-key-play-planes .js-plotly-plot');
+CHART_DATA = """(chart) => {
+  const gd = document.querySelector('.st-key-play-' + chart + ' .js-plotly-plot');
   const plain = (v) => {
     if (v === undefined || v === null) return null;
     if (v.bdata !== undefined) return Array.from(atob(v.bdata), (c) => c.charCodeAt(0));
@@ -91,28 +91,38 @@ PLANES_DATA = """() => {
 
 def test_packed_frames_unpack_to_the_servers_figure(page, server):
     """The planes' frames travel packed (shared region polygons, opacities as "the first t
-    points"): the frame the browser unpacks and plotly draws for t equals the figure Python
-    built for t directly (the page's first draw at t0 = 25), every region polygon, point and
-    opacity, number for number."""
+    points"), the weight space's as ellipse parameters: the frame the browser unpacks and
+    plotly draws for t equals the figure Python built for t directly (the page's first draw
+    at t0 = 25): every region polygon, point and opacity number for number; the ellipses
+    within the 5e-5 of the server figure's 4-decimal rounding (their exact points are
+    checked by the next test)."""
     context = page.context.browser.new_context(viewport={"width": 1400, "height": 2000})
     try:
         pg = context.new_page()
         pg.goto(f"{server}/playground?algos=perceptron,pa,spa,arow&n=60&t=25")
         pg.wait_for_function(player_js("d.ready === 'true'"), timeout=120_000)
-        python = pg.evaluate(PLANES_DATA)  # the server's figure at t = 25
-        assert python["meta"] == 25
-        meta = f"(arg) => ({PLANES_DATA})().meta === arg"
+        charts = ("planes", "weights")
+        python = {c: pg.evaluate(CHART_DATA, c) for c in charts}  # the server's, t = 25
+        assert [python[c]["meta"] for c in charts] == [25, 25]
+        meta = f"(t) => ['planes', 'weights'].every((c) => ({CHART_DATA})(c).meta === t)"
         pg.locator(".olp button.back").click()  # t = 24: plotly's data follows once stopped
         pg.wait_for_function(meta, arg=24, timeout=10_000)
-        assert pg.evaluate(PLANES_DATA) != python  # (t = 24 differs: the comparison can fail)
+        assert pg.evaluate(CHART_DATA, "planes") != python["planes"]  # (the test can fail)
         pg.locator(".olp button.step").click()  # back to 25, from the unpacked frame
         pg.wait_for_function(meta, arg=25, timeout=10_000)
-        browser = pg.evaluate(PLANES_DATA)
-        assert len(browser["traces"]) == len(python["traces"])
-        for i, (b, p) in enumerate(zip(browser["traces"], python["traces"])):
-            for field in ("x", "y", "opacity"):
-                if b[field] is not None:  # (what a frame does not move, it does not carry)
-                    assert b[field] == p[field], (i, field)
+        for chart in charts:
+            browser = pg.evaluate(CHART_DATA, chart)
+            assert len(browser["traces"]) == len(python[chart]["traces"])
+            for i, (b, p) in enumerate(zip(browser["traces"], python[chart]["traces"])):
+                for field in ("x", "y", "opacity"):
+                    if b[field] is None:  # (what a frame does not move, it does not carry)
+                        continue
+                    if chart == "planes":
+                        assert b[field] == p[field], (chart, i, field)
+                    else:
+                        assert len(b[field]) == len(p[field]), (chart, i, field)
+                        gap = max(abs(u - v) for u, v in zip(b[field], p[field]))
+                        assert gap <= 5.0001e-5, (chart, i, field, gap)
         assert_no_error(pg)
     finally:
         context.close()
@@ -180,5 +190,37 @@ def test_the_streamlit_dom_the_stepper_hides_steps_by_is_there(page, server):
         assert len(found) > 1, f"{where}: no step containers st-key-spatext-*"
         assert all(w == "stLayoutWrapper" for w, _ in found), f"{where}: parents {found}"
         assert sum(shown for _, shown in found) == 1, f"{where}: shown {found}"
+    finally:
+        context.close()
+
+
+def test_the_browsers_ellipses_are_pythons(page):
+    """The weight space's frames send each 1-sigma ellipse as its parameters and the browser
+    draws its points (``geometry.js``): on ellipses of a real AROW run (every 40th t, every
+    class), chromium's points equal ``cw_geometry.ellipse_points`` to 1e-9."""
+    import numpy as np
+
+    from olearn.app.assets import asset
+    from olearn.core.cw_geometry import covariance_ellipse, ellipse_points
+    from olearn.teaching.stream import run_stream
+    from olearn.viz.stream import ELLIPSE_POINTS, _ellipse_frame
+
+    run = run_stream(("arow",), "blobs", 120, seed=3)
+    context = page.context.browser.new_context()
+    try:
+        pg = context.new_page()
+        pg.set_content("<html><body></body></html>")
+        pg.add_script_tag(content=asset("geometry.js"))
+        checked = 0
+        for t in range(0, run.n + 1, 40):
+            sent = _ellipse_frame(run, ["arow"], t, packed=True)[::2]  # (the ellipses)
+            W, S = run.W["arow"][t], run.Sigma["arow"][t]
+            for u, trace in enumerate(sent):
+                x, y = pg.evaluate("(e) => ellipsePoints(e)", trace["ellipse"])
+                want = ellipse_points(covariance_ellipse(S, center=W[u, :2]), ELLIPSE_POINTS)
+                assert len(x) == ELLIPSE_POINTS
+                np.testing.assert_allclose(np.column_stack([x, y]), want, rtol=0, atol=1e-9)
+                checked += 1
+        assert checked == 4 * run.K
     finally:
         context.close()

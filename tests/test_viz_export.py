@@ -209,8 +209,8 @@ def test_stream_animations_play_the_frames_of_the_app():
         "weights": weight_space_animation(run, "en", 420),
     }
     for name, fig in public.items():
-        played = (  # the player's planes travel packed (the browser test unpacks them)
-            views["unpacked_planes"]() if name == "planes" else json.loads(views["frames"][name])
+        played = (  # the player's planes and weights travel packed (the browser tests unpack)
+            views["unpacked"]()[name] if name != "curves" else json.loads(views["frames"][name])
         )
         assert len(played) == run.n + 1
         assert [f.name for f in fig.frames] == [f["name"] for f in played]
@@ -274,8 +274,8 @@ def test_playground_download_is_self_contained_with_the_apps_frames():
     figs = _embedded(text)
     assert len(figs) == 3  # planes (with the play control), curves, weight space
     for fig, name in zip(figs, ("planes", "curves", "weights")):
-        played = views["unpacked_planes"]() if name == "planes" else views["frames"][name]
-        assert fig["frames"] == (played if name == "planes" else json.loads(played))
+        played = views["unpacked"]()[name] if name != "curves" else views["frames"][name]
+        assert fig["frames"] == (played if name != "curves" else json.loads(played))
     assert figs[0]["layout"]["sliders"][0]["active"] == 5
     assert "updatemenus" not in figs[1]["layout"]
     assert "plotly_animatingframe" in text  # the curves follow the planes' frame

@@ -57,6 +57,17 @@ def stream(run: PlaygroundRun):
     return frozen(run.stream())
 
 
+def _unpacked(result, lang: str, band: bool, heights: tuple[int, int], t0: int, sig: str):
+    """The planes' and the weight space's frames as plotly takes them (the player's are packed)."""
+    from olearn.viz.stream import planes_parts, weight_space_parts
+
+    weights = weight_space_parts(result, lang, 420, t0, sig)
+    return {
+        "planes": planes_parts(result, lang, band, heights[0], t0, sig)[1],
+        "weights": None if weights is None else weights[1],
+    }
+
+
 @st.cache_resource(show_spinner=False, max_entries=32)  # figures are never mutated
 def stream_views(run: PlaygroundRun, lang: str, band: bool, heights: tuple[int, int], t0: int):
     """Everything the playground draws for one setting, built once: the figures at ``t0``,
@@ -64,8 +75,8 @@ def stream_views(run: PlaygroundRun, lang: str, band: bool, heights: tuple[int, 
 
     Returns a dict with ``planes``, ``curves``, ``weights`` (figure or None), ``frames``
     (name -> JSON string; the planes' packed for the player), ``notes``, ``n``, ``sig``,
-    ``counts`` (mistakes at ``t0``) and ``unpacked_planes`` (a function giving the planes'
-    frames unpacked, for the offline HTML download)."""
+    ``counts`` (mistakes at ``t0``) and ``unpacked`` (a function giving the frames of the
+    planes and the weight space unpacked, for the offline HTML download)."""
     import hashlib
     import re
 
@@ -76,7 +87,7 @@ def stream_views(run: PlaygroundRun, lang: str, band: bool, heights: tuple[int, 
     sig = hashlib.sha1(repr((run, lang, band, heights, t0)).encode()).hexdigest()[:16]
     planes, planes_frames = planes_parts(result, lang, band, heights[0], t0, sig, packed=True)
     curves, curves_frames = curves_parts(result, lang, heights[1], t0, sig)
-    weights = weight_space_parts(result, lang, 420, t0, sig)
+    weights = weight_space_parts(result, lang, 420, t0, sig, packed=True)
     frames = {
         "planes": json.dumps(planes_frames, separators=(",", ":")),
         "curves": json.dumps(curves_frames, separators=(",", ":")),
@@ -95,8 +106,8 @@ def stream_views(run: PlaygroundRun, lang: str, band: bool, heights: tuple[int, 
         n=result.n,
         sig=sig,
         counts=result.mistake_counts(t0),
-        # the planes' frames unpacked, built only for the offline HTML download
-        unpacked_planes=lambda: planes_parts(result, lang, band, heights[0], t0, sig)[1],
+        # the frames the player gets packed, unpacked: built only for the offline HTML download
+        unpacked=lambda: _unpacked(result, lang, band, heights, t0, sig),
     )
 
 

@@ -63,12 +63,13 @@ def stream_html(views: dict, title: str = "olearn Playground") -> str:
     """The Playground's animation as one HTML page: the planes with the play control, the
     curves (and the weight space, if drawn) following it; ``views`` as
     :func:`olearn.app.cached.stream_views` returns it (the frames the app plays)."""
-    lead = animated_dict(views["planes"], views["unpacked_planes"]())  # the player's are packed
+    unpacked = views["unpacked"]()  # the player's planes and weight space travel packed
+    lead = animated_dict(views["planes"], unpacked["planes"])
     followers = [
-        animated_dict(views[name], json.loads(views["frames"][name]), controls=False)
-        for name in ("curves", "weights")
-        if views.get(name) is not None
+        animated_dict(views["curves"], json.loads(views["frames"]["curves"]), controls=False)
     ]
+    if views.get("weights") is not None:
+        followers.append(animated_dict(views["weights"], unpacked["weights"], controls=False))
     return animation_html(lead, followers, title, chart_config("playground"))
 
 

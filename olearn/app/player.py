@@ -42,7 +42,7 @@ _component = st.components.v2.component(
     "olearn_player",
     html=asset("player.html"),
     css=asset("controls.css") + asset("player.css"),
-    js=asset("plotly_svg.js") + asset("player.js"),
+    js=asset("plotly_svg.js") + asset("geometry.js") + asset("player.js"),
 )
 
 

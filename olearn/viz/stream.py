@@ -22,7 +22,8 @@ frame's region trace naming it (``{"shape": i}``), and the opacities as ``{"upto
 points before t) or ``{"upto": t, "mask": m}`` (those of them where learner m erred, its
 mistakes sent once).  The player unpacks them in the browser into the very frames
 ``packed=False`` gives (``player.js``: ``unpack``; ``tests/test_browser_player.py`` compares
-the two): a 4-learner n = 400 run's frames fall from 3.2 MB to about 0.5 MB.
+the two): a 4-learner n = 400 run's planes frames fall from 3.2 MB to 0.6 MB.  The weight
+space's frames send each ellipse as its parameters (``_ellipse_frame``; 1.16 MB to 0.21 MB).
 """
 
 from __future__ import annotations
@@ -447,15 +448,27 @@ def curves_parts(
     return fig, frames
 
 
-def _ellipse_frame(run, keys: list[str], t: int) -> list[dict]:
+ELLIPSE_POINTS = 60  # points drawn on each 1-sigma ellipse
+
+
+def _ellipse_frame(run, keys: list[str], t: int, packed: bool = False) -> list[dict]:
+    """The weight-space traces at t: per learner and class, the ellipse and the mean.
+    ``packed``: each ellipse as its parameters ``[cx, cy, semi-major, semi-minor, angle,
+    points]``, drawn by the browser (``olearn/app/assets/geometry.js``), not as points."""
     from olearn.core.cw_geometry import covariance_ellipse, ellipse_points
 
     out = []
     for k in keys:
         W, S = run.W[k][int(t)], run.Sigma[k][int(t)]
         for u in range(run.K):
-            pts = ellipse_points(covariance_ellipse(S, center=W[u, :2]), 60).round(4)
-            out.append(dict(x=pts[:, 0].tolist(), y=pts[:, 1].tolist(), meta=int(t)))
+            e = covariance_ellipse(S, center=W[u, :2])
+            if packed:
+                c = [float(v) for v in e.center]
+                par = [*c, e.semi_major, e.semi_minor, e.angle, ELLIPSE_POINTS]
+                out.append(dict(ellipse=par, meta=int(t)))
+            else:
+                pts = ellipse_points(e, ELLIPSE_POINTS).round(4)
+                out.append(dict(x=pts[:, 0].tolist(), y=pts[:, 1].tolist(), meta=int(t)))
             out.append(dict(x=[round(float(W[u, 0]), 4)], y=[round(float(W[u, 1]), 4)]))
     return out
 
@@ -470,11 +483,20 @@ def weight_space_animation(
 
 
 def weight_space_parts(
-    run, lang: str = "en", height: int = 420, t0: int = 0, sig: str = ""
-) -> tuple[go.Figure, list[dict]] | None:
+    run,
+    lang: str = "en",
+    height: int = 420,
+    t0: int = 0,
+    sig: str = "",
+    *,
+    packed: bool = False,
+) -> tuple[go.Figure, list[dict] | dict] | None:
     """For confidence-weighted learners: each class mean mu_k (features 1, 2) with the 1-sigma
     ellipse of the shared covariance around it, one frame per t; None when no such learner
-    runs.  Learners are told apart by their registry dash, classes by colour."""
+    runs.  Learners are told apart by their registry dash, classes by colour.
+
+    ``packed``: the frames as ``{"frames", "shapes", "masks", "n"}`` for the player, each
+    ellipse as its parameters (drawn in the browser; see :func:`_ellipse_frame`)."""
     keys = [k for k in run.keys if run.Sigma.get(k) is not None]
     if not keys:
         return None
@@ -507,8 +529,12 @@ def weight_space_parts(
     every = [_ellipse_frame(run, keys, t) for t in range(run.n + 1)]
     for trace, upd in zip(data, every[t0]):
         trace.update(upd)
+    if packed:
+        every_sent = [_ellipse_frame(run, keys, t, packed=True) for t in range(run.n + 1)]
+    else:
+        every_sent = every
     frames = [
-        dict(name=str(t), data=fd, traces=list(range(len(data)))) for t, fd in enumerate(every)
+        dict(name=str(t), data=fd, traces=list(range(len(data)))) for t, fd in enumerate(every_sent)
     ]
     # fixed ranges holding every frame (an animation does not re-autorange)
     xs = np.concatenate([np.asarray(d["x"], float) for fd in every for d in fd])
@@ -527,7 +553,10 @@ def weight_space_parts(
         ),
     )
     fig = go.Figure(data=data, layout=layout, _validate=False)
-    return style(fig, height=height, title=tt("play.weight_space", lang)), frames
+    fig = style(fig, height=height, title=tt("play.weight_space", lang))
+    if packed:
+        return fig, dict(frames=frames, shapes=[], masks=[], n=run.n)
+    return fig, frames
 
 
 def placement_figure(points: tuple, lang: str = "en") -> go.Figure:

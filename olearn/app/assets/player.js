@@ -18,8 +18,9 @@ const OPTS = {
 
 // A chart's frames as plotly takes them, from what the page sent: a list of frames as it
 // is, or packed frames (olearn.viz.stream: {frames, shapes, masks, n}) unpacked: a region
-// trace's {shape: i} becomes the shared x, y of shapes[i]; an opacity {upto: t[, mask: m]}
-// the n bytes that are 1 before t (where mask m is 1).
+// trace's {shape: i} becomes the shared x, y of shapes[i], an {ellipse: [...]} its points
+// (geometry.js); an opacity {upto: t[, mask: m]} the n bytes that are 1 before t (where
+// mask m is 1).
 function unpack(sent) {
   if (Array.isArray(sent)) return sent;
   const masks = sent.masks.map(bytes);
@@ -34,6 +35,11 @@ function unpack(sent) {
     if (u.shape !== undefined) {
       const { shape, ...rest } = u;
       out = { x: sent.shapes[shape][0], y: sent.shapes[shape][1], ...rest };
+    }
+    if (u.ellipse !== undefined) {
+      const { ellipse, ...rest } = u;
+      const [x, y] = ellipsePoints(ellipse);
+      out = { x, y, ...rest };
     }
     if (u.marker?.opacity?.upto !== undefined) {
       out = { ...out, marker: { ...u.marker, opacity: opacity(u.marker.opacity) } };
