@@ -267,8 +267,48 @@ def markdown(rows: list[dict], meta: dict) -> str:
         )
     return (
         f"# The classroom benchmark\n\n`{meta['command']}` on {meta['cpus']} CPUs, load average "
-        f"at the start {meta['load']}, {meta['date']}.\n\n{head}{body}\n" + "".join(verdicts)
+        f"at the start {meta['load']}, {meta['date']}.\n\n{head}{body}\n"
+        + "".join(verdicts)
+        + projection(rows)
     )
+
+
+PROJECT_CORES = (2, 8)
+PROJECT_CLASSES = (40, 100)
+PROJECT_WAIT_S = 10.0  # "holds": a class arriving at once sees its first figure within this
+
+
+def projection(rows: list[dict]) -> str:
+    """Projected, not measured: from each page's CPU seconds per arrival with the most
+    workers measured (every process, nginx included), a server with K cores and
+    ``--workers K`` that is CPU-bound and spreads the class evenly finishes N arrivals in
+    about N x CPU-s / K seconds; it holds K x 10 s / CPU-s students within 10 s."""
+    best: dict[tuple[str, str], dict] = {}
+    for r in rows:
+        key = (r["app"], r["page"])
+        if key not in best or r["workers"] > best[key]["workers"]:
+            best[key] = r
+    if not best:
+        return ""
+    cores = " | ".join(f"{k} cores: p90 for {n}" for k in PROJECT_CORES for n in PROJECT_CLASSES)
+    held = " | ".join(f"{k} cores: students in {PROJECT_WAIT_S:.0f} s" for k in PROJECT_CORES)
+    lines = [
+        "\n## Projection (computed from CPU-s per arrival, not measured)\n\n"
+        "A CPU-bound server with K cores and `--workers K` that spreads a class evenly serves "
+        "N arrivals in about N x (CPU-s per arrival) / K seconds: the last of them sees the "
+        "first figure then (p90 ~ 0.9 of it).  It ignores the network, the clients and the "
+        "time one visitor alone waits.\n\n"
+        f"| app | page | CPU-s/arrival (workers) | {cores} | {held} |\n"
+        f"|---|---|---|{'---|' * (len(PROJECT_CORES) * (len(PROJECT_CLASSES) + 1))}\n"
+    ]
+    for (app, page), r in sorted(best.items()):
+        c = r["cpu_s_per_arrival"]
+        waits = " | ".join(
+            f"{0.9 * n * c / k:.1f} s" for k in PROJECT_CORES for n in PROJECT_CLASSES
+        )
+        counts = " | ".join(f"{k * PROJECT_WAIT_S / c:.0f}" for k in PROJECT_CORES)
+        lines.append(f"| {app} | {page} | {c:.3f} ({r['workers']}) | {waits} | {counts} |\n")
+    return "".join(lines)
 
 
 def main(argv=None) -> int:
@@ -289,9 +329,18 @@ def main(argv=None) -> int:
     parser.add_argument(
         "--serve-minimal", nargs=2, type=int, metavar=("WORKERS", "PORT"), help=argparse.SUPPRESS
     )
+    parser.add_argument(
+        "--report", metavar="JSON", help="only write the markdown of an earlier run's JSON"
+    )
     args = parser.parse_args(argv)
     if args.serve_minimal:
         return _serve_minimal(*args.serve_minimal)
+    if args.report:
+        found = json.loads(Path(args.report).read_text())
+        text = markdown(found["rows"], found["meta"])
+        Path(args.report).with_suffix(".md").write_text(text)
+        print(text)
+        return 0
     pages = args.pages.split(",")
     if bad := set(pages) - set(PAGES):
         parser.error(f"unknown pages {sorted(bad)}: choose from {PAGES}")

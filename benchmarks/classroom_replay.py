@@ -212,6 +212,7 @@ async def arrive(
                 additional_headers=headers,
                 create_connection=Counting,
                 max_size=None,
+                open_timeout=120,  # a swamped server accepts late: slow, not an error
             ) as ws:
                 if upstream := ws.response.headers.get("X-Olearn-Upstream"):
                     out.upstreams.add(upstream)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 import shutil
+import socket
 import subprocess
 import sys
 from importlib.metadata import packages_distributions
@@ -66,6 +67,20 @@ def test_a_missing_proxy_says_which_package(monkeypatch, capsys):
     assert cli.main(["app", "--workers", "2"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("olearn: error:") and "apt-get install nginx" in err
+
+
+def test_a_public_port_in_use_is_a_clear_error_before_anything_starts(monkeypatch, capsys):
+    started = []
+    monkeypatch.setattr(hosting, "find_proxy", lambda: "/usr/sbin/nginx")
+    monkeypatch.setattr(hosting, "_start", lambda *a, **k: started.append(a))
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        argv = ["app", "--workers", "2", "--server.port", str(port)]
+        assert cli.main([*argv, "--server.address", "127.0.0.1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("olearn: error: cannot listen on 127.0.0.1:") and started == []
 
 
 @pytest.mark.parametrize("bad", ["0", "-1", "two", "65"])

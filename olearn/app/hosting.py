@@ -117,6 +117,20 @@ def free_port(host: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
+def check_free(address: str, port: int) -> None:
+    """An OSError saying so if nginx could not listen on ``address:port``."""
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    with socket.socket(family) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((address, port))
+        except OSError as exc:
+            raise OSError(
+                f"cannot listen on {address}:{port} ({exc.strerror}): choose another "
+                "--server.port, or stop what uses it"
+            ) from None
+
+
 def nginx_config(
     worker_ports: Sequence[int], *, listen: str, static: Path, run_dir: Path, max_body_mib: int
 ) -> str:
@@ -168,12 +182,15 @@ def _start(argv: Sequence[str], **kwargs) -> subprocess.Popen:
 
 
 def wait_healthy(url: str, procs: Sequence[subprocess.Popen], timeout: float = 120.0) -> None:
-    """Wait until ``url`` answers 200, failing early if any of ``procs`` has exited."""
+    """Wait until ``url`` answers 200; an OSError (the CLI's one-line error) if any of
+    ``procs`` exits meanwhile, a TimeoutError if nothing answers."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         for proc in procs:
             if proc.poll() is not None:
-                raise RuntimeError(f"{Path(proc.args[0]).name} exited with code {proc.returncode}")
+                name = Path(proc.args[0]).name
+                hint = " (is the port in use? see its message above)" if name == "nginx" else ""
+                raise OSError(f"{name} exited with code {proc.returncode} while starting{hint}")
         try:
             with urllib.request.urlopen(url, timeout=2) as r:
                 if r.status == 200:
@@ -232,6 +249,7 @@ def serve(
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
     nginx = find_proxy()
+    check_free(address, port)  # before starting anything
     static = static_cache()
     procs: list[subprocess.Popen] = []
     run_dir = Path(tempfile.mkdtemp(prefix="olearn-app-"))
