@@ -233,7 +233,9 @@ def bench_speedup(n: int, folder: Path, epochs: int, keys) -> list:
 
 
 # ------------------------------------------------------------------------------ report
-def _figure(curve_rows: list, path: Path) -> None:
+def _figure(curve_rows: list, path: Path, plotly_js: str = "cdn") -> None:
+    """The accuracy curves as plotly HTML; ``plotly_js="plotly.min.js"`` for the docs site
+    (its ``_static`` holds plotly.js: nothing fetched)."""
     import plotly.graph_objects as go
     from plotly.subplots import make_subplots
 
@@ -256,7 +258,7 @@ def _figure(curve_rows: list, path: Path) -> None:
                 ), row=r, col=c)  # fmt: skip
     fig.update_layout(height=260 * len(ALGORITHMS), title="Test accuracy against epochs")
     fig.update_xaxes(title_text="epoch", row=len(ALGORITHMS))
-    fig.write_html(path, include_plotlyjs="cdn")
+    fig.write_html(path, include_plotlyjs=plotly_js)
 
 
 def _markdown(report: dict) -> str:
@@ -319,9 +321,19 @@ def main(argv=None) -> dict:
     parser.add_argument("--skip", default="", help="comma-separated: store,curves,speedup")
     parser.add_argument("--out", default=str(RESULTS))
     parser.add_argument("--disjoint", action="store_true", help="skewed shards: no shared class")
+    parser.add_argument(
+        "--docs-figure",
+        action="store_true",
+        help="only redraw docs/_static/mixing-curves.html from results/mixing.json",
+    )
     args = parser.parse_args(argv)
     global DISJOINT
     DISJOINT = args.disjoint
+    if args.docs_figure:
+        rows = json.loads((Path(args.out) / "mixing.json").read_text())["curves"]
+        target = RESULTS.parent / "docs" / "_static" / "mixing-curves.html"
+        _figure(rows, target, plotly_js="plotly.min.js")
+        return {"curves": rows}
     skip = set(filter(None, args.skip.split(",")))
     q = args.quick
     out = Path(args.out)
