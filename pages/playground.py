@@ -20,12 +20,12 @@ from olearn.app.ui import (
     swatch_css,
     tr,
 )
+from olearn.teaching.hand_over_url import instance_to_url
 from olearn.teaching.settings import PlaygroundRun, default_playground
 from olearn.teaching.stream import (
     KINDS,
     MAX_CLASSES,
     check_points,
-    instance_to_url,
     points_from_text,
     points_to_text,
 )

@@ -12,9 +12,9 @@ from olearn.app.cached import spa_views
 from olearn.app.frame import require_frame
 from olearn.app.stepper import block_key, initial_css, stepper
 from olearn.app.ui import Controls, clamp_notes, guard, lang, plot, tr
+from olearn.teaching.hand_over_url import instance_from_url, instance_to_url
 from olearn.teaching.settings import DEFAULT_SPA, SpaScenario
 from olearn.teaching.spa_walk import SCENARIOS
-from olearn.teaching.stream import instance_from_url, instance_to_url
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 

@@ -246,7 +246,7 @@ def test_spa_lesson_link_hides_the_controls():
 def test_spa_playground_hand_over_works_from_the_url_alone():
     """The Playground's link to the SPA page carries the instance in the URL: a fresh session
     (no Playground visited) rebuilds it."""
-    from olearn.teaching.stream import instance_to_url
+    from olearn.teaching.hand_over_url import instance_to_url
 
     run = PlaygroundRun(("pa", "spa"), "blobs", 60, 3, seed=4, test_fraction=0.2)
     hand_over = run.hand_over("spa", 40)

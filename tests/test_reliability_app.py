@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 from olearn import registry
 from olearn._budget import APP_BYTES, BudgetError
 from olearn.teaching import stream
+from olearn.teaching.hand_over_url import hand_over_bytes, instance_from_url, instance_to_url
 from olearn.teaching.settings import PlaygroundRun
 from olearn.teaching.stream import (
     MAX_ALGORITHMS,
@@ -29,9 +30,6 @@ from olearn.teaching.stream import (
     MAX_COORD,
     MAX_POINTS,
     URL_BOUNDS,
-    hand_over_bytes,
-    instance_from_url,
-    instance_to_url,
     points_from_text,
 )
 

@@ -35,7 +35,7 @@ SCENARIOS = (
 
 def scenario(name: str, seed: int = 0, K: int | None = None, C: float = 1.0) -> Instance:
     """The preset instance ``name`` (see :data:`SCENARIOS`; "playground" is built by
-    :func:`olearn.teaching.stream.instance_at`).  ``K`` defaults to the smallest number of
+    :meth:`olearn.teaching.settings.HandOver.instance`).  ``K`` defaults to the smallest number of
     classes the scenario needs (3, or 4 for three rivals and the printed SPA-II test).
 
     >>> scenario("pa-failure").W.shape

@@ -8,21 +8,19 @@ last column the bias when ``bias``), whether the prediction made *before* the st
 ``test_fraction``, a held-out test set is drawn from the same distribution and every
 snapshot's test error is kept beside the online mistakes (TensorFlow Playground's
 train/test view).  :func:`step_notes` says, for every t, what happens at the next example.
-:func:`instance_at` turns "learner a at time t" into the SPA page's instance, and
-:func:`instance_to_url` / :func:`instance_from_url` carry that hand-over in a URL, so a link
-to the SPA page rebuilds it in any browser.
+"Learner a before example t" is a :class:`~olearn.teaching.settings.HandOver` (the SPA page's
+instance); :mod:`olearn.teaching.hand_over_url` carries it in a URL, so a link to the SPA page
+rebuilds it in any browser.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from olearn import registry
 from olearn._budget import APP_BYTES, require
-from olearn.teaching.settings import HandOver, PlaygroundRun
 from olearn.teaching.strings import num
 from olearn.teaching.strings import t as tt
 
@@ -349,37 +347,6 @@ def points_from_text(text: str) -> tuple:
     return tuple((a, b, int(c)) for a, b, c in values)
 
 
-def instance_to_url(hand_over: HandOver) -> dict[str, str]:
-    """The SPA page's URL parameters for a playground :class:`HandOver`:
-    ``{"scenario": "playground", "pg": "..."}``.
-
-    >>> hand = PlaygroundRun(("pa", "spa"), "blobs", 40, 3, test_fraction=0.2).hand_over("spa", 7)
-    >>> url = instance_to_url(hand)
-    >>> url["pg"]
-    'algos=pa,spa;kind=blobs;n=40;K=3;noise=0;margin=0.5;seed=0;C=1;bias=1;learner=spa;t=7;test=0.2'
-    >>> instance_from_url(url) == hand
-    True
-    """
-    run = hand_over.run
-    fields = {
-        "algos": ",".join(run.keys),
-        "kind": "placed" if run.points is not None else run.kind,
-        "n": run.n,
-        "K": run.K,
-        "noise": f"{run.noise:g}",
-        "margin": f"{run.margin:g}",
-        "seed": run.seed,
-        "C": f"{run.C:g}",
-        "bias": int(run.bias),
-        "learner": hand_over.learner,
-        "t": hand_over.at,
-        "test": f"{run.test_fraction:g}",
-    }
-    if run.points is not None:
-        fields["pts"] = points_to_text(run.points).replace(";", "_")
-    return {"scenario": "playground", URL_PARAM: ";".join(f"{k}={v}" for k, v in fields.items())}
-
-
 # the bounds of the hand-over's numbers: name -> (type, low, high); with them the worst
 # accepted link's run (4 learners x 400 steps x 6 classes, 400 test examples) needs under
 # 1 MiB + 16 MiB of test-score blocks, far inside APP_BYTES (see test_reliability_app)
@@ -412,57 +379,3 @@ def clamp(name: str, text: str, notes: list | None = None):
     if used != value and notes is not None:
         notes.append((name, str(text)[:20], used, low, high))
     return used
-
-
-def hand_over_bytes(hand_over: HandOver) -> int:
-    """Bytes the SPA page's run of a hand-over holds (:func:`stream_bytes`)."""
-    run = hand_over.run
-    n_test = held_out_size(run.n, run.test_fraction) if run.points is None else 0
-    return stream_bytes(len(run.keys), run.n, run.K, n_test, run.bias)
-
-
-def instance_from_url(params: Mapping, notes: list | None = None) -> HandOver | None:
-    """The :class:`HandOver` of :func:`instance_to_url` read back from URL parameters (a dict or
-    ``st.query_params``), or ``None`` when absent or malformed.  Never raises.
-
-    Numbers outside :data:`URL_BOUNDS` are clamped into them (each clamp appended to
-    ``notes``, see :func:`clamp`), so the run a link asks for stays within ``APP_BYTES``.
-
-    >>> instance_from_url({"pg": "algos=nope;t=1"}) is None, instance_from_url({}) is None
-    (True, True)
-    >>> url = instance_to_url(PlaygroundRun(("spa",), "blobs", 40).hand_over("spa", 7))
-    >>> notes = []
-    >>> instance_from_url({"pg": url["pg"].replace("n=40", "n=10000000")}, notes).run.n, notes
-    (400, [('n', '10000000', 400, 2, 400)])
-    """
-    try:
-        raw = params.get(URL_PARAM)
-        if not raw:
-            return None
-        f = dict(item.split("=", 1) for item in str(raw).split(";") if "=" in item)
-        keys = tuple(k for k in f["algos"].split(",") if k)
-        online = set(registry.keys(online=True))
-        if not 1 <= len(keys) <= MAX_ALGORITHMS or not set(keys) <= online:
-            return None
-        key = f["learner"]
-        if key not in keys:
-            return None
-        points = points_from_text(f["pts"].replace("_", ";")) if f["kind"] == "placed" else None
-        kind = "blobs" if points is not None else f["kind"]
-        if kind not in KINDS:
-            return None
-        found: list = []
-        n, K, seed, t = (clamp(k, f[k], found) for k in ("n", "K", "seed", "t"))
-        noise, margin, C, test = (clamp(k, f[k], found) for k in ("noise", "margin", "C", "test"))
-        if points is not None:
-            n, test = len(points), 0.0
-        t = min(t, n - 1)
-        bias = f["bias"] == "1"
-        run = PlaygroundRun(keys, kind, n, K, noise, margin, seed, C, bias, points, test)
-        hand_over = run.hand_over(key, t)
-        require(hand_over_bytes(hand_over), "the linked playground run", budget=APP_BYTES)
-        if notes is not None:
-            notes.extend(found)
-        return hand_over
-    except (KeyError, ValueError, TypeError, OverflowError, AttributeError):
-        return None
