@@ -137,13 +137,26 @@ def test_mixing_rules_against_explicit_loops():
     assert mixed["t"] == 400
 
 
+def test_sgd_svm_count_rule_against_an_explicit_loop():
+    X, y = _problem(seed=7)
+    spec = registry.get("sgd-svm-pf")
+    parts = [slice(0, 100), slice(100, 400)]
+    models = [spec.make().partial_fit(X[p], y[p], classes=[0, 1, 2]) for p in parts]
+    mixed = clone(models[0]).set_state(mix_states(models[0], [m.get_state() for m in models]))
+    P, d = models[0].coef_.shape
+    for p in range(P):
+        for j in range(d):
+            c = [m.get_state()["counts"][p, j] for m in models]
+            w = [m.coef_[p, j] for m in models]
+            expected = np.dot(c, w) / sum(c) if sum(c) else np.mean(w)
+            assert mixed.coef_[p, j] == pytest.approx(expected, rel=1e-12, abs=1e-300)
+
+
 def test_separable_data_reaches_zero_training_mistakes(client):
     rng = np.random.default_rng(5)
-    X = rng.normal(size=(600, 8))
-    y = (X @ rng.normal(size=8) > 0).astype(int)
-    keep = np.abs(X @ rng.normal(size=8)) >= 0  # all rows; margin from the labels' rule
-    X, y = X[keep], y[keep]
-    X[:, 0] += np.where(y == 1, 0.5, -0.5)  # a margin along feature 0
+    X, w = rng.normal(size=(900, 8)), rng.normal(size=8)
+    margin = X @ w / np.linalg.norm(w)
+    X, y = X[np.abs(margin) > 0.3], (margin[np.abs(margin) > 0.3] > 0).astype(int)  # separable
     ipm = ParameterMixingClassifier(PerceptronClassifier(), epochs=30, n_shards=4, client=client)
     ipm.fit(X, y)
     assert ipm.score(X, y) == 1.0

@@ -106,6 +106,10 @@ def parse_csv(lines: list, label_column: int, delimiter: str, kind: str | None, 
     if not -width <= label_column < width:
         raise ValueError(f"{where}: label_column={label_column} but rows have {width} cells")
     column = label_column % width
+    from olearn._budget import require
+
+    require(len(rows) * width * 8, f"{where}: a CSV chunk of {len(rows):,} x {width:,} numbers "
+            "(read dense; a smaller chunk_rows needs less)")  # fmt: skip
     labels = [row.pop(column).strip() for row in rows]
     try:
         dense = np.array(rows, dtype=np.float64)
