@@ -64,7 +64,7 @@ with guard():
             i,
             views["sig"],
             views["notes"],
-            labels,
+            labels=labels,
             fps=fps,
             speeds=SPEEDS,
             url="s",

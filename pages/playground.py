@@ -170,7 +170,7 @@ def learners_view(run: PlaygroundRun, band: bool) -> None:
             t,
             views["sig"],
             views["notes"],
-            labels,
+            labels=labels,
             fps=fps,
             speeds=SPEEDS,
         )

@@ -9,16 +9,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[1] / "olearn"
 LIMIT = 6
-# owned by other work in progress (issue 20 items 1-2: the player and stepper; item 4: the
-# registry and the readable rules): named one by one, so the list can only shrink
-PENDING = {
-    ("app/player.py", "player"),
-    ("app/stepper.py", "stepper"),
-}
 
 
 def positional_count(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
@@ -50,9 +42,5 @@ def test_the_counter_counts():
 
 
 def test_no_function_outside_kernels_takes_more_than_six_positional_parameters():
-    found = offenders()
-    new = sorted(found - PENDING)
-    assert not new, f"more than {LIMIT} positional parameters (use a value or `*`): {new}"
-    fixed = sorted(PENDING - found)
-    if fixed:  # keep the list honest: a fixed one leaves it
-        pytest.fail(f"no longer offending, remove from PENDING: {fixed}")
+    found = sorted(offenders())
+    assert not found, f"more than {LIMIT} positional parameters (use a value or `*`): {found}"

@@ -83,6 +83,7 @@ def player(
     t: int,
     sig: str,
     notes: list[str],
+    *,
     labels: dict[str, str],
     fps: int = 10,
     speeds: tuple[int, ...] = (2, 5, 10, 20, 30, 60),

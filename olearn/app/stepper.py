@@ -85,6 +85,7 @@ def stepper(
     family: str,
     figures: dict[str, list[str]],
     labels: dict[str, str],
+    *,
     blocks: tuple[str, ...] = (),
     titles: list[str] | None = None,
     more: int | None = None,
