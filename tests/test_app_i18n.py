@@ -40,7 +40,7 @@ ALLOWED = set(
     Matsushima Shimizu Yoshida Ninomiya Nakagawa Crammer Singer Dredze Pereira Koby Wang
     Zhao Hoi Chen Tipping Ono Shalev Shwartz Pegasos et al SDM ICML NIPS JMLR KDD quadprog
     scikit learn sklearn LIBLINEAR LIBSVM liblinear numba River VW Vowpal Wabbit Plotly
-    plotly Streamlit PNG CSV URL JSON CPU GPU MB GB KB ms USPS Reuters Newsgroups MNIST
+    plotly Streamlit PNG SVG HTML CSV URL JSON CPU GPU MB GB KB ms USPS Reuters Newsgroups MNIST
     digits livedoor ldcc news dokujo sports movie topic it acq earn space med autos
     motorcycles baseball graphics mac motor politics UCI toy blobs separable xor moons drift
     sgd balanced rare pair PA SPA CW AROW SCW SVM PCVM SGD EM QP KKT Perc Maxent RVM PAC II
