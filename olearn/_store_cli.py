@@ -24,22 +24,27 @@ def add_parser(sub) -> None:
     conv = actions.add_parser("convert", help="convert a file once into a chunked binary store")
     conv.add_argument("source", help="svmlight, CSV, or 'label<TAB>text' lines")
     conv.add_argument("dest", help="the store's folder (an interrupted run resumes)")
-    conv.add_argument("--format", choices=FORMATS, default="svmlight")
+    conv.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="svmlight",
+        help="the source's format (default: svmlight)",
+    )
     conv.add_argument("--chunk-rows", type=int, default=65_536, help="rows per chunk")
     conv.add_argument("--n-features", type=int, default=None, help="svmlight / texts width")
     conv.add_argument("--zero-based", action="store_true", help="svmlight indices from 0")
     conv.add_argument("--label-column", type=int, default=0, help="CSV: the label's column")
     conv.add_argument("--overwrite", action="store_true", help="replace another store there")
     info = actions.add_parser("info", help="describe a store")
-    info.add_argument("path")
+    info.add_argument("path", help="the store's folder")
     info.add_argument("--verify", action="store_true", help="check every chunk's SHA-256")
     train = actions.add_parser("train", help="train an online algorithm on a store")
-    train.add_argument("path")
+    train.add_argument("path", help="the training store's folder")
     train.add_argument("--algorithm", default="pa1", help="a registry key (`olearn list`)")
-    train.add_argument("--epochs", type=int, default=5)
+    train.add_argument("--epochs", type=int, default=5, help="passes over the store (default 5)")
     train.add_argument("--workers", type=int, default=0, help="IPM on N worker processes")
     train.add_argument("--test", default=None, help="a test store: report its accuracy")
-    train.add_argument("--seed", type=int, default=0)
+    train.add_argument("--seed", type=int, default=0, help="the shuffling seed (default 0)")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -31,7 +31,9 @@ def average_start(average) -> int:
     """The first averaged example (1-based), or 0 when averaging is off."""
     if isinstance(average, (bool, np.bool_)):
         return 1 if average else 0
-    return int(average)
+    if isinstance(average, Integral) and average >= 0:
+        return int(average)
+    raise ValueError(f"average must be True, False or an int >= 0, got {average!r}")
 
 
 class AveragedWeights:
