@@ -175,6 +175,10 @@ STRINGS: dict[str, tuple[str, str]] = {
         "6. tuned AROW and tuned SCW-I perform about the same (postscript)",
         "6. 調整した AROW と調整した SCW-I はほぼ同じ性能 (追記)",
     ),
+    "rep.val.cw7": (
+        "7. AROW is usually better than NHERD",
+        "7. NHERD もたまに見るが、たいていは AROW のほうが良い",
+    ),
     # cell patterns, tried in this order; each {field} is itself translated (names stay)
     "rep.pat.diagnostic": ("diagnostic: {claim}", "診断: {claim}"),
     "rep.pat.below": ("{a} below {b}", "{a} の誤り率が {b} より低い"),
