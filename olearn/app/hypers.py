@@ -22,8 +22,8 @@ def hyper_options(hyper: registry.Hyper) -> list[float]:
     ``[low, high]``, plus the grid and the default (so a protocol's value and a link's default
     are always offered).
 
-    >>> hyper_options(registry.Hyper("r", 1.0, (0.01, 10.0), 0.01, 1.0))
-    [0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0, 10.0]
+    >>> hyper_options(registry.Hyper("r", 1.0, (0.01, 1.0), 0.01, 1.0))
+    [0.01, 0.02, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 1.0]
     >>> hyper_options(registry.Hyper("eta", 0.72, (), 0.51, 0.99, log=False))
     [0.51, 0.55, 0.6, 0.65, 0.7, 0.72, 0.75, 0.8, 0.85, 0.9, 0.95, 0.99]
     """
