@@ -60,15 +60,18 @@ def _stats(ms: list[float]) -> dict:
     }
 
 
-def _server(env: dict | None = None):
+def _server(env: dict | None = None, *, script: str = "app.py", cwd=ROOT, profile=None):
+    """A Streamlit server of ``script`` (run from ``cwd``; under cProfile writing ``profile``
+    if given) on a free port, once healthy: ``(process, url)``."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
+    cmd = [sys.executable, *(("-m", "cProfile", "-o", profile) if profile else ())]
+    cmd += ["-m", "streamlit", "run", script, "--server.headless", "true"]
     cmd += ["--server.port", str(port), "--server.address", "127.0.0.1"]
     cmd += ["--browser.gatherUsageStats", "false"]
     proc = subprocess.Popen(
-        cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=env
+        cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=env
     )
     url = f"http://127.0.0.1:{port}"
     for _ in range(240):

@@ -27,14 +27,14 @@ import os
 import pstats
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
+
+from benchmarks.app_timing import _server
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = ("home", "playground", "spa", "lesson", "cw", "compare")
@@ -71,26 +71,9 @@ def _cpu(pid: int) -> float:
 
 
 def _serve(script: str, cwd: Path, profile: str | None = None):
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    cmd = [sys.executable, *(("-m", "cProfile", "-o", profile) if profile else ())]
-    cmd += ["-m", "streamlit", "run", script, "--server.headless", "true"]
-    cmd += ["--server.port", str(port), "--server.address", "127.0.0.1"]
-    cmd += ["--browser.gatherUsageStats", "false"]
+    """:func:`benchmarks.app_timing._server` of ``script``, kernels' background warm-up off."""
     env = {**os.environ, "OLEARN_WARMUP": "0"}
-    proc = subprocess.Popen(
-        cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT
-    )
-    url = f"http://127.0.0.1:{port}"
-    for _ in range(240):
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
-                return proc, url
-        except OSError:
-            time.sleep(0.5)
-    proc.terminate()
-    raise TimeoutError("streamlit did not start")
+    return _server(env, script=script, cwd=cwd, profile=profile)
 
 
 def _stop(proc) -> None:
