@@ -7,7 +7,7 @@ import streamlit as st
 from olearn import registry
 from olearn.app.cached import CW_NOISE, CW_T, cw_family, cw_noise, cw_step, cw_updates
 from olearn.app.frame import require_frame
-from olearn.app.hypers import hyper_options, takes, view_hypers
+from olearn.app.hypers import hyper_label, hyper_options, takes, view_hypers
 from olearn.app.stepper import block_key, initial_css, stepper, window
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
 from olearn.teaching.cw_walk import STREAM_LENGTH
@@ -79,7 +79,7 @@ with guard():
     for col, (name, hyper) in zip(row[1:], HYPERS.items()):
         value = ui.select_slider(
             name,
-            tr(f"cw.{name}") if f"cw.{name}" in STRINGS else name,  # a new rule's: its symbol
+            tr(f"cw.{name}") if f"cw.{name}" in STRINGS else hyper_label("cw", name),
             hyper_options(hyper),
             hyper.default,
             where=col,

@@ -61,6 +61,16 @@ def view_hypers(view: str) -> dict[str, registry.Hyper]:
     return {name: max(hs, key=hs.count) for name, hs in found.items()}
 
 
+def hyper_label(view: str, name: str) -> str:
+    """``name`` and the algorithms of ``view`` that take it, from the registry.
+
+    >>> hyper_label("cw", "C"), hyper_label("cw", "b")
+    ('C (SCW-I, SCW-II, NHERD)', 'b (NAROW)')
+    """
+    users = [registry.get(k).name for k in registry.keys(view=view) if takes(k, name)]
+    return f"{name} ({', '.join(users)})"
+
+
 def takes(key: str, name: str) -> bool:
     """Does algorithm ``key`` take hyper-parameter ``name``?"""
     return any(h.name == name for h in registry.get(key).hypers)

@@ -15,8 +15,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cw.rule": ("Rule", "更新則"),
     "walks.settings": ("Settings", "設定"),
     "cw.eta": ("η (confidence)", "η (信頼度)"),
-    "cw.r": ("r (AROW)", "r (AROW)"),
-    "cw.C": ("C (SCW)", "C (SCW)"),
     "cw.warmup": ("Start at example", "開始する例の番号"),
     "cw.next": ("Next update", "次の更新"),
     "cw.prev": ("Restart", "最初から"),
