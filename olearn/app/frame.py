@@ -108,9 +108,9 @@ def main() -> None:
         if not _warmup.warming():  # the page is drawn: the notice goes, unless still true
             notice.empty()
         if _warmup.enabled():  # once per process: see olearn._warmup.start_background
-            from olearn.app.cached import prepare_defaults
+            from olearn.app.heap import prepare_and_settle
 
-            _warmup.start_background(then=prepare_defaults)
+            _warmup.start_background(then=prepare_and_settle)
         # the run completed (an interrupted run, or a rerun, raises past this line; pages do
         # not call st.stop()): values set by callbacks have reached the browser
         forget_pending()
