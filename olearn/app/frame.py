@@ -14,27 +14,10 @@ import streamlit as st
 
 from olearn import _warmup
 from olearn.app import page_path
+from olearn.app.assets import asset
 from olearn.app.downloads import image_format_choice
 from olearn.app.ui import forget_pending, guard, hidden_set, presenting, query_param
 from olearn.teaching.strings import LANGS, t
-
-# presentation mode: less padding above the page, so a 1280x720 screen holds the figure and
-# the step's text; plot text stays >= 16 px (olearn.viz.common)
-# Streamlit's header (3.75rem) becomes see-through there, so nothing sits half under it, and
-# lets clicks through except on its own buttons
-PRESENT_CSS = """<style>
-[data-testid="stMainBlockContainer"] { padding-top: 3.3rem; padding-bottom: 0.5rem; }
-[data-testid="stHeader"] { background: transparent; pointer-events: none; }
-[data-testid="stHeader"] button, [data-testid="stHeader"] a,
-[data-testid="stHeader"] [data-testid="stToolbar"] * { pointer-events: auto; }
-[data-testid="stMainBlockContainer"] h3 { padding-top: 0; padding-bottom: 0.2rem; }
-</style>"""
-# hide=all (a lesson's embedded view): no sidebar at all
-NO_SIDEBAR_CSS = """<style>
-[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
-[data-testid="stExpandSidebarButton"] { display: none; }
-</style>"""
-
 
 _IN_FRAME = contextvars.ContextVar("olearn_in_frame", default=False)  # a page runs in main()
 _started = False  # has this process run the frame once (see _leave_legacy_mode)
@@ -79,9 +62,9 @@ def main() -> None:
         initial_sidebar_state="collapsed" if present else "expanded",
     )
     if present:
-        st.html(PRESENT_CSS)
+        st.html(f"<style>{asset('present.css')}</style>")
     if "all" in hidden:
-        st.html(NO_SIDEBAR_CSS)
+        st.html(f"<style>{asset('no_sidebar.css')}</style>")
     if not hidden & {"all", "lang"}:
         st.sidebar.selectbox(
             t("lang.label"), LANGS, key="lang", format_func=lambda code: t("lang.name", code)

@@ -27,6 +27,8 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 import plotly.io as pio
 
+from olearn.viz.assets import asset
+
 CONTROLS_PX = 95  # px added under the plot for the Play / Pause buttons and the slider
 _STILL = {
     "mode": "immediate",
@@ -147,29 +149,6 @@ def with_frames(
     return go.Figure(out, _validate=False)
 
 
-# every other chart of the page follows the first (its Play and slider drive them all), and
-# the first starts at the frame its slider shows (plotly.js's Play would start at frame 0)
-_SYNC = """<script>
-window.addEventListener('load', function () {
-  var ids = %s, lead = document.getElementById(ids[0]);
-  var still = {mode: 'immediate', frame: {duration: 0, redraw: false}, transition: {duration: 0}};
-  if (!lead || !lead.on) return;
-  lead.on('plotly_animatingframe', function (e) {
-    ids.slice(1).forEach(function (id) {
-      var gd = document.getElementById(id);
-      if (gd && gd._transitionData) Plotly.animate(gd, [e.name], still);
-    });
-  });
-  (function start() {
-    var frames = lead._transitionData && lead._transitionData._frames;
-    if (!frames || !frames.length) return setTimeout(start, 50);
-    var slider = (lead.layout.sliders || [])[0], step = slider && slider.steps[slider.active];
-    if (step) Plotly.animate(lead, step.args[0], still);
-  })();
-});
-</script>"""
-
-
 def animation_html(
     lead: dict,
     followers: Sequence[dict] = (),
@@ -199,6 +178,8 @@ def animation_html(
         f"<title>{html.escape(title)}</title></head>\n<body>\n"
         + "\n".join(parts)
         + "\n"
-        + _SYNC % json.dumps(ids)
+        + f"<script>window.olearnChartIds = {json.dumps(ids)};\n"
+        + asset("animation_sync.js")
+        + "</script>"
         + "\n</body>\n</html>\n"
     )
