@@ -20,6 +20,10 @@ Run (writes ``OUT/classroom.json`` and ``OUT/classroom.md``; default ``results/c
 
     python -m benchmarks.classroom --students 40 --pages playground,spa,lesson --workers 1,2
 
+``--profile`` samples every server process with py-spy during each wave and prints where the
+CPU went (:mod:`benchmarks.server_profile`): how Streamlit's garbage collection after every
+script run was found to be olearn's whole cost per arrival above the minimal app.
+
 The figures depend on the machine's load: the JSON records ``uptime``'s load average at the
 start and the benchmark process's own CPU (the clients share the machine with the server).
 """
@@ -153,8 +157,21 @@ def quantile(values: list[float], q: float) -> float:
     return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
-def measure_page(server: Server, page: str, students: int) -> dict:
-    """One wave of ``students`` on ``page`` of a running server (see the module)."""
+def _python_pids(pids: list[int]) -> list[int]:
+    """The Python processes of ``pids`` (the workers; not nginx, which py-spy cannot read)."""
+    out = []
+    for pid in pids:
+        try:
+            if b"python" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")[0]:
+                out.append(pid)
+        except OSError:
+            pass
+    return out
+
+
+def measure_page(server: Server, page: str, students: int, profile: Path | None = None) -> dict:
+    """One wave of ``students`` on ``page`` of a running server (see the module); with
+    ``profile`` (a folder), the wave is sampled by :mod:`benchmarks.server_profile`."""
     url = f"{server.base}/{'' if page == 'home' else page}"
     cap = replay.capture(url)
     if server.workers > 1:  # every worker has served the page once before the class
@@ -164,6 +181,13 @@ def measure_page(server: Server, page: str, students: int) -> dict:
                 raise RuntimeError(f"warming worker w{k}: {warm.errors}")
     replay.wait_idle(server.pids())
     pids = server.pids()
+    sampler = None
+    if profile is not None:
+        from benchmarks import server_profile
+
+        name = f"profile-{server.app}-{page}-w{server.workers}"
+        sampler = server_profile.Sampler(_python_pids(pids), profile / f"{name}.raw")
+        time.sleep(1.0)  # py-spy attached before the first student
     cpu0, rss0 = replay.cpu_seconds(pids), replay.rss_mib(pids)
     own0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.perf_counter()
@@ -174,6 +198,10 @@ def measure_page(server: Server, page: str, students: int) -> dict:
 
     arrivals, browser, (cpu1, rss1, wall) = asyncio.run(replay.wave(cap, students, measure=at_end))
     own1 = resource.getrusage(resource.RUSAGE_SELF)
+    if sampler is not None:
+        text = server_profile.summary(sampler.stop())
+        (profile / f"{name}.txt").write_text(text)
+        print(f"[classroom] {name}:\n{text}", file=sys.stderr, flush=True)
     times = [a.first_figure for a in arrivals if a.first_figure is not None]
     errors = [e for a in [*arrivals, browser] if a for e in a.errors]
     errors += [f"no figure for {sum(a.first_figure is None for a in arrivals)} students"] * any(
@@ -202,7 +230,7 @@ def measure_page(server: Server, page: str, students: int) -> dict:
     }
 
 
-def run(apps, workers_list, pages, students_list, out: Path) -> list[dict]:
+def run(apps, workers_list, pages, students_list, out: Path, profile=False) -> list[dict]:
     rows = []
     out.mkdir(parents=True, exist_ok=True)
     for app in apps:
@@ -212,7 +240,7 @@ def run(apps, workers_list, pages, students_list, out: Path) -> list[dict]:
                 server.wait()
                 for page in pages:
                     for students in students_list:
-                        row = measure_page(server, page, students)
+                        row = measure_page(server, page, students, out if profile else None)
                         rows.append(row)
                         print(_line(row), file=sys.stderr, flush=True)
             finally:
@@ -330,6 +358,12 @@ def main(argv=None) -> int:
         "--serve-minimal", nargs=2, type=int, metavar=("WORKERS", "PORT"), help=argparse.SUPPRESS
     )
     parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="sample every server process with py-spy during each wave (the CPU-s it adds "
+        "counts in that row); writes OUT/profile-APP-PAGE-wN.txt",
+    )
+    parser.add_argument(
         "--report", metavar="JSON", help="only write the markdown of an earlier run's JSON"
     )
     args = parser.parse_args(argv)
@@ -358,7 +392,7 @@ def main(argv=None) -> int:
         "python": platform.python_version(),
     }
     out = Path(args.out)
-    rows = run(apps, workers, pages, students, out)
+    rows = run(apps, workers, pages, students, out, profile=args.profile)
     (out / "classroom.json").write_text(json.dumps({"meta": meta, "rows": rows}, indent=1))
     (out / "classroom.md").write_text(markdown(rows, meta))
     print(markdown(rows, meta))
