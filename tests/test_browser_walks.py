@@ -156,3 +156,50 @@ def test_data_pages_presentation_screens(server, projector, name, query):
     present(pg, server, f"{name}?present=1&lang=en&{query}")
     assert pg.locator(".js-plotly-plot").count() >= 1
     pg.screenshot(path=str(SHOTS / f"present-{name}.png"))
+
+
+def test_a_link_opens_the_spa_page_at_its_step_and_the_arrow_keys_step(server, projector):
+    """A lecturer's link ``?step=N`` opens the SPA walkthrough at sub-step N (its title, as
+    the server's walk has it); → and ← step in the browser (no server round trip per key)
+    and, once the lecturer stops, the URL holds the step on screen, so the address bar is
+    again a link to it."""
+    from olearn.teaching.settings import SpaScenario
+    from olearn.teaching.spa_walk import narrate, spa_solve
+
+    scenario = SpaScenario("three-rivals")
+    solved = spa_solve(scenario.instance(), scenario.variant, scenario.C)
+    titles = [s.title for s in narrate(solved, "en").steps]
+    pg = projector
+    pg.goto(f"{server}/spa?lang=en&scenario=three-rivals&step=4")
+    pg.locator(".ols .next").wait_for(timeout=120_000)
+    settle(pg)
+    shown = pg.locator("[data-testid='stMain'] h4:visible").first
+    expect(shown).to_have_text(titles[4])
+    sent: list = []
+    pg.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    for key, at in (("ArrowRight", 5), ("ArrowRight", 6), ("ArrowLeft", 5)):
+        pg.keyboard.press(key)
+        expect(shown).to_have_text(titles[at])
+    assert not sent, "a key must not wait for the server"
+    pg.wait_for_function("() => new URL(location.href).searchParams.get('step') === '5'")
+    settle(pg, min_wait=0.3)
+    expect(shown).to_have_text(titles[5])  # the rerun drew the same step
+
+
+def test_the_players_keys_work_from_the_page(server, projector):
+    """Space plays and pauses, → and ← step the frame player with the focus on the page (the
+    component lives in a shadow root: its handler must see its root as on the page)."""
+    from tests.player_support import player_js, player_state
+
+    pg = projector
+    pg.goto(f"{server}/cs_svm?hide=all&lang=en&kind=blobs&n=40&K=3")
+    pg.wait_for_function(player_js("d.ready === 'true'"), timeout=120_000)
+    t0 = int(player_state(pg)["t"])
+    pg.keyboard.press("ArrowRight")
+    pg.wait_for_function(player_js("+d.t === arg"), arg=t0 + 1)
+    pg.keyboard.press("ArrowLeft")
+    pg.wait_for_function(player_js("+d.t === arg"), arg=t0)
+    pg.keyboard.press(" ")
+    pg.wait_for_function(player_js("d.playing === 'true' && +d.t > arg"), arg=t0)
+    pg.keyboard.press(" ")
+    pg.wait_for_function(player_js("d.playing === 'false'"))

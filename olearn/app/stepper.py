@@ -21,6 +21,16 @@ emits (:func:`initial_css`) shows only the server's current step, so there is no
 all steps.  The browser code is ``olearn/app/assets/stepper.js``; the stepper's state is
 public on its root element (``.ols``: ``data-id``, ``data-moves``, ``data-latency``), which
 ``benchmarks/app_timing.py`` reads.
+
+Why not ``st.fragment`` + ``st.button(shortcut=...)`` + the step in ``st.query_params``
+(Streamlit's public API; issue 20): its prototype, ``benchmarks/fragment_stepper.py``, reruns
+the step's part of the page per click, and ``python -m benchmarks.app_timing
+--stepper-fragment --repeat 10`` (both designs in one run, load average 1.6-2.4 on 2 cores)
+measured Next from the click to the new step's figure painted at 324 ms (SPA) and 360 ms
+(CW) median, against 100 ms and 109 ms here: above the issue's 250 ms and the project's
+150 ms.  So the steps stay in the browser, and with them the one reach into Streamlit's
+DOM (the ``stLayoutWrapper`` rule of :func:`initial_css` and ``stepper.js``), guarded by
+``tests/test_browser_player.py::test_the_streamlit_dom_the_stepper_hides_steps_by_is_there``.
 """
 
 from __future__ import annotations

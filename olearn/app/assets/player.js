@@ -272,9 +272,10 @@ export default function (component) {
   };
   if (P.keys) document.removeEventListener('keydown', P.keys);
   P.keys = (e) => {
-    const tag = e.target?.tagName || '';
-    if (/INPUT|TEXTAREA|SELECT/.test(tag) || e.target?.isContentEditable) return;
-    if (!document.body.contains(root)) return;
+    // the element typed in, also inside a shadow root (e.target is then its host)
+    const typed = e.composedPath()[0] || e.target;
+    if (/INPUT|TEXTAREA|SELECT/.test(typed?.tagName || '') || typed?.isContentEditable) return;
+    if (!root.isConnected) return; // (a component's root is in a shadow root)
     if (e.key === ' ') {
       e.preventDefault();
       setPlaying(!P.playing);

@@ -142,9 +142,10 @@ export default function (component) {
   slider.oninput = () => go(+slider.value);
   if (S.keys) document.removeEventListener('keydown', S.keys);
   S.keys = (e) => {
-    const t = e.target?.tagName || '';
-    if (/INPUT|TEXTAREA|SELECT/.test(t) || e.target?.isContentEditable) return;
-    if (!document.body.contains(root)) return;
+    // the element typed in, also inside a shadow root (e.target is then its host)
+    const typed = e.composedPath()[0] || e.target;
+    if (/INPUT|TEXTAREA|SELECT/.test(typed?.tagName || '') || typed?.isContentEditable) return;
+    if (!root.isConnected) return; // (a component's root is in a shadow root)
     if (e.key === 'ArrowRight') {
       e.preventDefault();
       go(pos() + 1);
