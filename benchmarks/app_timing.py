@@ -541,6 +541,25 @@ def cold_report(out: dict) -> None:
     print("\n".join(lines))
 
 
+def _save(stem: str, out: dict, lines: list[str]) -> None:
+    """``results/<stem>.json`` (``out``) and ``results/<stem>.md`` (``lines``), printed."""
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"{stem}.json").write_text(json.dumps(out, indent=2) + "\n")
+    (RESULTS / f"{stem}.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+def _browser(p):
+    """Debian's chromium and a 1280x720 page in it (2 min for any wait): ``(browser, page)``."""
+    browser = p.chromium.launch(
+        executable_path=shutil.which("chromium"),
+        args=["--no-sandbox", "--disable-dev-shm-usage"],
+    )
+    pg = browser.new_page(viewport={"width": 1280, "height": 720})
+    pg.set_default_timeout(120_000)
+    return browser, pg
+
+
 SPA_PATH, CW_PATH = "/spa?scenario=three-rivals&step=0", "/cw?rule=arow&t=1&present=1"
 
 
@@ -559,12 +578,7 @@ def stepper_designs(repeat: int, argv) -> None:
         proto, proto_url = _server(script="benchmarks/fragment_stepper.py")
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(
-                    executable_path=shutil.which("chromium"),
-                    args=["--no-sandbox", "--disable-dev-shm-usage"],
-                )
-                pg = browser.new_page(viewport={"width": 1280, "height": 720})
-                pg.set_default_timeout(120_000)
+                browser, pg = _browser(p)
                 for page, path, chart in (("SPA", SPA_PATH, "spa-fig"), ("CW", CW_PATH, "cw-fig")):
                     rows[f"{page} Next, browser stepper"] = stepper_next(
                         pg, app_url, path, chart, repeat
@@ -587,8 +601,6 @@ def stepper_designs(repeat: int, argv) -> None:
         "browser": "chromium (Debian) via Playwright, 1280x720",
         "rows": rows,
     }
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "app_timing_stepper.json").write_text(json.dumps(out, indent=2) + "\n")
     lines = [
         "# Stepping a walkthrough: the browser stepper against an st.fragment rerun",
         "",
@@ -605,8 +617,7 @@ def stepper_designs(repeat: int, argv) -> None:
             f"| {name} | {r['median_ms']} ms | {r['p90_ms']} ms | {f['median_ms']} ms"
             f" | {f['p90_ms']} ms | {r['n']} |"
         )
-    (RESULTS / "app_timing_stepper.md").write_text("\n".join(lines) + "\n")
-    print("\n".join(lines))
+    _save("app_timing_stepper", out, lines)
 
 
 def main(argv=None) -> None:
@@ -635,12 +646,7 @@ def main(argv=None) -> None:
     proc, url = _server()
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(
-                executable_path=shutil.which("chromium"),
-                args=["--no-sandbox", "--disable-dev-shm-usage"],
-            )
-            pg = browser.new_page(viewport={"width": 1280, "height": 720})
-            pg.set_default_timeout(120_000)
+            browser, pg = _browser(p)
             play = playground(pg, url, args.repeat, args.seconds)
             nxt = stepper_next(pg, url, SPA_PATH, "spa-fig", args.repeat)
             cw = stepper_next(pg, url, CW_PATH, "cw-fig", args.repeat)
@@ -657,8 +663,6 @@ def main(argv=None) -> None:
         "cw_next": cw,
         "python": python_build(args.repeat),
     }
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "app_timing.json").write_text(json.dumps(out, indent=2) + "\n")
     lines = [
         "# App timing in the browser",
         "",
@@ -691,8 +695,7 @@ def main(argv=None) -> None:
         f" + JSON {out['python']['frames_and_json']['median_ms']} ms",
         "",
     ]
-    (RESULTS / "app_timing.md").write_text("\n".join(lines))
-    print("\n".join(lines))
+    _save("app_timing", out, lines)
 
 
 if __name__ == "__main__":

@@ -64,12 +64,7 @@ def spa_page() -> None:
             plot(views.steps[i], key="spa-fig")
         st.table(views.tables[i])
 
-    stepping()
-    for what, printed, derived in walk.formulas:  # the page below, drawn once
-        row = st.columns([1, 2, 3])
-        row[0].markdown(what)
-        row[1].latex(printed)
-        row[2].latex(derived)
+    stepping()  # (the page below the step is not drawn: a fragment's rerun leaves it alone)
 
 
 def cw_page() -> None:

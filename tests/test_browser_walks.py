@@ -298,7 +298,7 @@ def test_a_value_a_callback_set_survives_the_rerun_that_interrupts_its_run(serve
         pg.locator(".st-key-play-regenerate button").click()
         pg.wait_for_function(player_js("+d.sends > arg"), arg=int(player_state(pg)["sends"]))
         release(hold, "server")  # Regenerate's rerun, then the report's, back to back
-        pg.wait_for_function(player_js("d.sig !== arg"), arg=sig, timeout=30_000)
+        pg.wait_for_function(player_js("d.sig !== arg"), arg=sig, timeout=60_000)
         player_ready(pg)
         settle(pg, min_wait=1.0)
         assert pg.evaluate("() => new URL(location.href).searchParams.get('seed')") == "1"

@@ -26,8 +26,9 @@ redrawn.
 Each chart's ``layout.meta`` carries a signature of its data; the player waits for charts
 with its signature before adding frames, and re-applies the current frame whenever a chart
 was redrawn (plotly's ``plotly_afterplot`` event, or a chart added to the page).  The browser
-code is in ``olearn/app/assets`` (``player.js``; ``plotly_svg.js``, the fast path, holds every
-read of plotly.js internals); the player's state is public on its root element (``.olp``:
+code is in ``olearn/app/assets`` (``player.js``, after ``component_base.js``, which it shares
+with the stepper; ``plotly_svg.js``, the fast path, holds every read of plotly.js internals);
+the player's state is public on its root element (``.olp``:
 ``data-t``, ``data-ready``, ``data-rendered``, ``data-latency``..., see ``player.js``), which
 the browser tests and ``benchmarks/app_timing.py`` read.
 """
@@ -45,7 +46,10 @@ _component = st.components.v2.component(
     "olearn_player",
     html=asset("player.html"),
     css=asset("controls.css") + asset("player.css"),
-    js=asset("plotly_svg.js") + asset("geometry.js") + asset("player.js"),
+    js=asset("plotly_svg.js")
+    + asset("geometry.js")
+    + asset("component_base.js")
+    + asset("player.js"),
 )
 
 

@@ -30,7 +30,8 @@ answer held until after the next move; it fails without the ``ack`` branch of
 The figures are sent once per window and session (:func:`olearn.app.player.send_once`), not
 on every report's rerun.  Before the component has mounted, a CSS rule the page
 emits (:func:`initial_css`) shows only the server's current step, so there is no flash of
-all steps.  The browser code is ``olearn/app/assets/stepper.js``; the stepper's state is
+all steps.  The browser code is ``olearn/app/assets/stepper.js`` (after ``component_base.js``,
+which it shares with the player); the stepper's state is
 public on its root element (``.ols``: ``data-id``, ``data-moves``, ``data-latency``), which
 ``benchmarks/app_timing.py`` reads.
 
@@ -59,7 +60,7 @@ _component = st.components.v2.component(
     "olearn_stepper",
     html=asset("stepper.html"),
     css=asset("controls.css") + asset("stepper.css"),
-    js=asset("stepper.js"),
+    js=asset("component_base.js") + asset("stepper.js"),
 )
 
 
