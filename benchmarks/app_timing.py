@@ -290,25 +290,26 @@ SHOWN_H4 = (
 )
 
 
-def stepper_next(pg, url: str, path: str, key: str, repeat: int) -> dict:
-    """Next on a page stepped in the browser (:mod:`olearn.app.stepper`): from Python's click
-    to the new step's title on screen (end to end, Playwright's round trip included), and the
-    page's own click-to-painted time.  A lecturer's pace: 0.8 s between clicks, so the report
-    after each stop (and its rerun) falls between them, as in class."""
-    pg.goto(url + path)
-    pg.locator(".ols .next").wait_for(timeout=120_000)
-    pg.wait_for_timeout(2000)
-    button = pg.locator(".ols .next")
-    times, restarts, page_ms = [], 0, []
-    stepper = pg.locator(".ols").first
+def _chart_meta(chart: str) -> str:
+    """JS: the ``layout.meta`` of the chart with key ``chart`` (the step it shows)."""
+    return f"document.querySelector('.st-key-{chart} .js-plotly-plot')?.layout?.meta"
+
+
+def _next_times(pg, go, button: str, chart: str, repeat: int, after=None) -> dict:
+    """Click ``button`` ``repeat`` times at a lecturer's pace (0.8 s between clicks): the ms
+    from Python's click to the new step's title on screen, and to that title with the chart
+    ``chart`` showing the new step (its ``layout.meta``) painted (the next animation frame).
+    ``go()`` opens the page at its first step (again when Next is disabled, not timed);
+    ``after()``, if given, is called after each move."""
+    go()
+    button = pg.locator(button)
+    titles, painted, restarts = [], [], 0
     for _ in range(repeat):
         if button.is_disabled():  # the last step: back to the start (not timed)
             restarts += 1
-            pg.goto(url + path)
-            button.wait_for(timeout=120_000)
-            pg.wait_for_timeout(1500)
+            go()
         title = pg.evaluate(f"() => {SHOWN_H4}.innerText")
-        moves = int(stepper.get_attribute("data-moves") or 0)
+        meta = pg.evaluate(f"() => {_chart_meta(chart)}")
         start = time.perf_counter()
         button.click()
         pg.wait_for_function(
@@ -316,12 +317,56 @@ def stepper_next(pg, url: str, path: str, key: str, repeat: int) -> dict:
             arg=title,
             timeout=60_000,
         )
-        times.append(1000 * (time.perf_counter() - start))
+        titles.append(1000 * (time.perf_counter() - start))
+        pg.wait_for_function(
+            f"""m => new Promise((done) => {{ const check = () => {{
+              const now = {_chart_meta(chart)};
+              if (now && now !== m) requestAnimationFrame(() => done(true));
+              else requestAnimationFrame(check); }}; check(); }})""",
+            arg=meta,
+            timeout=60_000,
+        )
+        painted.append(1000 * (time.perf_counter() - start))
         pg.wait_for_timeout(800)
-        # the page's own click-to-painted time of that move (published on .ols)
-        if int(stepper.get_attribute("data-moves") or 0) > moves:
+        if after is not None:
+            after()
+    return {**_stats(titles), "with_figure": _stats(painted), "restarts": restarts}
+
+
+def stepper_next(pg, url: str, path: str, chart: str, repeat: int) -> dict:
+    """Next on a page stepped in the browser (:mod:`olearn.app.stepper`): from Python's click
+    to the new step's title on screen and to its figure painted (end to end, Playwright's
+    round trip included, :func:`_next_times`), and the page's own click-to-painted time."""
+
+    def go():
+        pg.goto(url + path)
+        pg.locator(".ols .next").wait_for(timeout=120_000)
+        pg.wait_for_timeout(2000)
+
+    stepper = pg.locator(".ols").first
+    page_ms = []
+    moves = [0]
+
+    def latency():  # the page's own click-to-painted time of each move (published on .ols)
+        got = int(stepper.get_attribute("data-moves") or 0)
+        if got > moves[0]:
             page_ms.append(float(stepper.get_attribute("data-latency")))
-    return {**_stats(times), "page": _stats(page_ms), "restarts": restarts}
+        moves[0] = got
+
+    out = _next_times(pg, go, ".ols .next", chart, repeat, latency)
+    return {**out, "page": _stats(page_ms) if page_ms else None}
+
+
+def fragment_next(pg, url: str, path: str, chart: str, repeat: int) -> dict:
+    """Next on the prototype (``benchmarks/fragment_stepper.py``: an ``st.fragment`` rerun per
+    click), timed as :func:`stepper_next`."""
+
+    def go():
+        pg.goto(url + path)
+        pg.locator(".st-key-fnext button").wait_for(timeout=120_000)
+        pg.wait_for_timeout(2000)
+
+    return _next_times(pg, go, ".st-key-fnext button", chart, repeat)
 
 
 def python_build(repeat: int) -> dict:
@@ -496,6 +541,85 @@ def cold_report(out: dict) -> None:
     print("\n".join(lines))
 
 
+def _save(stem: str, out: dict, lines: list[str]) -> None:
+    """``results/<stem>.json`` (``out``) and ``results/<stem>.md`` (``lines``), printed."""
+    RESULTS.mkdir(exist_ok=True)
+    (RESULTS / f"{stem}.json").write_text(json.dumps(out, indent=2) + "\n")
+    (RESULTS / f"{stem}.md").write_text("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+def _browser(p):
+    """Debian's chromium and a 1280x720 page in it (2 min for any wait): ``(browser, page)``."""
+    browser = p.chromium.launch(
+        executable_path=shutil.which("chromium"),
+        args=["--no-sandbox", "--disable-dev-shm-usage"],
+    )
+    pg = browser.new_page(viewport={"width": 1280, "height": 720})
+    pg.set_default_timeout(120_000)
+    return browser, pg
+
+
+SPA_PATH, CW_PATH = "/spa?scenario=three-rivals&step=0", "/cw?rule=arow&t=1&present=1"
+
+
+def stepper_designs(repeat: int, argv) -> None:
+    """SPA Next and CW Next on the app's browser stepper and on the ``st.fragment`` prototype
+    (``benchmarks/fragment_stepper.py``, a server of its own), one after the other in one
+    run; writes ``results/app_timing_stepper.json`` / ``.md``."""
+    from playwright.sync_api import sync_playwright
+
+    os.environ.setdefault("OLEARN_DATA", str(ROOT / "data"))
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    load = os.getloadavg()
+    rows = {}
+    app, app_url = _server()
+    try:
+        proto, proto_url = _server(script="benchmarks/fragment_stepper.py")
+        try:
+            with sync_playwright() as p:
+                browser, pg = _browser(p)
+                for page, path, chart in (("SPA", SPA_PATH, "spa-fig"), ("CW", CW_PATH, "cw-fig")):
+                    rows[f"{page} Next, browser stepper"] = stepper_next(
+                        pg, app_url, path, chart, repeat
+                    )
+                    query = path.split("?")[1].split("&")[-1 if page == "SPA" else 1]
+                    rows[f"{page} Next, st.fragment"] = fragment_next(
+                        pg, proto_url, f"/?page={page.lower()}&{query}", chart, repeat
+                    )
+                browser.close()
+        finally:
+            proto.terminate()
+            proto.wait(timeout=30)
+    finally:
+        app.terminate()
+        app.wait(timeout=30)
+    out = {
+        "command": "python -m benchmarks.app_timing " + " ".join(argv or sys.argv[1:]),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores,"
+        f" load avg {load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}",
+        "browser": "chromium (Debian) via Playwright, 1280x720",
+        "rows": rows,
+    }
+    lines = [
+        "# Stepping a walkthrough: the browser stepper against an st.fragment rerun",
+        "",
+        f"`{out['command'].strip()}` on {out['machine']}; {out['browser']}. End to end:",
+        "Playwright's click to the new step's title on screen, and to the main figure showing",
+        "the new step painted; a lecturer's pace (0.8 s between clicks).",
+        "",
+        "| design | to the title: median | p90 | to the figure: median | p90 | n |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, r in rows.items():
+        f = r["with_figure"]
+        lines.append(
+            f"| {name} | {r['median_ms']} ms | {r['p90_ms']} ms | {f['median_ms']} ms"
+            f" | {f['p90_ms']} ms | {r['n']} |"
+        )
+    _save("app_timing_stepper", out, lines)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=30)
@@ -505,9 +629,16 @@ def main(argv=None) -> None:
     )
     parser.add_argument("--modes", nargs="+", choices=COLD_MODES, default=list(COLD_MODES))
     parser.add_argument("--pages", nargs="+", default=None, help="page keys (default: all)")
+    parser.add_argument(
+        "--stepper-fragment",
+        action="store_true",
+        help="the steppers only: the app's against the st.fragment prototype, same run",
+    )
     args = parser.parse_args(argv)
     if args.cold:
         return cold(args.modes, args.pages)
+    if args.stepper_fragment:
+        return stepper_designs(args.repeat, argv)
     from playwright.sync_api import sync_playwright
 
     os.environ.setdefault("OLEARN_DATA", str(ROOT / "data"))
@@ -515,15 +646,10 @@ def main(argv=None) -> None:
     proc, url = _server()
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(
-                executable_path=shutil.which("chromium"),
-                args=["--no-sandbox", "--disable-dev-shm-usage"],
-            )
-            pg = browser.new_page(viewport={"width": 1280, "height": 720})
-            pg.set_default_timeout(120_000)
+            browser, pg = _browser(p)
             play = playground(pg, url, args.repeat, args.seconds)
-            nxt = stepper_next(pg, url, "/spa?scenario=three-rivals&step=0", "spa", args.repeat)
-            cw = stepper_next(pg, url, "/cw?rule=arow&t=1&present=1", "cw", args.repeat)
+            nxt = stepper_next(pg, url, SPA_PATH, "spa-fig", args.repeat)
+            cw = stepper_next(pg, url, CW_PATH, "cw-fig", args.repeat)
             browser.close()
     finally:
         proc.terminate()
@@ -537,8 +663,6 @@ def main(argv=None) -> None:
         "cw_next": cw,
         "python": python_build(args.repeat),
     }
-    RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "app_timing.json").write_text(json.dumps(out, indent=2) + "\n")
     lines = [
         "# App timing in the browser",
         "",
@@ -571,8 +695,7 @@ def main(argv=None) -> None:
         f" + JSON {out['python']['frames_and_json']['median_ms']} ms",
         "",
     ]
-    (RESULTS / "app_timing.md").write_text("\n".join(lines))
-    print("\n".join(lines))
+    _save("app_timing", out, lines)
 
 
 if __name__ == "__main__":

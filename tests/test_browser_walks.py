@@ -156,3 +156,153 @@ def test_data_pages_presentation_screens(server, projector, name, query):
     present(pg, server, f"{name}?present=1&lang=en&{query}")
     assert pg.locator(".js-plotly-plot").count() >= 1
     pg.screenshot(path=str(SHOTS / f"present-{name}.png"))
+
+
+def test_a_link_opens_the_spa_page_at_its_step_and_the_arrow_keys_step(server, projector):
+    """A lecturer's link ``?step=N`` opens the SPA walkthrough at sub-step N (its title, as
+    the server's walk has it); → and ← step in the browser (no server round trip per key)
+    and, once the lecturer stops, the URL holds the step on screen, so the address bar is
+    again a link to it."""
+    from olearn.teaching.settings import SpaScenario
+    from olearn.teaching.spa_walk import narrate, spa_solve
+
+    scenario = SpaScenario("three-rivals")
+    solved = spa_solve(scenario.instance(), scenario.variant, scenario.C)
+    titles = [s.title for s in narrate(solved, "en").steps]
+    pg = projector
+    pg.goto(f"{server}/spa?lang=en&scenario=three-rivals&step=4")
+    pg.locator(".ols .next").wait_for(timeout=120_000)
+    settle(pg)
+    shown = pg.locator("[data-testid='stMain'] h4:visible").first
+    expect(shown).to_have_text(titles[4])
+    sent: list = []
+    pg.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
+    for key, at in (("ArrowRight", 5), ("ArrowRight", 6), ("ArrowLeft", 5)):
+        pg.keyboard.press(key)
+        expect(shown).to_have_text(titles[at])
+    assert not sent, "a key must not wait for the server"
+    pg.wait_for_function("() => new URL(location.href).searchParams.get('step') === '5'")
+    settle(pg, min_wait=0.3)
+    expect(shown).to_have_text(titles[5])  # the rerun drew the same step
+
+
+def test_the_players_keys_work_from_the_page(server, projector):
+    """Space plays and pauses, → and ← step the frame player with the focus on the page (the
+    component lives in a shadow root: its handler must see its root as on the page)."""
+    from tests.player_support import player_js, player_state
+
+    pg = projector
+    pg.goto(f"{server}/cs_svm?hide=all&lang=en&kind=blobs&n=40&K=3")
+    pg.wait_for_function(player_js("d.ready === 'true'"), timeout=120_000)
+    t0 = int(player_state(pg)["t"])
+    pg.keyboard.press("ArrowRight")
+    pg.wait_for_function(player_js("+d.t === arg"), arg=t0 + 1)
+    pg.keyboard.press("ArrowLeft")
+    pg.wait_for_function(player_js("+d.t === arg"), arg=t0)
+    pg.keyboard.press(" ")
+    pg.wait_for_function(player_js("d.playing === 'true' && +d.t > arg"), arg=t0)
+    pg.keyboard.press(" ")
+    pg.wait_for_function(player_js("d.playing === 'false'"))
+
+
+def hold_replies(pg) -> dict:
+    """Route the page's websocket through Playwright so a test can hold the messages of one
+    direction (``hold["page"] = True``: the server's; ``hold["server"] = True``: the
+    browser's) and let them through later, in order (:func:`release`): a busy server or a
+    slow network, made deterministic.  Call before ``goto``."""
+    hold = {"page": False, "server": False, "held": {"page": [], "server": []}, "ws": {}}
+
+    def route(ws):
+        server = ws.connect_to_server()
+        hold["ws"] = {"page": ws, "server": server}
+
+        def forward(to):
+            def send(message):
+                if hold[to]:
+                    hold["held"][to].append(message)
+                else:
+                    hold["ws"][to].send(message)
+
+            return send
+
+        ws.on_message(forward("server"))
+        server.on_message(forward("page"))
+
+    pg.route_web_socket("**/_stcore/stream", route)
+    return hold
+
+
+def release(hold: dict, to: str = "page") -> None:
+    """Let the held messages to ``to`` through, in order, and stop holding them."""
+    hold[to] = False
+    for message in hold["held"][to]:
+        hold["ws"][to].send(message)
+    hold["held"][to].clear()
+
+
+STEPPER_ID = (
+    "() => { for (const h of document.querySelectorAll('[data-testid=stMain] *')) {"
+    " const r = h.shadowRoot && h.shadowRoot.querySelector('.ols'); if (r) return r.dataset.id; }"
+    " return null; }"
+)
+
+
+def test_the_stepper_keeps_a_step_taken_while_the_server_answers_an_older_one(server, page):
+    """The browser reports a step 350 ms after the lecturer stops; the server's rerun for it
+    can arrive after the lecturer has moved on.  That rerun says "current = the reported
+    step"; the stepper must not jump back to it (the page took our report: its ``ack``
+    tells the stepper the browser leads), and the URL ends at the step on screen."""
+    context = page.context.browser.new_context(viewport={"width": 1400, "height": 2000})
+    try:
+        pg = context.new_page()
+        hold = hold_replies(pg)
+        pg.goto(f"{server}/spa?lang=en&scenario=three-rivals&step=0")
+        pg.locator(".ols .next").wait_for(timeout=120_000)
+        settle(pg)
+        hold["page"] = True  # the server's answers wait (a busy server)
+        pg.keyboard.press("ArrowRight")  # step 1; its report leaves 350 ms later
+        pg.wait_for_timeout(700)
+        pg.keyboard.press("ArrowRight")  # step 2, before the answer to the report of 1
+        assert pg.evaluate(STEPPER_ID) == "2"
+        release(hold)  # the rerun of the report of step 1 arrives
+        pg.wait_for_timeout(250)  # (before the report of step 2 leaves)
+        assert pg.evaluate(STEPPER_ID) == "2", "the stepper went back to the older step"
+        pg.wait_for_function("() => new URL(location.href).searchParams.get('step') === '2'")
+        settle(pg, min_wait=0.3)
+        assert pg.evaluate(STEPPER_ID) == "2"
+        assert_no_error(pg)
+    finally:
+        context.close()
+
+
+def test_a_value_a_callback_set_survives_the_rerun_that_interrupts_its_run(server, page):
+    """Regenerate sets the Playground's seed in a callback (:meth:`Controls.set`).  Clicked
+    right after Pause, the player's report reaches the server while Regenerate's run is
+    going, carrying the seed the browser still shows (0): Streamlit stops that run and starts
+    one with the browser's widget values, where the old seed would win.  Made deterministic
+    here: both messages are held and reach the server back to back."""
+    from tests.player_support import player_js, player_ready, player_state
+
+    context = page.context.browser.new_context(viewport={"width": 1400, "height": 2000})
+    try:
+        pg = context.new_page()
+        hold = hold_replies(pg)
+        pg.goto(f"{server}/playground?algos=perceptron,pa&n=200&t=0&seed=0")
+        player_ready(pg)
+        settle(pg, min_wait=1.0)
+        pg.locator(".olp button.play").click()
+        pg.wait_for_function(player_js("+d.t >= 30"))
+        sig = player_state(pg)["sig"]
+        hold["server"] = True
+        pg.locator(".olp button.play").click()  # Pause: the report leaves 200 ms later
+        pg.locator(".st-key-play-regenerate button").click()
+        pg.wait_for_function(player_js("+d.sends > arg"), arg=int(player_state(pg)["sends"]))
+        release(hold, "server")  # Regenerate's rerun, then the report's, back to back
+        pg.wait_for_function(player_js("d.sig !== arg"), arg=sig, timeout=60_000)
+        player_ready(pg)
+        settle(pg, min_wait=1.0)
+        assert pg.evaluate("() => new URL(location.href).searchParams.get('seed')") == "1"
+        assert pg.get_by_label("Seed", exact=True).input_value() == "1"
+        assert_no_error(pg)
+    finally:
+        context.close()

@@ -17,14 +17,18 @@ release or a speed change, the player reports ``{"t": ..., "fps": ...}`` (a trig
 debounced); the page stores it and writes it to the URL, so a shared link shows the frame on
 screen.  A report can be lost on its way (the rerun it asks for replaced by another one while
 the server is busy): the browser checks that the URL, which only the server writes, shows the
-frame on screen and sends the report again until it does.  The report's rerun finds the same
-(cached) figures, so nothing is redrawn.
+frame on screen and sends the report again until it does (the race: without it, the URL kept
+an older frame, issue 22; ``tests/test_browser_player.py::
+test_arrow_keys_on_the_time_slider_reach_the_url`` loses reports on purpose and fails
+without the resend).  The report's rerun finds the same (cached) figures, so nothing is
+redrawn.
 
 Each chart's ``layout.meta`` carries a signature of its data; the player waits for charts
 with its signature before adding frames, and re-applies the current frame whenever a chart
 was redrawn (plotly's ``plotly_afterplot`` event, or a chart added to the page).  The browser
-code is in ``olearn/app/assets`` (``player.js``; ``plotly_svg.js``, the fast path, holds every
-read of plotly.js internals); the player's state is public on its root element (``.olp``:
+code is in ``olearn/app/assets`` (``player.js``, after ``component_base.js``, which it shares
+with the stepper; ``plotly_svg.js``, the fast path, holds every read of plotly.js internals);
+the player's state is public on its root element (``.olp``:
 ``data-t``, ``data-ready``, ``data-rendered``, ``data-latency``..., see ``player.js``), which
 the browser tests and ``benchmarks/app_timing.py`` read.
 """
@@ -42,14 +46,20 @@ _component = st.components.v2.component(
     "olearn_player",
     html=asset("player.html"),
     css=asset("controls.css") + asset("player.css"),
-    js=asset("plotly_svg.js") + asset("geometry.js") + asset("player.js"),
+    js=asset("plotly_svg.js")
+    + asset("geometry.js")
+    + asset("component_base.js")
+    + asset("player.js"),
 )
 
 
 def send_once(sent_key: str, sig: str, parts: dict[str, str]) -> str:
     """The JSON object of ``parts`` (name -> JSON text) the first time this session sees
     ``sig``, else "" (the browser keeps what it was sent; a browser that lacks it asks, see
-    :func:`report_of`)."""
+    :func:`report_of`).
+
+    Not a race guard but the cost of a stop: every report's rerun would otherwise send
+    every frame again (megabytes for the Playground at n = 400)."""
     if st.session_state.get(sent_key) == sig:
         return ""
     st.session_state[sent_key] = sig
@@ -58,7 +68,15 @@ def send_once(sent_key: str, sig: str, parts: dict[str, str]) -> str:
 
 def report_of(result, sent_key: str):
     """The component's report (its ``pos`` trigger), after handling the browser's "I have no
-    payload" (a reload): forget that it was sent and rerun, which sends it again."""
+    payload": forget that it was sent and rerun, which sends it again.
+
+    The browser keeps the payload in its page (``globalThis``) and the server remembers
+    sending it in the session; the two part only if the page starts afresh on a session
+    that already sent it.  A reload, a new tab and a page change do not do that (they start
+    a new session or keep the page: no "need" was sent in any of them, checked in chromium
+    with Streamlit 1.67); what is left is a run that sent the payload superseded before the
+    component mounted it (CW's ``st.rerun`` past a window).  Kept as that guard: without it
+    such a stepper or player stays empty for the session."""
     pos = getattr(result, "pos", None)
     if isinstance(pos, dict) and pos.get("need"):
         st.session_state.pop(sent_key, None)

@@ -15,12 +15,35 @@ Steps have ids (e.g. the index of the example an update happens on), so a page m
 (``more=True``), it reports at once and the page's rerun sends the next window.
 
 Python hears back only after the lecturer stops (350 ms without a move): the stepper reports
-``{"id": ...}``, the page stores it in its state and the URL, and the rerun draws the same
-step, so nothing on screen changes.  Before the component has mounted, a CSS rule the page
+``{"id": ..., "seq": n}``, the page stores it in its state and the URL, and the rerun draws
+the same step, so nothing on screen changes.  The rerun also hands back ``ack = n``, the
+report the page took.  The race this prevents: the lecturer moves on while the server
+answers a report; the answer says "current = the reported step", and a stepper following
+the page would jump back to it.  A new ``ack`` tells the stepper the page is only echoing
+the browser (which leads); an unchanged ``ack`` with another ``current`` is the page moving
+by itself (CW's "Back to the start", its ``t`` slider), which the stepper follows.  Tested
+by ``tests/test_browser_walks.py::
+test_the_stepper_keeps_a_step_taken_while_the_server_answers_an_older_one`` (the server's
+answer held until after the next move; it fails without the ``ack`` branch of
+``stepper.js``).
+
+The figures are sent once per window and session (:func:`olearn.app.player.send_once`), not
+on every report's rerun.  Before the component has mounted, a CSS rule the page
 emits (:func:`initial_css`) shows only the server's current step, so there is no flash of
-all steps.  The browser code is ``olearn/app/assets/stepper.js``; the stepper's state is
+all steps.  The browser code is ``olearn/app/assets/stepper.js`` (after ``component_base.js``,
+which it shares with the player); the stepper's state is
 public on its root element (``.ols``: ``data-id``, ``data-moves``, ``data-latency``), which
 ``benchmarks/app_timing.py`` reads.
+
+Why not ``st.fragment`` + ``st.button(shortcut=...)`` + the step in ``st.query_params``
+(Streamlit's public API; issue 20): its prototype, ``benchmarks/fragment_stepper.py``, reruns
+the step's part of the page per click, and ``python -m benchmarks.app_timing
+--stepper-fragment --repeat 10`` (both designs in one run, load average 1.6-2.4 on 2 cores)
+measured Next from the click to the new step's figure painted at 324 ms (SPA) and 360 ms
+(CW) median, against 100 ms and 109 ms here: above the issue's 250 ms and the project's
+150 ms.  So the steps stay in the browser, and with them the one reach into Streamlit's
+DOM (the ``stLayoutWrapper`` rule of :func:`initial_css` and ``stepper.js``), guarded by
+``tests/test_browser_player.py::test_the_streamlit_dom_the_stepper_hides_steps_by_is_there``.
 """
 
 from __future__ import annotations
@@ -37,7 +60,7 @@ _component = st.components.v2.component(
     "olearn_stepper",
     html=asset("stepper.html"),
     css=asset("controls.css") + asset("stepper.css"),
-    js=asset("stepper.js"),
+    js=asset("component_base.js") + asset("stepper.js"),
 )
 
 

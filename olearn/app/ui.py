@@ -437,10 +437,14 @@ class Controls:
         """Change a control's value from a callback (before its widget is drawn).
 
         The value holds until a run of the page completes (:func:`forget_pending`).  The
-        browser learns it only from that run: a rerun it asked for meanwhile (the player's
-        report after a Pause, a second click) carries the widget's old value, and Streamlit
-        would let that old value win in the run it interrupts.  Regenerate clicked just
-        after Pause showed the new seed over the old data."""
+        race it prevents: the browser learns the value only from that run, and a rerun it
+        asks for meanwhile (the player's report after a Pause, a second click) carries the
+        widget's old value; Streamlit stops the running run and starts one with the
+        browser's widget values, where the old value wins over the callback's (Streamlit
+        1.67 still does).  Regenerate clicked just after Pause was lost: the seed stayed 0
+        and the data old.  ``tests/test_browser_walks.py::
+        test_a_value_a_callback_set_survives_the_rerun_that_interrupts_its_run`` holds both
+        messages and delivers them back to back; without the held value it fails."""
         st.session_state[self.key(name)] = value
         st.session_state[_PENDING + self.key(name)] = value
 

@@ -6,10 +6,7 @@
 // Plotly.animate), data-jumps and data-latency (the last Step/Back/key: ms from the click to
 // the next paint), data-sends / data-resends (reports to the server).
 
-// a player's state outlives a mount (Streamlit mounts the component again on every rerun)
-const STORE = Symbol.for('olearn.player');
-globalThis[STORE] = globalThis[STORE] || new Map();
-const players = globalThis[STORE];
+const players = componentStates('olearn.player'); // (component_base.js)
 const OPTS = {
   mode: 'immediate',
   frame: { duration: 0, redraw: false },
@@ -270,55 +267,25 @@ export default function (component) {
     P.fps = +speed.value;
     if (!P.playing) report();
   };
-  if (P.keys) document.removeEventListener('keydown', P.keys);
-  P.keys = (e) => {
-    const tag = e.target?.tagName || '';
-    if (/INPUT|TEXTAREA|SELECT/.test(tag) || e.target?.isContentEditable) return;
-    if (!document.body.contains(root)) return;
-    if (e.key === ' ') {
-      e.preventDefault();
-      setPlaying(!P.playing);
-    } else if (e.key === 'ArrowRight') {
-      e.preventDefault();
-      jump(P.t + 1);
-    } else if (e.key === 'ArrowLeft') {
-      e.preventDefault();
-      jump(P.t - 1);
-    }
-  };
-  document.addEventListener('keydown', P.keys);
+  const unbind = bindKeys(P, root, {
+    ' ': () => setPlaying(!P.playing),
+    ArrowRight: () => jump(P.t + 1),
+    ArrowLeft: () => jump(P.t - 1),
+  });
   label();
   // Show P.t on every chart of this signature once it is drawn, and again whenever plotly
-  // draws it anew (Streamlit re-renders a chart, a resize): on plotly's afterplot event and
-  // on charts added to the page (a MutationObserver), one check per animation frame.
-  const hooked = new WeakSet();
-  let pending = 0;
-  function sync() {
-    pending = 0;
-    for (const gd of charts()) {
-      if (!ready(gd)) continue;
-      if (!hooked.has(gd) && gd.on) {
-        hooked.add(gd);
-        gd.on('plotly_afterplot', () => {
-          shownOn.delete(gd);
-          schedule();
-        });
-      }
+  // draws it anew (Streamlit re-renders a chart, a resize).
+  const stop = watchCharts(
+    () => charts().filter(ready),
+    (gd) => {
       if (!P.playing && shown(gd) !== P.t) draw(gd, P.t).then(publish);
-    }
-    publish();
-  }
-  function schedule() {
-    if (!pending) pending = requestAnimationFrame(sync);
-  }
-  const observer = new MutationObserver(schedule);
-  observer.observe(document.body, { childList: true, subtree: true });
-  schedule();
+    },
+    { redrawn: (gd) => shownOn.delete(gd), done: publish },
+  );
   return () => {
-    observer.disconnect();
-    cancelAnimationFrame(pending);
+    stop();
+    unbind();
     clearTimeout(P.timer);
     P.playing = false;
-    document.removeEventListener('keydown', P.keys);
   };
 }

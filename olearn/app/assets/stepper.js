@@ -3,10 +3,7 @@
 // step shown), data-moves and data-latency (the last move: ms from the click to the painted
 // charts).
 
-// a stepper's state outlives a mount (Streamlit mounts the component again on every rerun)
-const STORE = Symbol.for('olearn.stepper');
-globalThis[STORE] = globalThis[STORE] || new Map();
-const steppers = globalThis[STORE];
+const steppers = componentStates('olearn.stepper'); // (component_base.js)
 
 // every step container of `prefix` but the one of `id`
 function hideRule(prefix, id) {
@@ -74,10 +71,11 @@ export default function (component) {
   }
   const charts = () =>
     Object.keys(S.raw || {})
-      .map((k) => [k, document.querySelector(`.st-key-${k} .js-plotly-plot`)])
-      .filter((p) => p[1]);
+      .map((k) => document.querySelector(`.st-key-${k} .js-plotly-plot`))
+      .filter(Boolean);
   const tag = (id) => `${cfg.family}:${id}`;
-  async function draw(k, gd) {
+  async function draw(gd) {
+    const k = Object.keys(S.raw || {}).find((key) => gd.closest(`.st-key-${key}`));
     const i = pos();
     if (!window.Plotly || !gd.layout || i < 0 || !S.raw[k]?.[i]) return;
     if (gd.layout.meta === tag(S.id)) return;
@@ -130,7 +128,7 @@ export default function (component) {
     }
     S.id = cfg.ids[i];
     label();
-    await Promise.all(charts().map(([k, gd]) => draw(k, gd)));
+    await Promise.all(charts().map(draw));
     await new Promise((r) => requestAnimationFrame(() => r()));
     S.latency = performance.now() - t0;
     S.moves += 1;
@@ -140,47 +138,17 @@ export default function (component) {
   prev.onclick = () => go(pos() - 1);
   next.onclick = () => go(pos() + 1);
   slider.oninput = () => go(+slider.value);
-  if (S.keys) document.removeEventListener('keydown', S.keys);
-  S.keys = (e) => {
-    const t = e.target?.tagName || '';
-    if (/INPUT|TEXTAREA|SELECT/.test(t) || e.target?.isContentEditable) return;
-    if (!document.body.contains(root)) return;
-    if (e.key === 'ArrowRight') {
-      e.preventDefault();
-      go(pos() + 1);
-    } else if (e.key === 'ArrowLeft') {
-      e.preventDefault();
-      go(pos() - 1);
-    }
-  };
-  document.addEventListener('keydown', S.keys);
+  const unbind = bindKeys(S, root, {
+    ArrowRight: () => go(pos() + 1),
+    ArrowLeft: () => go(pos() - 1),
+  });
   label();
-  // Keep every chart on the shown step: Streamlit draws a chart with the server's figure
-  // (plotly's afterplot event) or adds it to the page (a MutationObserver); one check per
-  // animation frame.
-  const hooked = new WeakSet();
-  let pending = 0;
-  function sync() {
-    pending = 0;
-    for (const [k, gd] of charts()) {
-      if (!hooked.has(gd) && gd.on) {
-        hooked.add(gd);
-        gd.on('plotly_afterplot', schedule);
-      }
-      draw(k, gd);
-    }
-  }
-  function schedule() {
-    if (!pending) pending = requestAnimationFrame(sync);
-  }
-  const observer = new MutationObserver(schedule);
-  observer.observe(document.body, { childList: true, subtree: true });
-  schedule();
+  // keep every chart on the shown step (Streamlit draws a chart with the server's figure)
+  const stop = watchCharts(charts, draw);
   return () => {
-    observer.disconnect();
-    cancelAnimationFrame(pending);
+    stop();
+    unbind();
     clearTimeout(S.timer);
-    document.removeEventListener('keydown', S.keys);
     document.body.classList.remove(`ols-${cfg.key}`);
     style.remove();
   };

@@ -1,0 +1,65 @@
+// What the player (player.js) and the stepper (stepper.js) share, loaded before each of them
+// (olearn.app.player / olearn.app.stepper join the files): a state that outlives a mount, the
+// page's keys, and keeping every chart on the shown frame or step.
+
+// The states of one kind of component, by key: Streamlit mounts a component again on every
+// rerun, and its state must outlive the mount.
+function componentStates(name) {
+  const key = Symbol.for(name);
+  globalThis[key] = globalThis[key] || new Map();
+  return globalThis[key];
+}
+
+// Listen to the page's keys for the component whose root is `root`: `actions` maps a key
+// (KeyboardEvent.key) to what it does.  Keys typed into a field are the field's; the
+// handler (kept in `S.keys`, replacing the previous mount's) does nothing once `root` left
+// the page.  Returns the function that stops listening.
+function bindKeys(S, root, actions) {
+  if (S.keys) document.removeEventListener('keydown', S.keys);
+  S.keys = (e) => {
+    // the element typed in, also inside a shadow root (e.target is then its host)
+    const typed = e.composedPath()[0] || e.target;
+    if (/INPUT|TEXTAREA|SELECT/.test(typed?.tagName || '') || typed?.isContentEditable) return;
+    if (!root.isConnected) return; // (a component's root is in a shadow root)
+    const act = actions[e.key];
+    if (act) {
+      e.preventDefault();
+      act();
+    }
+  };
+  document.addEventListener('keydown', S.keys);
+  const keys = S.keys;
+  return () => document.removeEventListener('keydown', keys);
+}
+
+// Visit every chart of `charts()` (plotly graph divs) once per animation frame after Streamlit
+// drew one with the server's figure (plotly's afterplot event: `redrawn(gd)` first) or the
+// page changed (a MutationObserver), then call `done()`.  Returns the function that stops.
+function watchCharts(charts, visit, { redrawn, done } = {}) {
+  const hooked = new WeakSet();
+  let pending = 0;
+  function schedule() {
+    if (!pending) pending = requestAnimationFrame(sync);
+  }
+  function sync() {
+    pending = 0;
+    for (const gd of charts()) {
+      if (!hooked.has(gd) && gd.on) {
+        hooked.add(gd);
+        gd.on('plotly_afterplot', () => {
+          redrawn?.(gd);
+          schedule();
+        });
+      }
+      visit(gd);
+    }
+    done?.();
+  }
+  const observer = new MutationObserver(schedule);
+  observer.observe(document.body, { childList: true, subtree: true });
+  schedule();
+  return () => {
+    observer.disconnect();
+    cancelAnimationFrame(pending);
+  };
+}
