@@ -114,14 +114,17 @@ with guard():
             st.caption(
                 f"{tr(f'spa.scenario.{name}')} · {rule}" + (f" · C = {C}" if RULES[rule] else "")
             )
+    # the figure is sent before the sub-steps' texts (which go under the stepper all the
+    # same): a class arriving at once sees it sooner (benchmarks/classroom.py)
+    with fig_col:
+        plot(views.steps[index], key="spa-fig")
+    with text_col:
         for i, step in enumerate(walk.steps):
             with st.container(key=block_key("spatext", i)):
                 st.markdown(f"#### {step.title}")
                 st.markdown(step.text)
                 for formula in step.latex:
                     st.latex(formula)
-    with fig_col:
-        plot(views.steps[index], key="spa-fig")
 
     st.markdown(f"#### {tr('spa.formulas')}")
     head = st.columns([1, 2, 3])
