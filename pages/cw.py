@@ -115,6 +115,7 @@ with guard():
                 titles=[tr("cw.k_of", k=first + j + 1, n=len(updates)) for j in range(len(ids))],
                 more=more,
                 less=less,
+                url=("t", 1),
             )
             current = later[0]
             if reported is not None and reported in updates:

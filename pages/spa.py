@@ -106,6 +106,7 @@ with guard():
             {"prev": tr("spa.prev"), "next": tr("spa.next"), "slider": tr("spa.substep")},
             blocks=BLOCKS,
             titles=[tr("spa.step_of", i=i + 1, n=n_steps) for i in range(n_steps)],
+            url=("step", 0),
         )
         if reported is not None and 0 <= reported < n_steps:
             index = ui.adopt("step", reported)

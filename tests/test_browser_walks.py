@@ -14,6 +14,7 @@ No timed asserts: every wait is for a condition.  Marked ``browser``.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import expect
@@ -211,6 +212,7 @@ def hold_replies(pg) -> dict:
     browser's) and let them through later, in order (:func:`release`): a busy server or a
     slow network, made deterministic.  Call before ``goto``."""
     hold = {"page": False, "server": False, "held": {"page": [], "server": []}, "ws": {}}
+    hold["lose"] = None  # bytes: the browser's next message holding them is lost
 
     def route(ws):
         server = ws.connect_to_server()
@@ -218,6 +220,10 @@ def hold_replies(pg) -> dict:
 
         def forward(to):
             def send(message):
+                lose = hold["lose"]
+                if to == "server" and lose and isinstance(message, bytes) and lose in message:
+                    hold["lose"] = None
+                    return
                 if hold[to]:
                     hold["held"][to].append(message)
                 else:
@@ -240,6 +246,26 @@ def release(hold: dict, to: str = "page") -> None:
     hold["held"][to].clear()
 
 
+@contextmanager
+def held_page(page, url: str, ready):
+    """A new 1400x2000 page whose websocket runs through :func:`hold_replies`, at ``url``
+    once ``ready(pg)`` and settled: ``(pg, hold)``; closed afterwards."""
+    context = page.context.browser.new_context(viewport={"width": 1400, "height": 2000})
+    try:
+        pg = context.new_page()
+        hold = hold_replies(pg)
+        pg.goto(url)
+        ready(pg)
+        settle(pg)
+        yield pg, hold
+    finally:
+        context.close()
+
+
+def stepper_ready(pg) -> None:
+    pg.locator(".ols .next").wait_for(timeout=120_000)
+
+
 STEPPER_ID = (
     "() => { for (const h of document.querySelectorAll('[data-testid=stMain] *')) {"
     " const r = h.shadowRoot && h.shadowRoot.querySelector('.ols'); if (r) return r.dataset.id; }"
@@ -252,13 +278,8 @@ def test_the_stepper_keeps_a_step_taken_while_the_server_answers_an_older_one(se
     can arrive after the lecturer has moved on.  That rerun says "current = the reported
     step"; the stepper must not jump back to it (the page took our report: its ``ack``
     tells the stepper the browser leads), and the URL ends at the step on screen."""
-    context = page.context.browser.new_context(viewport={"width": 1400, "height": 2000})
-    try:
-        pg = context.new_page()
-        hold = hold_replies(pg)
-        pg.goto(f"{server}/spa?lang=en&scenario=three-rivals&step=0")
-        pg.locator(".ols .next").wait_for(timeout=120_000)
-        settle(pg)
+    url = f"{server}/spa?lang=en&scenario=three-rivals&step=0"
+    with held_page(page, url, stepper_ready) as (pg, hold):
         hold["page"] = True  # the server's answers wait (a busy server)
         pg.keyboard.press("ArrowRight")  # step 1; its report leaves 350 ms later
         pg.wait_for_timeout(700)
@@ -271,8 +292,6 @@ def test_the_stepper_keeps_a_step_taken_while_the_server_answers_an_older_one(se
         settle(pg, min_wait=0.3)
         assert pg.evaluate(STEPPER_ID) == "2"
         assert_no_error(pg)
-    finally:
-        context.close()
 
 
 def test_a_value_a_callback_set_survives_the_rerun_that_interrupts_its_run(server, page):
@@ -283,13 +302,8 @@ def test_a_value_a_callback_set_survives_the_rerun_that_interrupts_its_run(serve
     here: both messages are held and reach the server back to back."""
     from tests.player_support import player_js, player_ready, player_state
 
-    context = page.context.browser.new_context(viewport={"width": 1400, "height": 2000})
-    try:
-        pg = context.new_page()
-        hold = hold_replies(pg)
-        pg.goto(f"{server}/playground?algos=perceptron,pa&n=200&t=0&seed=0")
-        player_ready(pg)
-        settle(pg, min_wait=1.0)
+    url = f"{server}/playground?algos=perceptron,pa&n=200&t=0&seed=0"
+    with held_page(page, url, player_ready) as (pg, hold):
         pg.locator(".olp button.play").click()
         pg.wait_for_function(player_js("+d.t >= 30"))
         sig = player_state(pg)["sig"]
@@ -304,5 +318,21 @@ def test_a_value_a_callback_set_survives_the_rerun_that_interrupts_its_run(serve
         assert pg.evaluate("() => new URL(location.href).searchParams.get('seed')") == "1"
         assert pg.get_by_label("Seed", exact=True).input_value() == "1"
         assert_no_error(pg)
-    finally:
-        context.close()
+
+
+def test_a_lost_report_of_the_stepper_is_sent_again_until_the_url_shows_the_step(server, page):
+    """The stepper's report after a stop is lost on its way (as a busy server once lost the
+    player's): the browser sees the URL not showing its step and sends it again, so the
+    address bar ends as a link to the step on screen (without the resend it keeps the
+    older step)."""
+    with held_page(page, f"{server}/cw?lang=en&rule=arow&t=1", stepper_ready) as (pg, hold):
+        hold["lose"] = b'"seq"'  # the next report
+        pg.keyboard.press("ArrowRight")
+        shown = int(pg.evaluate(STEPPER_ID))
+        pg.wait_for_function(
+            "t => new URL(location.href).searchParams.get('t') === t", arg=str(shown + 1)
+        )
+        assert hold["lose"] is None  # a report was lost
+        settle(pg, min_wait=0.3)
+        assert pg.evaluate(STEPPER_ID) == str(shown)
+        assert_no_error(pg)

@@ -27,6 +27,12 @@ test_the_stepper_keeps_a_step_taken_while_the_server_answers_an_older_one`` (the
 answer held until after the next move; it fails without the ``ack`` branch of
 ``stepper.js``).
 
+A report can also be lost on its way (the rerun it asks for replaced by another one while
+the server is busy): with ``url=``, the browser sends it again until the URL, which only the
+server writes, shows the step on screen (``reportUntilArrived`` in ``component_base.js``, the
+player's too; ``test_a_lost_report_of_the_stepper_is_sent_again_until_the_url_shows_the_step``
+loses one on purpose and fails without the resend).
+
 The figures are sent once per window and session (:func:`olearn.app.player.send_once`), not
 on every report's rerun.  Before the component has mounted, a CSS rule the page
 emits (:func:`initial_css`) shows only the server's current step, so there is no flash of
@@ -113,6 +119,7 @@ def stepper(
     titles: list[str] | None = None,
     more: int | None = None,
     less: int | None = None,
+    url: tuple[str, int] | None = None,
 ) -> int | None:
     """Mount the stepper; returns the step id the browser reported (on the rerun after the
     lecturer stopped), else None.
@@ -121,6 +128,9 @@ def stepper(
     names the data (a change resets the browser to ``current``); ``figures`` maps a chart key
     to one figure JSON per id; ``blocks`` are the container prefixes of :func:`block_key`;
     ``more`` / ``less`` are the ids past either end of the window, when there are any.
+    ``url = (name, offset)``: the page writes a reported step to the URL as ``?name=`` step id
+    + offset; the browser sends its report again until the URL shows the step on screen (a
+    report can be lost, as the player's can; None: no check).
     The page must also emit :func:`initial_css` (``st.html``) before the blocks.
     """
     sig = f"{family}|{ids[0]}-{ids[-1]}"
@@ -142,6 +152,7 @@ def stepper(
         next_id=more,
         more_before=less is not None,
         prev_id=less,
+        url=None if url is None else {"name": url[0], "offset": int(url[1])},
     )
     result = _component(
         key=f"stepper-{key}",

@@ -63,3 +63,27 @@ function watchCharts(charts, visit, { redrawn, done } = {}) {
     cancelAnimationFrame(pending);
   };
 }
+
+// The value of the URL parameter `name` (the server writes the URL).
+function urlParam(name) {
+  return new URL(location.href).searchParams.get(name);
+}
+
+// Report to the server with `send()` (false: nothing to send now), then make sure it arrived:
+// the server writes the value it adopted to the URL, so until `arrived()` holds, send again
+// (a report can be lost: the rerun it asked for replaced by another one while the server is
+// busy), backing off 0.4, 0.8, 1.6... s so a slow server is not interrupted forever; each
+// resend counts in `S.resends`.  The timer is `S.confirmTimer` (clear it to stop).
+function reportUntilArrived(S, send, arrived, tries = 0) {
+  clearTimeout(S.confirmTimer);
+  if (!send() || !arrived || tries >= 8) return;
+  S.confirmTimer = setTimeout(
+    () => {
+      if (!arrived()) {
+        S.resends = (S.resends || 0) + 1;
+        reportUntilArrived(S, send, arrived, tries + 1);
+      }
+    },
+    400 * 2 ** tries,
+  );
+}

@@ -115,7 +115,7 @@ export default function (component) {
 
   // the frame's name in the URL (the server writes it there once it took a report)
   const urlValue = (t) => String(cfg.url.values ? cfg.url.values[t] : t);
-  const inUrl = () => new URL(location.href).searchParams.get(cfg.url.name);
+  const inUrl = () => urlParam(cfg.url.name);
   function publish() {
     const gds = charts();
     const drawn = gds.length > 0 && gds.every((gd) => ready(gd) && shown(gd) === P.t);
@@ -192,27 +192,18 @@ export default function (component) {
   // the value it adopted to the URL, so until the URL shows this frame, send it again (a
   // report can be lost: the rerun it asked for replaced by another), backing off 0.4, 0.8,
   // 1.6... s so a slow server is not interrupted forever.
-  function send(tries) {
-    clearTimeout(P.confirmTimer);
-    if (P.playing || !P.report) return;
+  function send() {
+    if (P.playing || !P.report) return false;
     P.report('pos', { t: P.t, fps: P.fps });
     P.sends += 1;
     publish();
-    if (!cfg.url || tries >= 8) return;
-    P.confirmTimer = setTimeout(
-      () => {
-        if (!P.playing && inUrl() !== urlValue(P.t)) {
-          P.resends += 1;
-          send(tries + 1);
-        }
-      },
-      400 * 2 ** tries,
-    );
+    return true;
   }
+  const arrived = () => P.playing || inUrl() === urlValue(P.t);
   function report() {
     clearTimeout(P.reportTimer);
     clearTimeout(P.confirmTimer);
-    P.reportTimer = setTimeout(() => send(0), 200);
+    P.reportTimer = setTimeout(() => reportUntilArrived(P, send, cfg.url && arrived), 200);
   }
   async function loop() {
     if (!P.playing) return;

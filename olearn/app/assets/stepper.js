@@ -98,16 +98,20 @@ export default function (component) {
     style.textContent = cfg.blocks.map((p) => hideRule(p, S.id)).join('\n');
     publish();
   }
+  // the step's value in the URL (the server writes it there once it took a report)
+  const arrived = cfg.url && (() => urlParam(cfg.url.name) === String(S.id + cfg.url.offset));
   function report(now) {
     clearTimeout(S.timer);
+    clearTimeout(S.confirmTimer);
     const send = () => {
-      if (S.report) {
-        S.seq += 1;
-        S.report('pos', { id: S.id, seq: S.seq });
-      }
+      if (!S.report) return false;
+      S.seq += 1;
+      S.report('pos', { id: S.id, seq: S.seq });
+      return true;
     };
-    if (now) send();
-    else S.timer = setTimeout(send, 350);
+    const start = () => reportUntilArrived(S, send, arrived);
+    if (now) start();
+    else S.timer = setTimeout(start, 350);
   }
   async function go(i) {
     const t0 = performance.now();
@@ -149,6 +153,7 @@ export default function (component) {
     stop();
     unbind();
     clearTimeout(S.timer);
+    clearTimeout(S.confirmTimer);
     document.body.classList.remove(`ols-${cfg.key}`);
     style.remove();
   };
