@@ -13,9 +13,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = [*sorted((ROOT / "olearn").rglob("*.py")), *sorted((ROOT / "pages").glob("*.py"))]
 
-# what gives browser code away: a tag, a function, an arrow, an event hook, a CSS declaration
+# what gives browser code away: a tag with code after it (a tag around an asset's text is
+# glue), a function, an arrow, an event hook, a CSS declaration
 BROWSER = re.compile(
-    r"<style|<script|\bfunction\s*\(|=>\s*[{(]|addEventListener|"
+    r"<(?:style|script)[^>]*>\s*[^\s<]|\bfunction\s*\(|=>\s*[{(]|addEventListener|"
     r"[\w\])\"*]\s*\{\s*[-\w]+\s*:[^;{}]*;"
 )
 

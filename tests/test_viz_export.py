@@ -144,8 +144,15 @@ def _figures(out) -> list[go.Figure]:
 
 def _embedded(html_text: str) -> list[dict]:
     """The figures a page written by plotly holds: ``Plotly.newPlot(id, data, layout, config)``
-    and, for an animation, ``Plotly.addFrames(id, frames)`` (parsed back from the file)."""
+    and, for an animation, ``Plotly.addFrames(id, frames)``; or those of olearn's animation
+    page (``window.olearnAnimation = {"charts": [{"id", "figure"}], ...}``), parsed back."""
     decoder = json.JSONDecoder()
+    if (at := html_text.find("window.olearnAnimation = ")) >= 0:
+        page, _ = decoder.raw_decode(html_text, at + len("window.olearnAnimation = "))
+        return [
+            {"frames": [], **{k: c["figure"].get(k) for k in ("data", "layout", "frames")}}
+            for c in page["charts"]
+        ]
     figs = []
     for m in re.finditer(r'Plotly\.newPlot\(\s*"[^"]+",\s*', html_text):
         data, end = decoder.raw_decode(html_text, m.end())

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 import plotly.io as pio
+from plotly.offline import get_plotlyjs
 
 from olearn.viz.assets import asset
 
@@ -160,26 +161,15 @@ def animation_html(
     from ``animated_dict(..., controls=False)``: frames of the same names); the lead's Play
     and slider move them all to the same frame, and Play goes on from the frame shown."""
     config = {"displaylogo": False, **(config or {})}
-    ids = [f"olearn-{i}" for i in range(1 + len(followers))]
-    parts = [
-        pio.to_html(
-            fig,
-            include_plotlyjs=i == 0,
-            full_html=False,
-            validate=False,
-            auto_play=False,
-            div_id=ids[i],
-            config=config,
-        )
-        for i, fig in enumerate([lead, *followers])
-    ]
+    charts = [{"id": f"olearn-{i}", "figure": fig} for i, fig in enumerate([lead, *followers])]
+    divs = "".join(f'<div id="{c["id"]}"></div>\n' for c in charts)
+    # plotly.py's encoder (numpy arrays as typed arrays); "</" cannot close the script early
+    data = pio.to_json({"charts": charts, "config": config}, validate=False).replace("</", "<\\/")
     return (
         "<!DOCTYPE html>\n<html>\n<head><meta charset='utf-8'>"
-        f"<title>{html.escape(title)}</title></head>\n<body>\n"
-        + "\n".join(parts)
-        + "\n"
-        + f"<script>window.olearnChartIds = {json.dumps(ids)};\n"
+        f"<title>{html.escape(title)}</title>\n"
+        f"<script>{get_plotlyjs()}</script></head>\n<body>\n{divs}"
+        f"<script>window.olearnAnimation = {data};\n"
         + asset("animation_sync.js")
-        + "</script>"
-        + "\n</body>\n</html>\n"
+        + "</script>\n</body>\n</html>\n"
     )
