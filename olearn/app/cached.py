@@ -418,8 +418,9 @@ CW_NOISE = (0.2, 3)  # the CW page's label-noise experiment on arrival: noise, p
 def prepare_defaults(langs=("en", "ja")) -> None:
     """Compute what every student's first visit asks for, once, before they arrive: the
     default Playground run and its views, the default SPA walk, the CW page's first window of
-    updates, the home page's map (each language).  Run in the server's background warm-up
-    thread; what it fills is what the pages then find in the cache."""
+    updates, the home page's map (each language).  Run in the server's background thread
+    (from its start under ``olearn app``: :mod:`olearn.app.serve`); what it fills is what the
+    pages then find in the cache, and a page asking for a value it is computing waits for it."""
     from olearn.app.stepper import window
     from olearn.teaching.settings import DEFAULT_SPA, default_cw, default_playground
     from olearn.teaching.strings import t
@@ -429,10 +430,10 @@ def prepare_defaults(langs=("en", "ja")) -> None:
     updates = cw_updates(cw)
     later = [i for i in updates if i >= CW_T - 1]
     ids = window(updates, later[0], 10)[0] if later else []
-    for lang in langs:
+    for lang in langs:  # the landing page first, the heaviest last
+        home_data(t("home.family", lang), lang)
         stream_views(run, lang, True, PLAYGROUND_HEIGHTS, min(PLAYGROUND_T, run.length))
         spa_views(DEFAULT_SPA, lang)
         for i in ids:
             cw_step(cw, i, lang)
         cw_noise(*CW_NOISE, cw.seed, lang)
-        home_data(t("home.family", lang), lang)

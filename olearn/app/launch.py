@@ -24,7 +24,6 @@ import subprocess
 import sys
 from collections.abc import Sequence
 
-from olearn.app import ENTRY
 from olearn.datasets.upload import MAX_BYTES
 
 MIB = 1024 * 1024  # Streamlit's "megabytes" (server.maxUploadSize) are MiB
@@ -55,13 +54,15 @@ def _flag(value: object) -> str:
 
 
 def command(extra: Sequence[str] = ()) -> list[str]:
-    """The ``streamlit run`` command line for the installed entry script.
+    """The command line of the app's server: ``streamlit run`` on the installed entry script
+    with :data:`SETTINGS`, through :mod:`olearn.app.serve` (which prepares the pages from the
+    server's start).
 
-    >>> command(["--server.port", "8600"])[1:4]
-    ['-m', 'streamlit', 'run']
+    >>> command(["--server.port", "8600"])[1:3]
+    ['-m', 'olearn.app.serve']
     """
     options = [f"--{name}={_flag(value)}" for name, value in SETTINGS.items()]
-    return [sys.executable, "-m", "streamlit", "run", str(ENTRY), *options, *extra]
+    return [sys.executable, "-m", "olearn.app.serve", *options, *extra]
 
 
 def run(extra: Sequence[str] = ()) -> int:
