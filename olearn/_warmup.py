@@ -111,7 +111,7 @@ def warm(
     for i, (name, compile_) in enumerate(todo):
         if progress is not None:
             progress(name, i, len(todo))
-        _yield_to_pages()
+        yield_to_pages()
         compile_()
     if progress is not None:
         progress("done", len(todo), len(todo))
@@ -166,9 +166,11 @@ def page_running() -> Iterator[None]:
             _idle.notify_all()
 
 
-def _yield_to_pages() -> None:
-    """In :func:`warm`: wait while a page runs or ran less than :data:`GRACE` s ago (at most
-    :data:`PAUSE_LIMIT` s in all).  Without pages (``olearn warmup``) it returns at once."""
+def yield_to_pages() -> None:
+    """In :func:`warm` (and between the app's preparation steps): wait while a page runs or
+    ran less than :data:`GRACE` s ago (at most :data:`PAUSE_LIMIT` s in all).  Without pages
+    (``olearn warmup``) it returns at once.  Never call it while holding what a page may wait
+    for (inside a cached function, an import, a compilation): only between such steps."""
     deadline = time.monotonic() + PAUSE_LIMIT
     with _idle:
         while time.monotonic() < deadline:

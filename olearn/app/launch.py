@@ -7,7 +7,9 @@ two equal.  This module imports nothing from Streamlit: the CLI can say what is 
 
 ``olearn app`` becomes the Streamlit server (``os.execv``, on POSIX) rather than starting it
 as a child: a signal sent to ``olearn app`` (Ctrl-C, ``kill``, a test's ``terminate()``) reaches
-the server itself, and no server is left running when the command is stopped.
+the server itself, and no server is left running when the command is stopped.  The server runs
+through :mod:`olearn.app.serve`, which prepares the pages from its start (imports, default
+views, kernels) so that the first visitor does not wait for them.
 
 ``olearn app --workers N`` (:func:`run_workers`) runs N such servers on private loopback ports
 behind nginx on the public one (:mod:`olearn.app.hosting`); this process stays, and stops them

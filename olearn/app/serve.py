@@ -7,14 +7,17 @@ daemon thread (:func:`olearn._warmup.start_background`) that
 
 1. imports what the pages import (:data:`PACKAGES`: plotly, numba, scikit-learn and olearn's
    own modules, about 2-4 s on 2 cores),
-2. computes the default view of every page (:func:`olearn.app.cached.prepare_defaults`),
+2. computes the default views of Home, Playground, SPA and CW, in English and Japanese
+   (:func:`olearn.app.cached.prepare_defaults`),
 3. compiles, or loads from numba's on-disk cache, every kernel (:func:`olearn._warmup.warm`).
 
-A fresh server's first visitor then finds the imports done and the default views in the
-cache; a page that needs a value still being prepared waits for it (``st.cache_resource``
-computes a value once, the other callers wait) instead of computing it a second time, and says
+A fresh server's first visitor then finds the imports done and those views in the cache; a
+page that needs a value still being prepared waits for it (``st.cache_resource`` computes a
+value once, the other callers wait) instead of computing it a second time, and says
 "Preparing kernels (first run only)" while the thread runs.  Kernel compilation yields to any
-page being drawn (:func:`olearn._warmup.page_running`).  The thread ends with the server.
+page being drawn, and so does the preparation between two steps (a module, a view:
+:func:`olearn._warmup.yield_to_pages`): a page opened before the preparation reached it is
+drawn as without one, not slower.  The thread ends with the server.
 ``OLEARN_WARMUP=0`` turns it off (the page then computes what it shows).
 """
 
@@ -24,6 +27,8 @@ import importlib
 import pkgutil
 import sys
 from collections.abc import Sequence
+
+from olearn import _warmup
 
 # the packages whose modules the pages import (every module of each; the entry scripts and
 # this module excepted)
@@ -35,6 +40,7 @@ PACKAGES = (
     "olearn.kernels",
     "olearn.estimators",
     "olearn.experiments",
+    "olearn.datasets",
 )
 SKIP = ("olearn.app.streamlit_app", "olearn.app.serve", "olearn.app.launch")
 THIRD_PARTY = ("plotly.graph_objects", "plotly.io", "sklearn.base", "numba")
@@ -52,6 +58,7 @@ def import_pages_modules() -> list[str]:
     for name in names:
         if name in SKIP:
             continue
+        _warmup.yield_to_pages()  # a page being drawn goes first (its imports are the same)
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - a page importing it reports the error itself
@@ -69,7 +76,6 @@ def prepare() -> None:
 
 def main(argv: Sequence[str]) -> None:
     """``streamlit run ENTRY *argv``, the preparation thread started first."""
-    from olearn import _warmup
     from olearn.app import ENTRY
 
     if _warmup.enabled():
