@@ -28,7 +28,10 @@ included), and to its content with the script run ended.  Three installs (``--mo
   imports, default views, kernels, from the server's start; under ``streamlit run app.py``:
   after its first page);
 - ``warmup``: ``olearn warmup`` was run once into that empty cache before the server started
-  (an install that ran it, e.g. a server image), the server's own preparation on.
+  (an install that ran it, e.g. a server image), the server's own preparation on;
+- ``prepared``: as ``warmup``, the page opened once the server's console said
+  ``pages prepared`` (a lecturer who starts the server before the class; ``olearn app``
+  only).
 
 ``--cold-repeat N`` visits each page on N fresh servers and reports the median (the machine is
 shared: one visit says little).
@@ -46,6 +49,7 @@ import socket
 import statistics
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -366,7 +370,7 @@ DRAWN_JS = (
     ".every(c => c.querySelector('.main-svg'))"
     " && (!(" + OLP + ") || " + OLP + ".dataset.ready === 'true')"
 )
-COLD_MODES = ("none", "background", "warmup")
+COLD_MODES = ("none", "background", "warmup", "prepared")
 # pages that draw no figure until asked (a button): timed to their content
 NO_FIGURE = ("compare", "reproduce")
 
@@ -386,19 +390,26 @@ def warmed_cache(folder: str) -> float:
     return round(time.perf_counter() - start, 1)
 
 
-def _olearn_app(env: dict):
-    """``olearn app`` (headless, loopback, a free port) once healthy: ``(process, url)``."""
+def _olearn_app(env: dict, prepared: bool = False):
+    """``olearn app`` (headless, loopback, a free port) once healthy (and with ``prepared``,
+    once its console said the pages are prepared): ``(process, url)``."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     cmd = [sys.executable, "-m", "olearn", "app", "--server.headless", "true"]
     cmd += ["--server.port", str(port), "--server.address", "127.0.0.1"]
+    console = subprocess.PIPE if prepared else subprocess.DEVNULL
     proc = subprocess.Popen(
-        cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT, env=env
+        cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=console, env=env, text=True
     )
     url = f"http://127.0.0.1:{port}"
     start = time.perf_counter()
     try:
+        if prepared:  # the console's line (olearn.app.serve); the rest read and dropped
+            for line in proc.stderr:
+                if "pages prepared" in line:
+                    break
+            threading.Thread(target=proc.stderr.read, daemon=True).start()
         for _ in range(1200):
             try:
                 with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2):
@@ -442,10 +453,13 @@ def cold_visit(path: str, mode: str, launch, warmed: str | None = None, how: str
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="olearn-numba-") as cache:
-        if mode == "warmup":
+        if mode in ("warmup", "prepared"):
             shutil.copytree(warmed, cache, dirs_exist_ok=True)
         env = _env(cache, mode)
-        proc, url = _olearn_app(env) if how == "olearn" else _server(env)
+        if how == "olearn":
+            proc, url = _olearn_app(env, prepared=mode == "prepared")
+        else:
+            proc, url = _server(env)
         try:
             browser, pg = launch()
             try:
@@ -489,7 +503,8 @@ def cold(modes, pages, repeat: int = 1, how: str = "olearn") -> None:
     kept = json.loads(previous.read_text()) if pages and previous.exists() else {}
     rows = kept.get("pages", {})  # a subset re-measured: the other rows are kept
     warmed = tempfile.mkdtemp(prefix="olearn-numba-warmed-")
-    warmup_s = warmed_cache(warmed) if "warmup" in modes else kept.get("warmup_s")
+    warmed_needed = {"warmup", "prepared"} & set(modes)
+    warmup_s = warmed_cache(warmed) if warmed_needed else kept.get("warmup_s")
     loads = []
     with sync_playwright() as p:
 
@@ -596,7 +611,9 @@ def main(argv=None) -> None:
     parser.add_argument(
         "--cold", action="store_true", help="the cold-start table instead (module docstring)"
     )
-    parser.add_argument("--modes", nargs="+", choices=COLD_MODES, default=list(COLD_MODES))
+    parser.add_argument(
+        "--modes", nargs="+", choices=COLD_MODES, default=list(COLD_MODES[:3]), help="--cold"
+    )
     parser.add_argument("--pages", nargs="+", default=None, help="page keys (default: all)")
     parser.add_argument(
         "--cold-repeat", type=int, default=1, help="--cold: fresh servers per page and install"

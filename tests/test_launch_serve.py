@@ -31,17 +31,22 @@ def test_serve_starts_the_preparation_before_streamlit(monkeypatch, enabled):
 
     calls = []
     monkeypatch.setattr(_warmup, "enabled", lambda: enabled)
-    monkeypatch.setattr(
-        _warmup, "start_background", lambda **kw: calls.append(("prepare", kw["first"]))
-    )
+
+    def start_background(first, then):
+        calls.append(("prepare", first))
+        then()  # the console's last line
+
+    monkeypatch.setattr(_warmup, "start_background", start_background)
     monkeypatch.setattr(
         streamlit.web.cli, "main", lambda prog_name: calls.append((prog_name, list(sys.argv)))
     )
     monkeypatch.setattr(sys, "argv", ["before"])
+    monkeypatch.setattr(serve, "say", lambda message: calls.append(message[:28]))
     serve.main(["--server.port", "8600"])
     streamlit_call = ("streamlit", ["streamlit", "run", str(ENTRY), "--server.port", "8600"])
     if enabled:
-        assert calls == [("prepare", serve.prepare), streamlit_call]
+        said = ["olearn: preparing the pages ", "olearn: pages prepared in 0 "]
+        assert calls == [said[0], ("prepare", serve.prepare), said[1], streamlit_call]
     else:
         assert calls == [streamlit_call]
 

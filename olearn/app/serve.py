@@ -17,7 +17,8 @@ value once, the other callers wait) instead of computing it a second time, and s
 "Preparing kernels (first run only)" while the thread runs.  Kernel compilation yields to any
 page being drawn, and so does the preparation between two steps (a module, a view:
 :func:`olearn._warmup.yield_to_pages`): a page opened before the preparation reached it is
-drawn as without one, not slower.  The thread ends with the server.
+drawn as without one, not slower.  The console says when the preparation starts and how long
+it took ("pages prepared in N s").  The thread ends with the server.
 ``OLEARN_WARMUP=0`` turns it off (the page then computes what it shows).
 """
 
@@ -26,6 +27,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import sys
+import time
 from collections.abc import Sequence
 
 from olearn import _warmup
@@ -74,12 +76,22 @@ def prepare() -> None:
     prepare_defaults()
 
 
+def say(message: str) -> None:
+    """A line on the server's console (stderr, beside Streamlit's own)."""
+    print(message, file=sys.stderr, flush=True)
+
+
 def main(argv: Sequence[str]) -> None:
     """``streamlit run ENTRY *argv``, the preparation thread started first."""
     from olearn.app import ENTRY
 
     if _warmup.enabled():
-        _warmup.start_background(first=prepare)
+        start = time.perf_counter()
+        say("olearn: preparing the pages in the background (first run only)")
+        _warmup.start_background(
+            first=prepare,
+            then=lambda: say(f"olearn: pages prepared in {time.perf_counter() - start:.0f} s"),
+        )
     from streamlit.web.cli import main as streamlit_main
 
     sys.argv = ["streamlit", "run", str(ENTRY), *argv]
