@@ -1,5 +1,6 @@
 """Compile olearn's numba kernels ahead of their first use: ``olearn warmup``, and the app
-server's background warm-up (started once its first page is drawn).
+server's background warm-up (started with the server by ``olearn app``, or once its first page
+is drawn under ``streamlit run app.py``).
 
 A fresh install has an empty numba cache, so the first ``fit`` of each family, and the first
 visit of each app page, compiles its kernels (10-16 s in all, silently).  :func:`warm` calls
@@ -18,18 +19,23 @@ What is compiled, one "part" at a time (a part's name is what ``progress`` recei
 
 :func:`start_background` runs :func:`warm` once per process in a daemon thread (a daemon
 thread ends with the server, so nothing outlives it) and :func:`warming` says whether it is
-still running, for the pages' "preparing kernels" message.  The app's server starts it when its
-first page has been drawn, not before: started with the server, it competed with that page
-for the compiler (numba compiles one function at a time) and made the first visit slower
-(Playground 27 s instead of 6 s on an empty cache, ``benchmarks/app_timing.py --cold``).
+still running, for the pages' "preparing kernels" message.  ``olearn app`` starts it with the
+server (:mod:`olearn.app.serve`: imports and the pages' default views first, then the
+kernels).  Started that way with the kernels first, it once competed with the first page for
+the compiler (numba compiles one function at a time) and made the first visit slower
+(Playground 27 s instead of 6 s on an empty cache, ``benchmarks/app_timing.py --cold``): so
+the kernels come last, and :func:`warm` yields to pages being drawn: before each part it
+waits until no page has run for :data:`GRACE` seconds (:func:`page_running`, entered by the
+app's frame around every page).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 import numpy as np
 import scipy.sparse as sp
@@ -105,6 +111,7 @@ def warm(
     for i, (name, compile_) in enumerate(todo):
         if progress is not None:
             progress(name, i, len(todo))
+        yield_to_pages()
         compile_()
     if progress is not None:
         progress("done", len(todo), len(todo))
@@ -137,25 +144,69 @@ def warm_announced(say: Callable[[str], None], only: Iterable[str] | None = None
         timer.cancel()
 
 
+GRACE = 1.5  # seconds without a page being drawn before a kernel is compiled in the background
+PAUSE_LIMIT = 60.0  # a page running longer (a long comparison) no longer holds the warm-up
+_pages = {"running": 0, "ended": 0.0}
+_idle = threading.Condition()
+
+
+@contextlib.contextmanager
+def page_running() -> Iterator[None]:
+    """Around a page's run: the background warm-up compiles nothing meanwhile, nor in the
+    :data:`GRACE` seconds after (the browser drawing the page, on a lecturer's laptop the
+    same machine)."""
+    with _idle:
+        _pages["running"] += 1
+    try:
+        yield
+    finally:
+        with _idle:
+            _pages["running"] -= 1
+            _pages["ended"] = time.monotonic()
+            _idle.notify_all()
+
+
+def yield_to_pages() -> None:
+    """In :func:`warm` (and between the app's preparation steps): wait while a page runs or
+    ran less than :data:`GRACE` s ago (at most :data:`PAUSE_LIMIT` s in all).  Without pages
+    (``olearn warmup``) it returns at once.  Never call it while holding what a page may wait
+    for (inside a cached function, an import, a compilation): only between such steps."""
+    deadline = time.monotonic() + PAUSE_LIMIT
+    with _idle:
+        while time.monotonic() < deadline:
+            if _pages["running"]:
+                _idle.wait(timeout=0.1)
+                continue
+            quiet = time.monotonic() - _pages["ended"]
+            if quiet >= GRACE:
+                return
+            _idle.wait(timeout=GRACE - quiet)
+
+
 _thread: threading.Thread | None = None
 _thread_lock = threading.Lock()
 
 
-def start_background(then: Callable[[], object] | None = None) -> threading.Thread:
-    """Start :func:`warm` in a daemon thread, once per process, and ``then`` after it in the
-    same thread (the app: its default views, computed before students arrive); the thread."""
+def start_background(
+    then: Callable[[], object] | None = None, first: Callable[[], object] | None = None
+) -> threading.Thread:
+    """Start :func:`warm` in a daemon thread, once per process, with ``first`` before it and
+    ``then`` after it in the same thread (the app: its imports and default views, computed
+    before students arrive); the thread."""
     global _thread
     with _thread_lock:
         if _thread is None:
             _thread = threading.Thread(
-                target=_warm_quietly, args=(then,), name="olearn-warmup", daemon=True
+                target=_warm_quietly, args=(then, first), name="olearn-warmup", daemon=True
             )
             _thread.start()
         return _thread
 
 
-def _warm_quietly(then: Callable[[], object] | None = None) -> None:
-    for work in (warm, then):
+def _warm_quietly(
+    then: Callable[[], object] | None = None, first: Callable[[], object] | None = None
+) -> None:
+    for work in (first, warm, then):
         try:
             if work is not None:
                 work()

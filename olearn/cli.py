@@ -237,7 +237,9 @@ def _app_description() -> str:
     settings = "\n".join(f"  --{name}={_flag(value)}" for name, value in SETTINGS.items())
     return (
         "Start the Streamlit app from the installed package: `streamlit run` on olearn's entry\n"
-        "script with the app's settings below. SIGINT/SIGTERM stop the server.\n\n"
+        "script with the app's settings below. SIGINT/SIGTERM stop the server. From its\n"
+        "start the server prepares the pages in the background (imports, default figures,\n"
+        "numba kernels; OLEARN_WARMUP=0 turns it off).\n\n"
         f"Settings olearn passes (yours, given later, win):\n{settings}\n\n"
         "Every other option is Streamlit's and is passed on unchanged, e.g.\n"
         "  olearn app --server.port 8600 --server.headless true\n"

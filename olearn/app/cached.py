@@ -418,8 +418,12 @@ CW_NOISE = (0.2, 3)  # the CW page's label-noise experiment on arrival: noise, p
 def prepare_defaults(langs=("en", "ja")) -> None:
     """Compute what every student's first visit asks for, once, before they arrive: the
     default Playground run and its views, the default SPA walk, the CW page's first window of
-    updates, the home page's map (each language).  Run in the server's background warm-up
-    thread; what it fills is what the pages then find in the cache."""
+    updates, the home page's map (each language).  Run in the server's background thread
+    (from its start under ``olearn app``: :mod:`olearn.app.serve`); what it fills is what the
+    pages then find in the cache, and a page asking for a value it is computing waits for it;
+    between two values it lets a page being drawn go first
+    (:func:`olearn._warmup.yield_to_pages`)."""
+    from olearn import _warmup
     from olearn.app.stepper import window
     from olearn.teaching.settings import DEFAULT_SPA, default_cw, default_playground
     from olearn.teaching.strings import t
@@ -429,10 +433,18 @@ def prepare_defaults(langs=("en", "ja")) -> None:
     updates = cw_updates(cw)
     later = [i for i in updates if i >= CW_T - 1]
     ids = window(updates, later[0], 10)[0] if later else []
-    for lang in langs:
-        stream_views(run, lang, True, PLAYGROUND_HEIGHTS, min(PLAYGROUND_T, run.length))
-        spa_views(DEFAULT_SPA, lang)
-        for i in ids:
-            cw_step(cw, i, lang)
-        cw_noise(*CW_NOISE, cw.seed, lang)
-        home_data(t("home.family", lang), lang)
+    steps = []
+    for lang in langs:  # the landing page first, the heaviest last
+        steps += [
+            lambda lang=lang: home_data(t("home.family", lang), lang),
+            lambda lang=lang: stream_views(
+                run, lang, True, PLAYGROUND_HEIGHTS, min(PLAYGROUND_T, run.length)
+            ),
+            lambda lang=lang: spa_views(DEFAULT_SPA, lang),
+            *(lambda lang=lang, i=i: cw_step(cw, i, lang) for i in ids),
+            lambda lang=lang: cw_noise(*CW_NOISE, cw.seed, lang),
+        ]
+    for step in steps:
+        # between two cached values (never inside one, which a page may be waiting for)
+        _warmup.yield_to_pages()
+        step()

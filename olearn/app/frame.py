@@ -86,7 +86,9 @@ def main() -> None:
         notice.info(t("ui.warming", lang), icon=":material/hourglass_top:")
     token = _IN_FRAME.set(True)
     try:
-        with guard():  # no traceback ever reaches the screen, even from a page's imports
+        # no traceback ever reaches the screen, even from a page's imports; no kernel is
+        # compiled in the background meanwhile (olearn._warmup.page_running)
+        with guard(), _warmup.page_running():
             navigation.run()
         if not _warmup.warming():  # the page is drawn: the notice goes, unless still true
             notice.empty()

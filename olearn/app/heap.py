@@ -8,9 +8,10 @@ script run on this 2-core machine, the whole of olearn's cost per arrival above 
 Streamlit app (issue 23's profile: ``py-spy`` over 40 arrivals, 34% of the server's samples
 in ``ScriptRunner._on_script_finished``).
 
-:func:`prepare_and_settle` runs once per server, at the end of its background warm-up: it
-prepares the default views and then :func:`gc.freeze` moves everything alive to the
-permanent generation, which collections skip.  The collection after each run then walks only
+:func:`settle` runs once per server, at the end of its background preparation
+(:mod:`olearn.app.serve` under ``olearn app``; :func:`prepare_and_settle` after the kernels
+under ``streamlit run app.py``): :func:`gc.freeze` moves everything alive to the permanent
+generation, which collections skip.  The collection after each run then walks only
 what sessions made since (well under a millisecond for a page's run), and still frees their
 garbage, so Streamlit's reason for it (memory that would otherwise build up) holds.  What is
 frozen is never collected: the modules, compiled kernels and cached defaults, which live as

@@ -7,7 +7,9 @@ two equal.  This module imports nothing from Streamlit: the CLI can say what is 
 
 ``olearn app`` becomes the Streamlit server (``os.execv``, on POSIX) rather than starting it
 as a child: a signal sent to ``olearn app`` (Ctrl-C, ``kill``, a test's ``terminate()``) reaches
-the server itself, and no server is left running when the command is stopped.
+the server itself, and no server is left running when the command is stopped.  The server runs
+through :mod:`olearn.app.serve`, which prepares the pages from its start (imports, default
+views, kernels) so that the first visitor does not wait for them.
 
 ``olearn app --workers N`` (:func:`run_workers`) runs N such servers on private loopback ports
 behind nginx on the public one (:mod:`olearn.app.hosting`); this process stays, and stops them
@@ -24,7 +26,6 @@ import subprocess
 import sys
 from collections.abc import Sequence
 
-from olearn.app import ENTRY
 from olearn.datasets.upload import MAX_BYTES
 
 MIB = 1024 * 1024  # Streamlit's "megabytes" (server.maxUploadSize) are MiB
@@ -55,13 +56,15 @@ def _flag(value: object) -> str:
 
 
 def command(extra: Sequence[str] = ()) -> list[str]:
-    """The ``streamlit run`` command line for the installed entry script.
+    """The command line of the app's server: ``streamlit run`` on the installed entry script
+    with :data:`SETTINGS`, through :mod:`olearn.app.serve` (which prepares the pages from the
+    server's start).
 
-    >>> command(["--server.port", "8600"])[1:4]
-    ['-m', 'streamlit', 'run']
+    >>> command(["--server.port", "8600"])[1:3]
+    ['-m', 'olearn.app.serve']
     """
     options = [f"--{name}={_flag(value)}" for name, value in SETTINGS.items()]
-    return [sys.executable, "-m", "streamlit", "run", str(ENTRY), *options, *extra]
+    return [sys.executable, "-m", "olearn.app.serve", *options, *extra]
 
 
 def run(extra: Sequence[str] = ()) -> int:

@@ -1,0 +1,106 @@
+"""The process ``olearn app`` runs: Streamlit's server, prepared from the moment it starts.
+
+``python -m olearn.app.serve [streamlit options]`` is ``streamlit run`` on the installed entry
+script (Streamlit's own command-line entry point, ``streamlit.web.cli.main``, the function the
+``streamlit`` command calls), with one addition made before the server opens its port: a
+daemon thread (:func:`olearn._warmup.start_background`) that
+
+1. imports what the pages import (:data:`PACKAGES`: plotly, numba, scikit-learn and olearn's
+   own modules, about 2-4 s on 2 cores),
+2. computes the default views of Home, Playground, SPA and CW, in English and Japanese
+   (:func:`olearn.app.cached.prepare_defaults`),
+3. compiles, or loads from numba's on-disk cache, every kernel (:func:`olearn._warmup.warm`),
+4. freezes what is then alive (:func:`olearn.app.heap.settle`), so that Streamlit's full
+   garbage collection after every script run walks only what sessions make.
+
+A fresh server's first visitor then finds the imports done and those views in the cache; a
+page that needs a value still being prepared waits for it (``st.cache_resource`` computes a
+value once, the other callers wait) instead of computing it a second time, and says
+"Preparing kernels (first run only)" while the thread runs.  Kernel compilation yields to any
+page being drawn, and so does the preparation between two steps (a module, a view:
+:func:`olearn._warmup.yield_to_pages`): a page opened before the preparation reached it is
+drawn as without one, not slower.  The console says when the preparation starts and how long
+it took ("pages prepared in N s").  The thread ends with the server.
+``OLEARN_WARMUP=0`` turns it off (the page then computes what it shows).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import sys
+import time
+from collections.abc import Sequence
+
+from olearn import _warmup
+
+# the packages whose modules the pages import (every module of each; the entry scripts and
+# this module excepted)
+PACKAGES = (
+    "olearn.app",
+    "olearn.teaching",
+    "olearn.viz",
+    "olearn.core",
+    "olearn.kernels",
+    "olearn.estimators",
+    "olearn.experiments",
+    "olearn.datasets",
+)
+SKIP = ("olearn.app.streamlit_app", "olearn.app.serve", "olearn.app.launch")
+THIRD_PARTY = ("plotly.graph_objects", "plotly.io", "sklearn.base", "numba")
+
+
+def import_pages_modules() -> list[str]:
+    """Import every module the pages may import; the names that failed (an optional
+    dependency missing: the page that needs it says so when visited)."""
+    failed = []
+    names = list(THIRD_PARTY)
+    for package in PACKAGES:
+        names.append(package)
+        path = importlib.import_module(package).__path__
+        names += [m.name for m in pkgutil.walk_packages(path, package + ".")]
+    for name in names:
+        if name in SKIP:
+            continue
+        _warmup.yield_to_pages()  # a page being drawn goes first (its imports are the same)
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001 - a page importing it reports the error itself
+            failed.append(name)
+    return failed
+
+
+def prepare() -> None:
+    """Steps 1 and 2 of the module docstring (step 3 is the warm-up itself)."""
+    import_pages_modules()
+    from olearn.app.cached import prepare_defaults
+
+    prepare_defaults()
+
+
+def say(message: str) -> None:
+    """A line on the server's console (stderr, beside Streamlit's own)."""
+    print(message, file=sys.stderr, flush=True)
+
+
+def main(argv: Sequence[str]) -> None:
+    """``streamlit run ENTRY *argv``, the preparation thread started first."""
+    from olearn.app import ENTRY, heap
+
+    if _warmup.enabled():
+        start = time.perf_counter()
+        say("olearn: preparing the pages in the background (first run only)")
+
+        def done() -> None:
+            heap.settle()  # what lives as long as the server leaves Streamlit's collections
+            say(f"olearn: pages prepared in {time.perf_counter() - start:.0f} s")
+
+        _warmup.start_background(first=prepare, then=done)
+    from streamlit.web.cli import main as streamlit_main
+
+    sys.argv = ["streamlit", "run", str(ENTRY), *argv]
+    streamlit_main(prog_name="streamlit")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
