@@ -163,6 +163,52 @@ def test_separable_data_reaches_zero_training_mistakes(client):
     assert ipm.history_[-1]["updates"] == 0  # no shard made a mistake in the last epoch
 
 
+def _dask(X, y, rows, dense=False):
+    da = pytest.importorskip("dask.array")
+    X = X.toarray() if dense else X
+    return da.from_array(X, chunks=(rows, -1), asarray=False), da.from_array(y, chunks=rows)
+
+
+def test_a_dask_array_fit_equals_its_shards_as_stores_and_arrays(client, tmp_path):
+    X, y = _problem(seed=8)
+    dX, dy = _dask(X, y, 50)  # 8 chunks, 3 shards of 3, 3 and 2 chunks
+    kw = {"epochs": 3, "n_shards": 3, "random_state": 2}
+    on_cluster = ParameterMixingClassifier(AROWClassifier(), client=client, **kw).fit(dX, dy)
+    bounds = [(0, 150), (150, 300), (300, 400)]
+    stores = [write_store(X[a:b], y[a:b], tmp_path / str(a), chunk_rows=50) for a, b in bounds]
+    kw.pop("n_shards")
+    from_stores = ParameterMixingClassifier(AROWClassifier(), client="serial", **kw).fit(stores)
+    _equal_states(on_cluster.estimator_.get_state(), from_stores.estimator_.get_state())
+    assert on_cluster.n_shards_ == 3
+    assert [h["updates"] for h in on_cluster.history_] == [
+        h["updates"] for h in from_stores.history_
+    ]
+
+    dX, dy = _dask(X, y, 100, dense=True)  # one dense chunk per shard: the in-memory split
+    kw["n_shards"] = 4
+    on_cluster = ParameterMixingClassifier(PAClassifier(), client=client, **kw).fit(dX, y)
+    in_memory = ParameterMixingClassifier(PAClassifier(), client="serial", **kw)
+    in_memory.fit(X, y)
+    _equal_states(on_cluster.estimator_.get_state(), in_memory.estimator_.get_state())
+
+
+def test_dask_arrays_it_cannot_train_on_are_refused():
+    da = pytest.importorskip("dask.array")
+    X, y = _problem()
+    dX, dy = _dask(X, y, 100)
+    ipm = ParameterMixingClassifier(PAClassifier(), client="serial")
+    cases = [
+        (da.from_array(X.toarray(), chunks=(100, 10)), y, "column chunks"),
+        (dX, da.from_array(y, chunks=80), "do not align"),
+        (dX, y[:-1], "rows"),
+        (dX, None, "needs its labels"),
+        (dX.map_blocks(lambda b: b.toarray().tolist(), meta=np.empty((0, 0))), dy, "list"),
+    ]
+    for data, target, match in cases:
+        with pytest.raises(ValueError, match=match):
+            ipm.fit(data, target)
+
+
 class KillingShard(ArrayShard):
     """Kills its worker process at its ``kill_at``-th pass (a counter file: the count
     survives the kill); every pass when ``kill_at`` is 0."""

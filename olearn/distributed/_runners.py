@@ -11,6 +11,7 @@ partial epoch.
 
 from __future__ import annotations
 
+from olearn.distributed import _dask_arrays
 from olearn.distributed._shards import train_shard, warm_worker
 
 
@@ -19,8 +20,13 @@ class SerialRunner:
 
     n_workers = 1
 
-    def put(self, shards: list) -> None:
+    def put(self, shards) -> None:
+        if isinstance(shards, _dask_arrays.DaskArrayPlan):
+            shards = _dask_arrays.serial_shards(shards)
         self.shards = shards
+
+    def classes(self, plan):
+        return _dask_arrays.classes(plan)
 
     def warm(self, estimator) -> None:
         warm_worker(estimator)
@@ -45,12 +51,22 @@ class DaskRunner:
             raise ValueError("the Dask client has no workers")
         self.n_workers = len(self.workers)
 
-    def put(self, shards: list) -> None:
+    def put(self, shards) -> None:
+        """Each shard onto one worker: scattered from here, or, for a Dask array's chunks
+        (a :class:`DaskArrayPlan`), assembled on the worker from the persisted chunks."""
         self.shards = shards
         self._scatter()
 
+    def classes(self, plan):
+        return _dask_arrays.classes(plan, self.client)
+
     def _scatter(self) -> None:
         self.workers = sorted(self.client.scheduler_info()["workers"])
+        if isinstance(self.shards, _dask_arrays.DaskArrayPlan):
+            self.futures, self.homes = _dask_arrays.cluster_shards(
+                self.shards, self.client, self.workers
+            )
+            return
         self.homes = [self.workers[i % len(self.workers)] for i in range(len(self.shards))]
         self.futures = [
             self.client.scatter(shard, workers=[home], hash=False)

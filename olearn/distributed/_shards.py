@@ -2,8 +2,9 @@
 
 A shard yields ``(X, y)`` batches in its order: :class:`ArrayShard` one CSR block held in
 memory (scattered to its worker once), :class:`StoreShard` a run of a store's chunks (only
-its path and chunk numbers travel; the worker memory-maps them).  With a seed, a shard's
-pass is shuffled: the chunks' order, then each batch's rows.
+its path and chunk numbers travel; the worker memory-maps them), :class:`BlocksShard` a run of
+a Dask array's chunks (assembled on its worker).  With a seed, a shard's pass is shuffled:
+the chunks' order, then each batch's rows.
 """
 
 from __future__ import annotations
@@ -31,6 +32,28 @@ class ArrayShard:
             yield self.X[order], self.y[order]
 
 
+def _chunked(chunks: list, read, rng):
+    """``read(c)`` for every chunk (shuffled: the chunks' order, then each chunk's rows)."""
+    for i in chunks if rng is None else [chunks[j] for j in rng.permutation(len(chunks))]:
+        X, y = read(i)
+        if rng is not None:
+            order = rng.permutation(X.shape[0])
+            X, y = X[order], y[order]
+        yield X, y
+
+
+@dataclass
+class BlocksShard:
+    blocks: list  # [(CSR, y)], in row order
+
+    @property
+    def n_rows(self) -> int:
+        return int(sum(y.shape[0] for _, y in self.blocks))
+
+    def batches(self, rng):
+        yield from _chunked(self.blocks, lambda b: b, rng)
+
+
 @dataclass
 class StoreShard:
     path: str
@@ -49,13 +72,7 @@ class StoreShard:
 
         if self._store is None:
             self._store = open_store(self.path)
-        ids = list(self.chunk_ids)
-        for i in ids if rng is None else [ids[j] for j in rng.permutation(len(ids))]:
-            X, y = self._store.chunk(i)
-            if rng is not None:
-                order = rng.permutation(X.shape[0])
-                X, y = X[order], y[order]
-            yield X, y
+        yield from _chunked(list(self.chunk_ids), self._store.chunk, rng)
 
 
 def train_shard(estimator, state, shard, classes, seed):
