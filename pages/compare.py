@@ -38,17 +38,61 @@ def label(key):  # "svm" runs olearn's own Crammer-Singer solver (baselines.svm_
     return learner_label(key, L)
 
 
+def store_mode():
+    """Learners streamed from a store under $OLEARN_DATA/stores (olearn.teaching.compare_store);
+    a missing, interrupted or damaged store is a message, never a traceback."""
+    from olearn.teaching.compare_store import compare_on_store, find_stores, online_keys, store_root
+
+    root = store_root()
+    found = find_stores(root)
+    if not found:
+        st.info(tr("cmp.store.none", root=str(root)))
+        return
+    picked = ui.select("store", tr("cmp.store"), found, found[0])
+    c1, c2, c3 = st.columns([4, 1, 1])
+    keys = online_keys(ALGOS)
+    algos = ui.multiselect(
+        "algos", tr("cmp.algorithms"), keys, online_keys(DEFAULT_ALGORITHMS), where=c1,
+        format_func=label,
+    )  # fmt: skip
+    epochs = ui.number("epochs", tr("cmp.epochs"), 1, 20, 1, where=c2, step=1)
+    seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c3, step=1)
+    if not st.button(tr("cmp.run"), type="primary", key="cmp.store_run"):
+        st.info(tr("cmp.press_run"))
+        return
+    bar = st.progress(0.0)
+    try:
+        table, note = compare_on_store(
+            root / picked, algos, int(epochs), int(seed),
+            progress=lambda share, msg: bar.progress(
+                min(share, 1.0), tr("cmp.progress", message=as_text(msg))
+            ),
+        )  # fmt: skip
+    except ValueError as exc:  # not a store, interrupted, damaged, nothing chosen
+        bar.empty()
+        st.error(tr("cmp.store.bad", message=as_text(str(exc))), icon=":material/warning:")
+        return
+    bar.empty()
+    st.caption(note)
+    columns = {c: tr(f"cmp.store.col.{c}") for c in ("algorithm", "error %", "train s", "rows/s")}
+    st.dataframe(table.rename(columns=columns), hide_index=True)
+
+
 with guard():
     header(tr("cmp.title"), tr("cmp.intro"))
     with ui.panel():  # presentation mode: a closed "Settings" box, the results on screen
         source = ui.select(
             "source",
             tr("cmp.source"),
-            ["registered", "upload"],
+            ["registered", "upload", "store"],
             "registered",
             radio=True,
             format_func=lambda s: tr(f"cmp.source.{s}"),
         )
+        if source == "store":  # its own few controls and table, then the page ends
+            store_mode()
+            ui.sync()
+            st.stop()
         upload = filename = name = None
         if source == "upload":
             file = st.file_uploader(
