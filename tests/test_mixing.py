@@ -116,6 +116,45 @@ def test_identical_states_mix_to_themselves(key):
     assert mixed["t"] == 3 * state["t"]  # counters add up the shards' work
 
 
+@pytest.mark.parametrize("key", ["pa1-avg", "arow-avg"])
+def test_one_averaged_shard_is_sequential_averaged_training_exactly(key):
+    X, y = _problem(seed=9)
+    sequential = registry.get(key).make(shuffle=False, epochs=3).fit(X, y)
+    mixed = _ipm(key, "serial", epochs=3, n_shards=1).fit(X, y)
+    _equal_states(mixed.estimator_.get_state(), sequential.get_state())
+
+
+@pytest.mark.parametrize("average", [True, 50])
+def test_averaged_ipm_is_the_mean_of_every_shards_iterates(average):
+    """Against an explicit loop: plain PA-I row by row on each shard from the mixed weights,
+    every iterate after the first ``average - 1`` examples (a shard's count starts at the
+    mix's) summed; the averaged IPM model's coef_ is their mean."""
+    X, y = _problem(n=90, d=12, seed=10)
+    shards = [slice(0, 30), slice(30, 60), slice(60, 90)]
+    start = 1 if average is True else average
+    state, t, iterates = None, 0, []
+    for _ in range(2):  # epochs
+        ends = []
+        for part in shards:
+            model = PAClassifier(C=0.5)
+            if state is not None:
+                model.set_state(state)
+            for i, row in enumerate(range(part.start, part.stop)):
+                model.partial_fit(X[row], y[row : row + 1], classes=[0, 1, 2])
+                if t + i + 1 >= start:
+                    iterates.append(model.get_state()["coef"].copy())
+            ends.append(model.get_state())
+        state = mix_states(PAClassifier(C=0.5), ends, base=state)
+        t += 90
+    ipm = ParameterMixingClassifier(
+        PAClassifier(C=0.5, average=average, shuffle=False), epochs=2, n_shards=3, client="serial"
+    ).fit(X, y)
+    np.testing.assert_allclose(ipm.estimator_.coef_, np.mean(iterates, axis=0), rtol=1e-10,
+                               atol=1e-12)  # fmt: skip
+    assert ipm.estimator_.get_state()["average_counts"][:2].tolist() == [180, len(iterates)]
+    np.testing.assert_array_equal(ipm.estimator_.get_state()["coef"], state["coef"])
+
+
 def test_mixing_rules_against_explicit_loops():
     X, y = _problem(seed=3)
     parts = [slice(0, 150), slice(150, 220), slice(220, 400)]
@@ -261,7 +300,7 @@ def test_models_that_cannot_be_mixed_are_refused():
     X, y = _problem()
     for estimator, match in [
         (AROWClassifier(covariance="full"), "full"),
-        (PAClassifier(average=True), "average"),
+        (registry.get("sgd-svm-pf").make(average=True), "average"),
         (registry.get("cs-svm").make(), "batch"),
         (AROWClassifier(), "does not apply"),  # with mixing="mistakes"
     ]:
