@@ -1,7 +1,7 @@
 """Where the shards' epochs run: in this process (``client="serial"``) or on Dask workers.
 
 A runner ``put``s the shards once (Dask: each scattered to one worker, where it stays across
-epochs; only states travel afterwards) and ``run``s one epoch: ``train_shard`` on every
+epochs; only states travel afterwards) and ``run``s one epoch: ``timed_train_shard`` on every
 shard, results in shard order.  A lost worker (its process killed, its shards gone) is
 recovered once per epoch: the shards are scattered again and the epoch is rerun from the same
 state; the epoch is deterministic (same state, same seeds), so the result is the one an
@@ -12,7 +12,7 @@ partial epoch.
 from __future__ import annotations
 
 from olearn.distributed import _dask_arrays
-from olearn.distributed._shards import train_shard, warm_worker
+from olearn.distributed._shards import timed_train_shard, warm_worker
 
 
 class SerialRunner:
@@ -33,7 +33,7 @@ class SerialRunner:
 
     def run(self, estimator, states: list, classes, seeds: list) -> list:
         return [
-            train_shard(estimator, state, shard, classes, seed)
+            timed_train_shard(estimator, state, shard, classes, seed)
             for state, shard, seed in zip(states, self.shards, seeds)
         ]
 
@@ -79,7 +79,14 @@ class DaskRunner:
     def _epoch(self, estimator, states, classes, seeds) -> list:
         futures = [
             self.client.submit(
-                train_shard, estimator, state, shard, classes, seed, workers=[home], pure=False
+                timed_train_shard,
+                estimator,
+                state,
+                shard,
+                classes,
+                seed,
+                workers=[home],
+                pure=False,
             )
             for state, shard, seed, home in zip(states, self.futures, seeds, self.homes)
         ]

@@ -9,6 +9,7 @@ the chunks' order, then each batch's rows.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -91,6 +92,13 @@ def train_shard(estimator, state, shard, classes, seed):
         model.partial_fit(X, y, classes=classes if first else None)
         first = False
     return model.get_state(), int(model.n_updates_) - before
+
+
+def timed_train_shard(estimator, state, shard, classes, seed):
+    """:func:`train_shard` and its seconds on the worker: ``(state, updates, seconds)``."""
+    start = time.perf_counter()
+    out = train_shard(estimator, state, shard, classes, seed)
+    return None if out is None else (*out, time.perf_counter() - start)
 
 
 def warm_worker(estimator) -> bool:

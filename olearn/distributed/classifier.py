@@ -64,7 +64,11 @@ class ParameterMixingClassifier(ClassifierMixin, BaseEstimator):
         The mixed model, a plain fitted olearn estimator (``predict``, ``get_state`` ...).
     classes_, n_features_in_ : as in scikit-learn.
     history_ : list of dict
-        Per epoch: ``epoch``, ``seconds``, ``updates`` (the shards' steps).
+        Per epoch: ``epoch``, ``seconds`` (wall clock), ``updates`` (the shards' steps),
+        ``train_seconds`` (the slowest shard's training, on its worker), ``mix_seconds``; the
+        rest of ``seconds`` is moving states and scheduling.
+    setup_seconds_ : dict
+        ``put`` (placing the shards on the workers) and ``warm`` (compiling there).
     n_shards_ : int
 
     Examples
@@ -181,7 +185,7 @@ class ParameterMixingClassifier(ClassifierMixin, BaseEstimator):
         chunks would."""
         self._validate_params()
         kind, rule = mixing_rules.resolve(self.estimator, self.mixing)
-        for name in ("estimator_", "classes_", "history_", "n_shards_"):
+        for name in ("estimator_", "classes_", "history_", "n_shards_", "setup_seconds_"):
             self.__dict__.pop(name, None)
         runner = self._runner()
         try:
@@ -194,8 +198,14 @@ class ParameterMixingClassifier(ClassifierMixin, BaseEstimator):
                     f"need samples of at least 2 classes, got {len(classes)} class: "
                     f"{classes.tolist()}"
                 )
+            start = time.perf_counter()
             runner.put(shards)
+            placed = time.perf_counter()
             runner.warm(self.estimator)
+            self.setup_seconds_ = {
+                "put": placed - start,
+                "warm": time.perf_counter() - placed,
+            }
             state = self._epochs(runner, shards, classes, rule)
         finally:
             runner.close()
@@ -229,13 +239,20 @@ class ParameterMixingClassifier(ClassifierMixin, BaseEstimator):
                     self.estimator, states, classes, self._seeds(epoch, len(shards))
                 )
                 results = [r for r in results if r is not None]
-                updates = [u for _, u in results]
+                updates = [u for _, u, _ in results]
+                mixing = time.perf_counter()
                 state = mixing_rules.mix_states(
-                    self.estimator, [s for s, _ in results], rule, updates, base=state
+                    self.estimator, [s for s, _, _ in results], rule, updates, base=state
                 )
-                seconds = time.perf_counter() - start
+                end = time.perf_counter()
                 self.history_.append(
-                    {"epoch": epoch + 1, "seconds": seconds, "updates": sum(updates)}
+                    {
+                        "epoch": epoch + 1,
+                        "seconds": end - start,
+                        "updates": sum(updates),
+                        "train_seconds": max(t for _, _, t in results),
+                        "mix_seconds": end - mixing,
+                    }
                 )
                 if bar is not None:
                     bar.set_postfix(updates=sum(updates))
