@@ -77,6 +77,12 @@ class DaskRunner:
         self.client.run(warm_worker, estimator)
 
     def _epoch(self, estimator, states, classes, seeds) -> list:
+        shared = None
+        if states[0] is not None and all(s is states[0] for s in states):
+            # one start state for every shard: sent to each worker once, not once per shard
+            homes = sorted(set(self.homes))
+            shared = self.client.scatter([states[0]], workers=homes, broadcast=True, hash=False)
+            states = [shared[0]] * len(states)
         futures = [
             self.client.submit(
                 timed_train_shard,
@@ -90,7 +96,11 @@ class DaskRunner:
             )
             for state, shard, seed, home in zip(states, self.futures, seeds, self.homes)
         ]
-        return self.client.gather(futures)
+        try:
+            return self.client.gather(futures)
+        finally:
+            if shared is not None:
+                shared[0].release()
 
     def run(self, estimator, states: list, classes, seeds: list) -> list:
         try:
