@@ -52,11 +52,12 @@ def store_controls():
     c1, c2, c3 = st.columns([4, 1, 1])
     keys = online_keys(ALGOS)
     algos = ui.multiselect(
-        "algos", tr("cmp.algorithms"), keys, online_keys(DEFAULT_ALGORITHMS), where=c1,
+        "store_algos", tr("cmp.algorithms"), keys, online_keys(DEFAULT_ALGORITHMS), where=c1,
         format_func=label,
     )  # fmt: skip
-    epochs = ui.number("epochs", tr("cmp.epochs"), 1, 20, 1, where=c2, step=1)
-    seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c3, step=1)
+    # names of their own: the dataset mode's choices (a batch learner, 10 epochs) stay its own
+    epochs = ui.number("store_epochs", tr("cmp.epochs"), 1, 20, 1, where=c2, step=1)
+    seed = ui.number("store_seed", tr("ui.seed"), 0, 10_000, 0, where=c3, step=1)
     return root / picked, algos, int(epochs), int(seed)
 
 

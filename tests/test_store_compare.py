@@ -83,7 +83,7 @@ def test_the_compare_page_on_a_store_and_on_a_damaged_one(tmp_path, page):
     at = page()
     assert at.selectbox(key="cmp.store").options == ["bad", "good"]
     at.selectbox(key="cmp.store").set_value("good").run()
-    at.multiselect(key="cmp.algos").set_value(["perceptron", "spa1"]).run()
+    at.multiselect(key="cmp.store_algos").set_value(["perceptron", "spa1"]).run()
     at.button(key="cmp.store_run").click().run()
     assert not at.exception and not at.error
     table = at.dataframe[0].value
