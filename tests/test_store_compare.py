@@ -50,6 +50,9 @@ def test_reproduce_store_compare_against_separate_stores(tmp_path, capsys):
     assert main(["reproduce", "matsushima-table4", "--store", str(tmp_path / "s")]) == 2
     assert "does not take --store" in capsys.readouterr().err
     assert main([*args, "--store", str(tmp_path / "nothing"), "--out", str(out)]) == 2
+    assert main(["list"]) == 0
+    listed = capsys.readouterr().out
+    assert "Experiments (python -m olearn reproduce ID):\n  store-compare" in listed
 
 
 @pytest.fixture
