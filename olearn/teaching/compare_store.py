@@ -39,8 +39,20 @@ def find_stores(root: str | os.PathLike | None = None) -> list[str]:
 
 
 def online_keys(keys) -> list[str]:
-    """The keys among ``keys`` that stream (online learners; the batch ones need memory)."""
-    return [k for k in keys if k in registry.keys() and registry.get(k).online]
+    """The keys among ``keys`` whose estimator streams a store (an online olearn estimator,
+    averaged variants and SGD-SVM included; the batch solvers need every row in memory).
+
+    >>> online_keys(["pa1", "pa1-avg", "sgd-svm", "cs-svm", "maxent"])
+    ['pa1', 'pa1-avg', 'sgd-svm']
+    """
+    from olearn.estimators.base import OnlineClassifier
+
+    known = set(registry.keys(averaged=True))
+    return [
+        k
+        for k in keys
+        if k in known and issubclass(registry.get(k).estimator_class, OnlineClassifier)
+    ]
 
 
 def compare_on_store(
