@@ -127,6 +127,7 @@ def cluster_shards(p: DaskArrayPlan, client, workers: list) -> tuple[list, list]
     X, y = client.persist([p.X, p.y])
     by_key = {f.key: f for f in futures_of(X) + futures_of(y)}
     xkeys, ykeys = [k[0] for k in X.__dask_keys__()], list(y.__dask_keys__())
+    wait(list(by_key.values()))  # computed, so that where each chunk is is known
     who = client.who_has([by_key[k] for k in xkeys])
     load = {w: 0 for w in workers}
     futures, homes = [], []

@@ -78,9 +78,15 @@ class DaskRunner:
 
     def _epoch(self, estimator, states, classes, seeds) -> list:
         shared = None
-        if states[0] is not None and all(s is states[0] for s in states):
-            # one start state for every shard: sent to each worker once, not once per shard
-            homes = sorted(set(self.homes))
+        homes = sorted(set(self.homes))
+        if (
+            states[0] is not None
+            and len(states) > len(homes)
+            and all(s is states[0] for s in states)
+        ):
+            # one start state for every shard, and a worker with several shards: sent to each
+            # worker once, not once per shard (one shard per worker: in its task, as before,
+            # which spares the scatter's round trip)
             shared = self.client.scatter([states[0]], workers=homes, broadcast=True, hash=False)
             states = [shared[0]] * len(states)
         futures = [
