@@ -2,6 +2,7 @@
 
     python -m benchmarks.mixing            # full: 200k rows curves, 1M rows speed-up (~30 min)
     python -m benchmarks.mixing --quick    # small sizes, a minute: checks the command
+    python -m benchmarks.mixing --speedup  # only the speed-up: 3 interleaved rounds, 1M rows
 
 Writes ``results/mixing.md`` (tables, machine load, command), ``results/mixing.json`` and
 ``results/mixing.html`` (accuracy against epochs, plotly).  Three parts:
@@ -19,7 +20,12 @@ Writes ``results/mixing.md`` (tables, machine load, command), ``results/mixing.j
    result exactly.
 3. **Speed-up** at >= 1M rows: wall clock of ``ParameterMixingClassifier`` on a LocalCluster of
    2 worker processes (2 shards of a store; cluster start excluded, reported apart) against
-   sequential ``fit`` from the same store and from memory, equal epochs, with test accuracy.
+   sequential ``fit`` from the same store and from memory, equal epochs, with test accuracy;
+   with ``--speedup`` (only this part) each method ``--repeats`` times, interleaved, median
+   and spread, and IPM's time split (placing shards, compiling, training, mixing, states).
+
+The curves also hold the estimators' own averaging (``average=True``): sequential averaged
+training and IPM of the averaged model (:mod:`olearn.distributed.mixing`).
 """
 
 from __future__ import annotations
@@ -149,10 +155,14 @@ def curves(key: str, data, epochs: int, shard_counts, skewed: bool, seed: int = 
     rng = np.random.default_rng(seed)
     out = []
     sequential = registry.get(key).make(shuffle=False)
+    averaged = registry.get(key).make(shuffle=False, average=True)
     for epoch in range(1, epochs + 1):  # sequential: the whole set, reshuffled each epoch
         order = rng.permutation(len(y))
         sequential.partial_fit(X[order], y[order], classes=classes)
         out.append(("sequential", 1, epoch, float(sequential.score(X_test, y_test))))
+        averaged.partial_fit(X[order], y[order], classes=classes)
+        out.append(("sequential, average", 1, epoch, float(averaged.score(X_test, y_test))))
+    avg_estimator = registry.get(key).make(random_state=seed, average=True)
     for S in shard_counts:
         shards = _shards(X, y, S, skewed, rng)
 
@@ -171,6 +181,14 @@ def curves(key: str, data, epochs: int, shard_counts, skewed: bool, seed: int = 
                      for st, sh, sd in zip(alone, shards, seeds(epoch))]  # fmt: skip
             once = mix_states(estimator, alone, "auto", [1] * S)
             out.append(("one-shot", S, epoch, _accuracy(estimator, once, X_test, y_test)))
+        state = None  # IPM of the averaged model (olearn.distributed.mixing: every iterate)
+        for epoch in range(1, epochs + 1):
+            results = [train_shard(avg_estimator, state, sh, classes, sd)
+                       for sh, sd in zip(shards, seeds(epoch))]  # fmt: skip
+            state = mix_states(avg_estimator, [r[0] for r in results], "auto",
+                               [r[1] for r in results], base=state)  # fmt: skip
+            out.append(("IPM, average", S, epoch,
+                        _accuracy(avg_estimator, state, X_test, y_test)))  # fmt: skip
         if key == "arow":  # the plain mean, against the precision-weighted rule
             state = None
             for epoch in range(1, epochs + 1):
@@ -183,7 +201,14 @@ def curves(key: str, data, epochs: int, shard_counts, skewed: bool, seed: int = 
 
 
 # ------------------------------------------------------------------------- 3. speed-up
-def bench_speedup(n: int, folder: Path, epochs: int, keys) -> list:
+METHODS = ("sequential, memory", "sequential, store", "IPM 2 workers, store")
+
+
+def bench_speedup(n: int, folder: Path, epochs: int, keys, repeats: int = 1) -> list:
+    """Per algorithm and method: ``repeats`` timed fits, interleaved (one of each method per
+    round, the order reversed every other round: a burst of load or a drift hits all alike),
+    median and spread; IPM's time split into placing the shards, compiling on the workers,
+    training (the slowest shard per epoch), mixing, and the rest (states moving, scheduling)."""
     from distributed import Client, LocalCluster
 
     X, y = bag_of_words(n + 20_000, seed=2)
@@ -202,34 +227,61 @@ def bench_speedup(n: int, folder: Path, epochs: int, keys) -> list:
             ParameterMixingClassifier(spec.make(), epochs=1, client=client).fit(
                 X[:1000], y[:1000]
             )  # and on the workers (each imports olearn and loads its kernels once)
-            timings = {}
-            start = time.perf_counter()
-            seq_mem = spec.make(epochs=epochs, random_state=0).fit(X, y)
-            timings["sequential, memory"] = (time.perf_counter() - start, seq_mem)
-            start = time.perf_counter()
-            seq_store = spec.make(epochs=epochs, random_state=0).fit(store)
-            timings["sequential, store"] = (time.perf_counter() - start, seq_store)
-            ipm = ParameterMixingClassifier(spec.make(), epochs=epochs, client=client,
-                                            n_shards=2, random_state=0)  # fmt: skip
-            start = time.perf_counter()
-            ipm.fit(store)
-            timings["IPM 2 workers, store"] = (time.perf_counter() - start, ipm)
-            epochs_only = sum(h["seconds"] for h in ipm.history_)
-            base = timings["sequential, memory"][0]
-            for method, (seconds, model) in timings.items():
-                rows.append({
+
+            def fit(method, spec=spec):
+                if method == "sequential, memory":
+                    return spec.make(epochs=epochs, random_state=0).fit(X, y)
+                if method == "sequential, store":
+                    return spec.make(epochs=epochs, random_state=0).fit(store)
+                return ParameterMixingClassifier(spec.make(), epochs=epochs, client=client,
+                                                 n_shards=2, random_state=0).fit(store)  # fmt: skip
+
+            times = {m: [] for m in METHODS}
+            models, profiles = {}, []
+            for r in range(repeats):
+                for method in METHODS if r % 2 == 0 else METHODS[::-1]:
+                    begin = time.perf_counter()
+                    models[method] = fit(method)
+                    times[method].append(time.perf_counter() - begin)
+                    if method.startswith("IPM"):
+                        profiles.append(_profile(models[method], times[method][-1]))
+            base = float(np.median(times["sequential, memory"]))
+            for method in METHODS:
+                t = np.array(times[method])
+                row = {
                     "algorithm": spec.name, "method": method, "rows": n, "epochs": epochs,
-                    "nnz": int(X.nnz), "seconds": seconds, "speedup": base / seconds,
-                    "rows_per_s": n * epochs / seconds,
-                    "accuracy": float(model.score(X_test, y_test)),
-                    "epochs_seconds": epochs_only if method.startswith("IPM") else seconds,
-                })  # fmt: skip
+                    "nnz": int(X.nnz), "repeats": repeats, "seconds": float(np.median(t)),
+                    "seconds_min": float(t.min()), "seconds_max": float(t.max()),
+                    "speedup": base / float(np.median(t)),
+                    "speedup_over_store": float(np.median(times["sequential, store"]))
+                    / float(np.median(t)),
+                    "rows_per_s": n * epochs / float(np.median(t)),
+                    "accuracy": float(models[method].score(X_test, y_test)),
+                }  # fmt: skip
+                if method.startswith("IPM"):
+                    row["profile"] = {k: float(np.median([p[k] for p in profiles]))
+                                      for k in profiles[0]}  # fmt: skip
+                rows.append(row)
     finally:
         client.close()
         cluster.close()
     for row in rows:
         row["cluster_start_s"] = cluster_seconds
     return rows
+
+
+def _profile(ipm, seconds: float) -> dict:
+    """Where one IPM fit's seconds went."""
+    h = ipm.history_
+    parts = {
+        "put": ipm.setup_seconds_["put"],
+        "warm": ipm.setup_seconds_["warm"],
+        "train": sum(e["train_seconds"] for e in h),
+        "mix": sum(e["mix_seconds"] for e in h),
+        "states": sum(e["seconds"] - e["train_seconds"] - e["mix_seconds"] for e in h),
+    }
+    parts["other"] = seconds - sum(parts.values())
+    return parts
 
 
 # ------------------------------------------------------------------------------ report
@@ -242,7 +294,8 @@ def _figure(curve_rows: list, path: Path, plotly_js: str = "cdn") -> None:
     titles = [f"{registry.get(k).name}, {s}" for k in ALGORITHMS for s in ("iid", "skewed")]
     fig = make_subplots(rows=len(ALGORITHMS), cols=2, subplot_titles=titles, shared_xaxes=True)
     colours = {"sequential": "#000000", "IPM": "#1f77b4", "one-shot": "#d62728",
-               "IPM, plain mean": "#2ca02c"}  # fmt: skip
+               "IPM, plain mean": "#2ca02c", "sequential, average": "#7f7f7f",
+               "IPM, average": "#9467bd"}  # fmt: skip
     dashes = {1: "solid", 2: "dot", 4: "dash", 8: "solid"}
     for r, key in enumerate(ALGORITHMS, start=1):
         for c, split in enumerate(("iid", "skewed"), start=1):
@@ -287,21 +340,32 @@ def _markdown(report: dict) -> str:
             "",
         ]  # fmt: skip
     if report.get("speedup"):
+        reps = report["speedup"][0]["repeats"]
         lines += ["## Speed-up (2 worker processes)", "",
+                  f"{reps} interleaved repetitions per method; median seconds (min-max).", "",
                   "| algorithm | method | rows | epochs | seconds | x sequential (memory) | "
-                  "epochs alone s | rows/s | test accuracy |",
+                  "x sequential (store) | rows/s | test accuracy |",
                   "|---|---|---:|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
         for r in report["speedup"]:
             lines.append(
                 f"| {r['algorithm']} | {r['method']} | {r['rows']:,} | {r['epochs']} | "
-                f"{r['seconds']:.1f} | {r['speedup']:.2f} | {r['epochs_seconds']:.1f} | "
-                f"{r['rows_per_s']:,.0f} | "
-                f"{r['accuracy']:.3f} |"
+                f"{r['seconds']:.2f} ({r['seconds_min']:.2f}-{r['seconds_max']:.2f}) | "
+                f"{r['speedup']:.2f} | {r['speedup_over_store']:.2f} | "
+                f"{r['rows_per_s']:,.0f} | {r['accuracy']:.3f} |"
             )
-        lines += ["", "IPM's seconds include scattering the shards and compiling on the "
-                  "workers; *epochs alone* is the sum of its epochs (train + mix).  Cluster "
-                  f"start (in neither): {report['speedup'][0]['cluster_start_s']:.1f} s.",
-                  ""]  # fmt: skip
+        lines += ["", "Where IPM's seconds go (medians): placing the shards, compiling on the "
+                  "workers, training (the slowest shard, summed over epochs), mixing, moving "
+                  "states and scheduling, the rest (driver).", "",
+                  "| algorithm | put | warm | train | mix | states | other |",
+                  "|---|---:|---:|---:|---:|---:|---:|"]  # fmt: skip
+        for r in report["speedup"]:
+            if "profile" in r:
+                p = r["profile"]
+                lines.append(f"| {r['algorithm']} | " + " | ".join(
+                    f"{p[k]:.2f}" for k in ("put", "warm", "train", "mix", "states", "other")
+                ) + " |")  # fmt: skip
+        lines += ["", "Cluster start (in none of the figures): "
+                  f"{report['speedup'][0]['cluster_start_s']:.1f} s.", ""]  # fmt: skip
     if report.get("curves"):
         last = max(r["epoch"] for r in report["curves"])
         lines += [f"## Test accuracy after {last} epochs", "",
@@ -322,6 +386,14 @@ def main(argv=None) -> dict:
     parser.add_argument("--out", default=str(RESULTS))
     parser.add_argument("--disjoint", action="store_true", help="skewed shards: no shared class")
     parser.add_argument(
+        "--speedup",
+        action="store_true",
+        help="only the speed-up, each method --repeats times, interleaved (median, spread)",
+    )
+    parser.add_argument("--repeats", type=int, default=3, help="--speedup: rounds (default 3)")
+    parser.add_argument("--rows", type=int, default=1_000_000, help="--speedup: training rows")
+    parser.add_argument("--algorithms", default="pa1,arow", help="--speedup: registry keys")
+    parser.add_argument(
         "--docs-figure",
         action="store_true",
         help="only redraw docs/_static/mixing-curves.html from results/mixing.json",
@@ -335,12 +407,19 @@ def main(argv=None) -> dict:
         _figure(rows, target, plotly_js="plotly.min.js")
         return {"curves": rows}
     skip = set(filter(None, args.skip.split(",")))
+    if args.speedup:
+        skip = {"store", "curves"}
     q = args.quick
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     report = {
         "command": "python -m benchmarks.mixing"
         + (" --quick" if q else "")
+        + (
+            f" --speedup --repeats {args.repeats} --rows {args.rows} --algorithms {args.algorithms}"
+            if args.speedup
+            else ""
+        )
         + (f" --skip {args.skip}" if args.skip else "")
         + (" --disjoint" if args.disjoint else ""),
         "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
@@ -366,9 +445,10 @@ def main(argv=None) -> dict:
                 print(key, "curves done", flush=True)
             _figure(report["curves"], out / "mixing.html")
         if "speedup" not in skip:
-            keys = ("pa1",) if q else ("pa1", "arow")
-            report["speedup"] = bench_speedup(30_000 if q else 1_000_000, folder,
-                                              2 if q else 3, keys)  # fmt: skip
+            keys = ("pa1",) if q else tuple(args.algorithms.split(","))
+            rows = 30_000 if q else args.rows
+            repeats = args.repeats if args.speedup or q else 1
+            report["speedup"] = bench_speedup(rows, folder, 2 if q else 3, keys, repeats)
             print(json.dumps(report["speedup"], indent=1))
     report["load_after"] = " ".join(f"{v:.2f}" for v in os.getloadavg())
     (out / "mixing.json").write_text(json.dumps(report, indent=1))

@@ -13,6 +13,8 @@ Commands::
     olearn reproduce ID [--datasets A B] [--folds N] [--epochs N] [--jobs N]
                                   [--backend loky|threading|dask] [--scheduler ADDR]
                                   [--scheduler-timeout S] [--quick] [--out results]
+    olearn reproduce store-compare --store PATH [--test-store PATH] [--algorithms K ...]
+    olearn store convert|info|train ...  (out-of-core stores, olearn._store_cli)
 
 Errors print one line on stderr and no traceback: a bad option or value, an unknown ID, a
 dataset missing while offline, an unusable results folder (checked before any work) exit with
@@ -218,6 +220,15 @@ def _parser() -> argparse.ArgumentParser:
         metavar="NAME:KEY=VALUE",
         help="a loader option, e.g. 20news-8:remove_headers=false (repeatable)",
     )
+    rep.add_argument(
+        "--store", default=None, metavar="PATH", help="a training store (store-compare)"
+    )
+    rep.add_argument(
+        "--test-store",
+        default=None,
+        metavar="PATH",
+        help="a test store (default: the training store's last fifth of chunks)",
+    )
     rep.add_argument("--quick", action="store_true", help="small, fast version")
     rep.add_argument("--out", default="results", help="results folder (default ./results)")
     rep.add_argument(
@@ -341,7 +352,7 @@ def _data_option(text: str) -> tuple[str, str, object]:
 def _cmd_list() -> int:
     from olearn import registry
     from olearn.experiments.baselines import BASELINES
-    from olearn.experiments.reproduction import REPRODUCTIONS
+    from olearn.experiments.reproduction import EXPERIMENTS, REPRODUCTIONS
 
     rows = [("key", "name", "family", "kind", "seed", "tuned")]
     rows += [
@@ -372,6 +383,9 @@ def _cmd_list() -> int:
         print(f"  {line}")
     print("Reproductions (python -m olearn reproduce ID):")
     for rid in REPRODUCTIONS:
+        print(f"  {rid}")
+    print("Experiments (python -m olearn reproduce ID):")
+    for rid in EXPERIMENTS:
         print(f"  {rid}")
     return 0
 
@@ -516,8 +530,13 @@ def _cmd_app(args) -> int:
     return run(args.streamlit_options)
 
 
+_NAMED_ONLY = ("store", "test_store")  # taken only by a run() that names them
+
+
 def _takes(fn, name: str) -> bool:
     params = inspect.signature(fn).parameters
+    if name in _NAMED_ONLY:
+        return name in params
     return name in params or any(p.kind is p.VAR_KEYWORD for p in params.values())
 
 
@@ -569,6 +588,8 @@ def _cmd_reproduce(args) -> int:
             "data_home",
             "data_options",
             "fit_intercept",
+            "store",
+            "test_store",
         )
         if getattr(args, name) is not None
     }

@@ -38,148 +38,204 @@ def label(key):  # "svm" runs olearn's own Crammer-Singer solver (baselines.svm_
     return learner_label(key, L)
 
 
+def store_controls():
+    """The store mode's controls: ``(store path, algorithms, epochs, seed)``, or None (no store
+    under $OLEARN_DATA/stores: a message saying how to make one)."""
+    from olearn.teaching.compare_store import find_stores, online_keys, store_root
+
+    root = store_root()
+    found = find_stores(root)
+    if not found:
+        st.info(tr("cmp.store.none", root=str(root)))
+        return None
+    picked = ui.select("store", tr("cmp.store"), found, found[0])
+    c1, c2, c3 = st.columns([4, 1, 1])
+    keys = online_keys(ALGOS)
+    algos = ui.multiselect(
+        "store_algos", tr("cmp.algorithms"), keys, online_keys(DEFAULT_ALGORITHMS), where=c1,
+        format_func=label,
+    )  # fmt: skip
+    # names of their own: the dataset mode's choices (a batch learner, 10 epochs) stay its own
+    epochs = ui.number("store_epochs", tr("cmp.epochs"), 1, 20, 1, where=c2, step=1)
+    seed = ui.number("store_seed", tr("ui.seed"), 0, 10_000, 0, where=c3, step=1)
+    return root / picked, algos, int(epochs), int(seed)
+
+
+def store_results(path, algos, epochs, seed):
+    """Learners streamed from the store at ``path`` (olearn.teaching.compare_store), after
+    a click; a missing, interrupted or damaged store is a message, never a traceback."""
+    from olearn.teaching.compare_store import compare_on_store
+
+    if not st.button(tr("cmp.run"), type="primary", key="cmp.store_run"):
+        st.info(tr("cmp.press_run"))
+        return
+    bar = st.progress(0.0)
+    try:
+        table, note = compare_on_store(
+            path, algos, epochs, seed,
+            progress=lambda share, msg: bar.progress(
+                min(share, 1.0), tr("cmp.progress", message=as_text(msg))
+            ),
+        )  # fmt: skip
+    except ValueError as exc:  # not a store, interrupted, damaged, nothing chosen
+        bar.empty()
+        st.error(tr("cmp.store.bad", message=as_text(str(exc))), icon=":material/warning:")
+        return
+    bar.empty()
+    st.caption(note)
+    columns = {c: tr(f"cmp.store.col.{c}") for c in ("algorithm", "error %", "train s", "rows/s")}
+    st.dataframe(table.rename(columns=columns), hide_index=True)
+
+
 with guard():
     header(tr("cmp.title"), tr("cmp.intro"))
     with ui.panel():  # presentation mode: a closed "Settings" box, the results on screen
         source = ui.select(
             "source",
             tr("cmp.source"),
-            ["registered", "upload"],
+            ["registered", "upload", "store"],
             "registered",
             radio=True,
             format_func=lambda s: tr(f"cmp.source.{s}"),
         )
-        upload = filename = name = None
-        if source == "upload":
-            file = st.file_uploader(
-                tr("cmp.upload", mb=MAX_BYTES // 2**20),
-                key="cmp.file",
-                type=["csv", "tsv", "txt", "svm", "libsvm", "svmlight", "gz", "bz2"],
-            )
-            if file is not None:
-                upload, filename = file.getvalue(), file.name
+        if source == "store":  # its own few controls and table
+            chosen_store = store_controls()
         else:
-            name = ui.select(
-                "data",
-                tr("cmp.dataset"),
-                [n for n in dataset_names() if not n.startswith("sgd-")],
-                "digits",
+            upload = filename = name = None
+            if source == "upload":
+                file = st.file_uploader(
+                    tr("cmp.upload", mb=MAX_BYTES // 2**20),
+                    key="cmp.file",
+                    type=["csv", "tsv", "txt", "svm", "libsvm", "svmlight", "gz", "bz2"],
+                )
+                if file is not None:
+                    upload, filename = file.getvalue(), file.name
+            else:
+                name = ui.select(
+                    "data",
+                    tr("cmp.dataset"),
+                    [n for n in dataset_names() if not n.startswith("sgd-")],
+                    "digits",
+                )
+                with st.expander(tr("cmp.card")):
+                    st.json(dataset_card(name), expanded=1)
+            # a paper dataset starts from the Table 4 reproduction's protocol, others small
+            start = starting_settings(name)
+            start_grid = next(k for k, v in C_GRIDS.items() if v == start.c_grid)
+            if st.session_state.get("cmp.last_data", name) != name:  # the dataset changed
+                for key, value in (
+                    ("epochs", start.epochs),
+                    ("folds", start.folds),
+                    ("max", start.max_samples),
+                    ("scale", start.scale),
+                    ("grid", start_grid),
+                ):
+                    ui.set(key, value)
+            st.session_state["cmp.last_data"] = name
+            if start == PAPER_SETTINGS:
+                st.caption(tr("cmp.paper_protocol"))
+            c1, c2, c3, c4, c5 = st.columns([4, 2, 1, 1, 1])
+            algos = ui.multiselect(
+                "algos",
+                tr("cmp.algorithms"),
+                ALGOS,
+                list(DEFAULT_ALGORITHMS),
+                where=c1,
+                format_func=label,
             )
-            with st.expander(tr("cmp.card")):
-                st.json(dataset_card(name), expanded=1)
-        # a paper dataset starts from the Table 4 reproduction's protocol, others small
-        start = starting_settings(name)
-        start_grid = next(k for k, v in C_GRIDS.items() if v == start.c_grid)
-        if st.session_state.get("cmp.last_data", name) != name:  # the dataset changed
-            for key, value in (
-                ("epochs", start.epochs),
-                ("folds", start.folds),
-                ("max", start.max_samples),
-                ("scale", start.scale),
-                ("grid", start_grid),
-            ):
-                ui.set(key, value)
-        st.session_state["cmp.last_data"] = name
-        if start == PAPER_SETTINGS:
-            st.caption(tr("cmp.paper_protocol"))
-        c1, c2, c3, c4, c5 = st.columns([4, 2, 1, 1, 1])
-        algos = ui.multiselect(
-            "algos",
-            tr("cmp.algorithms"),
-            ALGOS,
-            list(DEFAULT_ALGORITHMS),
-            where=c1,
-            format_func=label,
-        )
-        grid = ui.select("grid", tr("cmp.C_grid"), list(C_GRIDS), start_grid, where=c2)
-        epochs = ui.number("epochs", tr("cmp.epochs"), 1, 20, start.epochs, where=c3, step=1)
-        folds = ui.number("folds", tr("cmp.folds"), 2, 10, start.folds, where=c4, step=1)
-        seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c5, step=1)
-        m1, m2 = st.columns([4, 2])
-        max_samples = ui.select_slider(
-            "max",
-            tr("cmp.max_samples"),
-            [0, 300, 600, 1000, 2000, 5000],
-            start.max_samples,
-            where=m1,
-        )
-        scale = ui.select(
-            "scale",
-            tr("cmp.scale"),
-            ["none", "l2"],
-            start.scale,
-            where=m2,
-            radio=True,
-            format_func=lambda v: tr(f"cmp.scale.{v}"),
-        )
-    settings = (
-        name,
-        filename,
-        tuple(algos),
-        grid,
-        int(epochs),
-        int(folds),
-        int(seed),
-        int(max_samples),
-        scale,
-    )
-    clicked = st.button(tr("cmp.run"), type="primary", key="cmp.run")
-    asked = "cmp.ran" not in st.session_state and st.query_params.get("run") == "1"
-    chosen = Settings(int(folds), int(epochs), int(max_samples), scale, C_GRIDS[grid])
-    from_link = asked and runs_from_a_link(name, chosen)  # a long run waits for the click
-    if clicked or from_link:
-        st.session_state["cmp.ran"] = settings
-    ui.values["run"] = "1" if st.session_state.get("cmp.ran") == settings else "0"
-    if source == "upload" and upload is None:
-        st.info(tr("cmp.need_upload"))
-    elif st.session_state.get("cmp.ran") != settings:
-        st.info(tr("cmp.press_run"))
+            grid = ui.select("grid", tr("cmp.C_grid"), list(C_GRIDS), start_grid, where=c2)
+            epochs = ui.number("epochs", tr("cmp.epochs"), 1, 20, start.epochs, where=c3, step=1)
+            folds = ui.number("folds", tr("cmp.folds"), 2, 10, start.folds, where=c4, step=1)
+            seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c5, step=1)
+            m1, m2 = st.columns([4, 2])
+            max_samples = ui.select_slider(
+                "max",
+                tr("cmp.max_samples"),
+                [0, 300, 600, 1000, 2000, 5000],
+                start.max_samples,
+                where=m1,
+            )
+            scale = ui.select(
+                "scale",
+                tr("cmp.scale"),
+                ["none", "l2"],
+                start.scale,
+                where=m2,
+                radio=True,
+                format_func=lambda v: tr(f"cmp.scale.{v}"),
+            )
+    if source == "store":
+        if chosen_store is not None:
+            store_results(*chosen_store)
     else:
-        bar = st.progress(0.0)
-        setting = CompareRun(
+        settings = (
             name,
+            filename,
             tuple(algos),
-            C_GRIDS[grid],
-            epochs,
-            folds,
-            seed,
-            max_samples,
+            grid,
+            int(epochs),
+            int(folds),
+            int(seed),
+            int(max_samples),
             scale,
-            digest=hashlib.sha256(upload).hexdigest() if upload is not None else None,
-            filename=filename,
         )
-        res, fig_err, fig_curves, fig_time = comparison(
-            setting,
-            L,
-            upload,
-            progress=lambda share, msg: bar.progress(
-                min(share, 1.0), tr("cmp.progress", message=as_text(msg))
-            ),
-        )
-        bar.empty()
-        table = res.table
-        gaps = departures(name, chosen)
-        if gaps and "paper %" in table:  # one line beside the paper column
-            items = "; ".join(
-                tr(f"cmp.caveat.{k}", ours=ours or tr("cmp.all"), paper=paper or tr("cmp.all"))
-                for k, ours, paper in gaps
+        clicked = st.button(tr("cmp.run"), type="primary", key="cmp.run")
+        asked = "cmp.ran" not in st.session_state and st.query_params.get("run") == "1"
+        chosen = Settings(int(folds), int(epochs), int(max_samples), scale, C_GRIDS[grid])
+        from_link = asked and runs_from_a_link(name, chosen)  # a long run waits for the click
+        if clicked or from_link:
+            st.session_state["cmp.ran"] = settings
+        ui.values["run"] = "1" if st.session_state.get("cmp.ran") == settings else "0"
+        if source == "upload" and upload is None:
+            st.info(tr("cmp.need_upload"))
+        elif st.session_state.get("cmp.ran") != settings:
+            st.info(tr("cmp.press_run"))
+        else:
+            bar = st.progress(0.0)
+            setting = CompareRun(
+                name,
+                tuple(algos),
+                C_GRIDS[grid],
+                epochs,
+                folds,
+                seed,
+                max_samples,
+                scale,
+                digest=hashlib.sha256(upload).hexdigest() if upload is not None else None,
+                filename=filename,
             )
-            table = table.copy()
-            table.insert(table.columns.get_loc("paper %") + 1, tr("cmp.caveat"), items)
-        st.dataframe(display_table(table, L), hide_index=True)
-        st.download_button(
-            tr("ui.download_csv"),
-            res.table.to_csv(index=False),
-            file_name=f"olearn-compare-{res.dataset}.csv",
-            mime="text/csv",
-            key="cmp.csv",
-        )
-        left, right = st.columns(2)
-        with left:
-            plot(fig_err, key="cmp.err")
-        with right:
-            plot(fig_curves, key="cmp.curves")
-        plot(fig_time, key="cmp.time")
-        with st.expander(tr("cmp.protocol")):
-            st.code(res.config, language=None, wrap_lines=True)
+            res, fig_err, fig_curves, fig_time = comparison(
+                setting,
+                L,
+                upload,
+                progress=lambda share, msg: bar.progress(
+                    min(share, 1.0), tr("cmp.progress", message=as_text(msg))
+                ),
+            )
+            bar.empty()
+            table = res.table
+            gaps = departures(name, chosen)
+            if gaps and "paper %" in table:  # one line beside the paper column
+                items = "; ".join(
+                    tr(f"cmp.caveat.{k}", ours=ours or tr("cmp.all"), paper=paper or tr("cmp.all"))
+                    for k, ours, paper in gaps
+                )
+                table = table.copy()
+                table.insert(table.columns.get_loc("paper %") + 1, tr("cmp.caveat"), items)
+            st.dataframe(display_table(table, L), hide_index=True)
+            st.download_button(
+                tr("ui.download_csv"),
+                res.table.to_csv(index=False),
+                file_name=f"olearn-compare-{res.dataset}.csv",
+                mime="text/csv",
+                key="cmp.csv",
+            )
+            left, right = st.columns(2)
+            with left:
+                plot(fig_err, key="cmp.err")
+            with right:
+                plot(fig_curves, key="cmp.curves")
+            plot(fig_time, key="cmp.time")
+            with st.expander(tr("cmp.protocol")):
+                st.code(res.config, language=None, wrap_lines=True)
     ui.sync()

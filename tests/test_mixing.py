@@ -116,6 +116,45 @@ def test_identical_states_mix_to_themselves(key):
     assert mixed["t"] == 3 * state["t"]  # counters add up the shards' work
 
 
+@pytest.mark.parametrize("key", ["pa1-avg", "arow-avg"])
+def test_one_averaged_shard_is_sequential_averaged_training_exactly(key):
+    X, y = _problem(seed=9)
+    sequential = registry.get(key).make(shuffle=False, epochs=3).fit(X, y)
+    mixed = _ipm(key, "serial", epochs=3, n_shards=1).fit(X, y)
+    _equal_states(mixed.estimator_.get_state(), sequential.get_state())
+
+
+@pytest.mark.parametrize("average", [True, 50])
+def test_averaged_ipm_is_the_mean_of_every_shards_iterates(average):
+    """Against an explicit loop: plain PA-I row by row on each shard from the mixed weights,
+    every iterate after the first ``average - 1`` examples (a shard's count starts at the
+    mix's) summed; the averaged IPM model's coef_ is their mean."""
+    X, y = _problem(n=90, d=12, seed=10)
+    shards = [slice(0, 30), slice(30, 60), slice(60, 90)]
+    start = 1 if average is True else average
+    state, t, iterates = None, 0, []
+    for _ in range(2):  # epochs
+        ends = []
+        for part in shards:
+            model = PAClassifier(C=0.5)
+            if state is not None:
+                model.set_state(state)
+            for i, row in enumerate(range(part.start, part.stop)):
+                model.partial_fit(X[row], y[row : row + 1], classes=[0, 1, 2])
+                if t + i + 1 >= start:
+                    iterates.append(model.get_state()["coef"].copy())
+            ends.append(model.get_state())
+        state = mix_states(PAClassifier(C=0.5), ends, base=state)
+        t += 90
+    ipm = ParameterMixingClassifier(
+        PAClassifier(C=0.5, average=average, shuffle=False), epochs=2, n_shards=3, client="serial"
+    ).fit(X, y)
+    np.testing.assert_allclose(ipm.estimator_.coef_, np.mean(iterates, axis=0), rtol=1e-10,
+                               atol=1e-12)  # fmt: skip
+    assert ipm.estimator_.get_state()["average_counts"][:2].tolist() == [180, len(iterates)]
+    np.testing.assert_array_equal(ipm.estimator_.get_state()["coef"], state["coef"])
+
+
 def test_mixing_rules_against_explicit_loops():
     X, y = _problem(seed=3)
     parts = [slice(0, 150), slice(150, 220), slice(220, 400)]
@@ -161,6 +200,52 @@ def test_separable_data_reaches_zero_training_mistakes(client):
     ipm.fit(X, y)
     assert ipm.score(X, y) == 1.0
     assert ipm.history_[-1]["updates"] == 0  # no shard made a mistake in the last epoch
+
+
+def _dask(X, y, rows, dense=False):
+    da = pytest.importorskip("dask.array")
+    X = X.toarray() if dense else X
+    return da.from_array(X, chunks=(rows, -1), asarray=False), da.from_array(y, chunks=rows)
+
+
+def test_a_dask_array_fit_equals_its_shards_as_stores_and_arrays(client, tmp_path):
+    X, y = _problem(seed=8)
+    dX, dy = _dask(X, y, 50)  # 8 chunks, 3 shards of 3, 3 and 2 chunks
+    kw = {"epochs": 3, "n_shards": 3, "random_state": 2}
+    on_cluster = ParameterMixingClassifier(AROWClassifier(), client=client, **kw).fit(dX, dy)
+    bounds = [(0, 150), (150, 300), (300, 400)]
+    stores = [write_store(X[a:b], y[a:b], tmp_path / str(a), chunk_rows=50) for a, b in bounds]
+    kw.pop("n_shards")
+    from_stores = ParameterMixingClassifier(AROWClassifier(), client="serial", **kw).fit(stores)
+    _equal_states(on_cluster.estimator_.get_state(), from_stores.estimator_.get_state())
+    assert on_cluster.n_shards_ == 3
+    assert [h["updates"] for h in on_cluster.history_] == [
+        h["updates"] for h in from_stores.history_
+    ]
+
+    dX, dy = _dask(X, y, 100, dense=True)  # one dense chunk per shard: the in-memory split
+    kw["n_shards"] = 4
+    on_cluster = ParameterMixingClassifier(PAClassifier(), client=client, **kw).fit(dX, y)
+    in_memory = ParameterMixingClassifier(PAClassifier(), client="serial", **kw)
+    in_memory.fit(X, y)
+    _equal_states(on_cluster.estimator_.get_state(), in_memory.estimator_.get_state())
+
+
+def test_dask_arrays_it_cannot_train_on_are_refused():
+    da = pytest.importorskip("dask.array")
+    X, y = _problem()
+    dX, dy = _dask(X, y, 100)
+    ipm = ParameterMixingClassifier(PAClassifier(), client="serial")
+    cases = [
+        (da.from_array(X.toarray(), chunks=(100, 10)), y, "column chunks"),
+        (dX, da.from_array(y, chunks=80), "do not align"),
+        (dX, y[:-1], "rows"),
+        (dX, None, "needs its labels"),
+        (dX.map_blocks(lambda b: b.toarray().tolist(), meta=np.empty((0, 0))), dy, "list"),
+    ]
+    for data, target, match in cases:
+        with pytest.raises(ValueError, match=match):
+            ipm.fit(data, target)
 
 
 class KillingShard(ArrayShard):
@@ -215,7 +300,7 @@ def test_models_that_cannot_be_mixed_are_refused():
     X, y = _problem()
     for estimator, match in [
         (AROWClassifier(covariance="full"), "full"),
-        (PAClassifier(average=True), "average"),
+        (registry.get("sgd-svm-pf").make(average=True), "average"),
         (registry.get("cs-svm").make(), "batch"),
         (AROWClassifier(), "does not apply"),  # with mixing="mistakes"
     ]:

@@ -214,8 +214,10 @@ def test_streaming_memory_is_bounded_by_a_chunk(tmp_path, capsys):
     del X
     clf = registry.get("arow").make(epochs=1)
     clf.fit(short)  # compiled and warmed before measuring
-    peak_short = _peak(short, clf)
-    peak_long = _peak(open_store(long.path, progress=True), clf)
+    # the least of 3 peaks: tracemalloc counts every thread's allocations, and a thread left
+    # by an earlier test (a closed Dask client's event loop) may allocate during one of them
+    peak_short = min(_peak(short, clf) for _ in range(3))
+    peak_long = min(_peak(open_store(long.path, progress=True), clf) for _ in range(3))
     assert peak_long < 1.2 * peak_short + n  # (learn_stream's mistakes: a byte a row)
     assert peak_long < in_memory / 3
     assert "row" in capsys.readouterr().err  # the progress bar

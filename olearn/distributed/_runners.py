@@ -1,7 +1,7 @@
 """Where the shards' epochs run: in this process (``client="serial"``) or on Dask workers.
 
 A runner ``put``s the shards once (Dask: each scattered to one worker, where it stays across
-epochs; only states travel afterwards) and ``run``s one epoch: ``train_shard`` on every
+epochs; only states travel afterwards) and ``run``s one epoch: ``timed_train_shard`` on every
 shard, results in shard order.  A lost worker (its process killed, its shards gone) is
 recovered once per epoch: the shards are scattered again and the epoch is rerun from the same
 state; the epoch is deterministic (same state, same seeds), so the result is the one an
@@ -11,7 +11,8 @@ partial epoch.
 
 from __future__ import annotations
 
-from olearn.distributed._shards import train_shard, warm_worker
+from olearn.distributed import _dask_arrays
+from olearn.distributed._shards import timed_train_shard, warm_worker
 
 
 class SerialRunner:
@@ -19,15 +20,20 @@ class SerialRunner:
 
     n_workers = 1
 
-    def put(self, shards: list) -> None:
+    def put(self, shards) -> None:
+        if isinstance(shards, _dask_arrays.DaskArrayPlan):
+            shards = _dask_arrays.serial_shards(shards)
         self.shards = shards
+
+    def classes(self, plan):
+        return _dask_arrays.classes(plan)
 
     def warm(self, estimator) -> None:
         warm_worker(estimator)
 
     def run(self, estimator, states: list, classes, seeds: list) -> list:
         return [
-            train_shard(estimator, state, shard, classes, seed)
+            timed_train_shard(estimator, state, shard, classes, seed)
             for state, shard, seed in zip(states, self.shards, seeds)
         ]
 
@@ -45,12 +51,22 @@ class DaskRunner:
             raise ValueError("the Dask client has no workers")
         self.n_workers = len(self.workers)
 
-    def put(self, shards: list) -> None:
+    def put(self, shards) -> None:
+        """Each shard onto one worker: scattered from here, or, for a Dask array's chunks
+        (a :class:`DaskArrayPlan`), assembled on the worker from the persisted chunks."""
         self.shards = shards
         self._scatter()
 
+    def classes(self, plan):
+        return _dask_arrays.classes(plan, self.client)
+
     def _scatter(self) -> None:
         self.workers = sorted(self.client.scheduler_info()["workers"])
+        if isinstance(self.shards, _dask_arrays.DaskArrayPlan):
+            self.futures, self.homes = _dask_arrays.cluster_shards(
+                self.shards, self.client, self.workers
+            )
+            return
         self.homes = [self.workers[i % len(self.workers)] for i in range(len(self.shards))]
         self.futures = [
             self.client.scatter(shard, workers=[home], hash=False)
@@ -61,13 +77,36 @@ class DaskRunner:
         self.client.run(warm_worker, estimator)
 
     def _epoch(self, estimator, states, classes, seeds) -> list:
+        shared = None
+        homes = sorted(set(self.homes))
+        if (
+            states[0] is not None
+            and len(states) > len(homes)
+            and all(s is states[0] for s in states)
+        ):
+            # one start state for every shard, and a worker with several shards: sent to each
+            # worker once, not once per shard (one shard per worker: in its task, as before,
+            # which spares the scatter's round trip)
+            shared = self.client.scatter([states[0]], workers=homes, broadcast=True, hash=False)
+            states = [shared[0]] * len(states)
         futures = [
             self.client.submit(
-                train_shard, estimator, state, shard, classes, seed, workers=[home], pure=False
+                timed_train_shard,
+                estimator,
+                state,
+                shard,
+                classes,
+                seed,
+                workers=[home],
+                pure=False,
             )
             for state, shard, seed, home in zip(states, self.futures, seeds, self.homes)
         ]
-        return self.client.gather(futures)
+        try:
+            return self.client.gather(futures)
+        finally:
+            if shared is not None:
+                shared[0].release()
 
     def run(self, estimator, states: list, classes, seeds: list) -> list:
         try:

@@ -2,12 +2,14 @@
 
 A shard yields ``(X, y)`` batches in its order: :class:`ArrayShard` one CSR block held in
 memory (scattered to its worker once), :class:`StoreShard` a run of a store's chunks (only
-its path and chunk numbers travel; the worker memory-maps them).  With a seed, a shard's
-pass is shuffled: the chunks' order, then each batch's rows.
+its path and chunk numbers travel; the worker memory-maps them), :class:`BlocksShard` a run of
+a Dask array's chunks (assembled on its worker).  With a seed, a shard's pass is shuffled:
+the chunks' order, then each batch's rows.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,6 +33,28 @@ class ArrayShard:
             yield self.X[order], self.y[order]
 
 
+def _chunked(chunks: list, read, rng):
+    """``read(c)`` for every chunk (shuffled: the chunks' order, then each chunk's rows)."""
+    for i in chunks if rng is None else [chunks[j] for j in rng.permutation(len(chunks))]:
+        X, y = read(i)
+        if rng is not None:
+            order = rng.permutation(X.shape[0])
+            X, y = X[order], y[order]
+        yield X, y
+
+
+@dataclass
+class BlocksShard:
+    blocks: list  # [(CSR, y)], in row order
+
+    @property
+    def n_rows(self) -> int:
+        return int(sum(y.shape[0] for _, y in self.blocks))
+
+    def batches(self, rng):
+        yield from _chunked(self.blocks, lambda b: b, rng)
+
+
 @dataclass
 class StoreShard:
     path: str
@@ -49,13 +73,7 @@ class StoreShard:
 
         if self._store is None:
             self._store = open_store(self.path)
-        ids = list(self.chunk_ids)
-        for i in ids if rng is None else [ids[j] for j in rng.permutation(len(ids))]:
-            X, y = self._store.chunk(i)
-            if rng is not None:
-                order = rng.permutation(X.shape[0])
-                X, y = X[order], y[order]
-            yield X, y
+        yield from _chunked(list(self.chunk_ids), self._store.chunk, rng)
 
 
 def train_shard(estimator, state, shard, classes, seed):
@@ -76,13 +94,27 @@ def train_shard(estimator, state, shard, classes, seed):
     return model.get_state(), int(model.n_updates_) - before
 
 
+def timed_train_shard(estimator, state, shard, classes, seed):
+    """:func:`train_shard` and its seconds on the worker: ``(state, updates, seconds)``."""
+    start = time.perf_counter()
+    out = train_shard(estimator, state, shard, classes, seed)
+    return None if out is None else (*out, time.perf_counter() - start)
+
+
 def warm_worker(estimator) -> bool:
-    """Compile the kernels a shard's ``partial_fit`` uses (CSR rows, int32 indices), once per
-    worker process, before the first epoch (:mod:`olearn._warmup`'s tiny problem)."""
+    """Compile the kernels a shard's ``partial_fit`` uses (CSR rows, int32 indices, writable
+    and read-only), once per worker process, before the first epoch (:mod:`olearn._warmup`'s
+    tiny problem)."""
     import scipy.sparse as sp
 
     from olearn._warmup import _problem
 
     X, y = _problem(3, np.random.default_rng(0))
     clone(estimator).partial_fit(sp.csr_matrix(X), y, classes=np.unique(y))
+    # and over read-only arrays, as a store's memory-mapped chunks are when a pass is not
+    # shuffled (another kernel signature: compiled or loaded here, not in the first epoch)
+    X = sp.csr_matrix(X)
+    for part in (X.data, X.indices, X.indptr):
+        part.setflags(write=False)
+    clone(estimator).partial_fit(X, y, classes=np.unique(y))
     return True

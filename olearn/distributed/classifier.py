@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from olearn.distributed import _dask_arrays
 from olearn.distributed import mixing as mixing_rules
 from olearn.distributed._runners import DaskRunner, SerialRunner
 from olearn.distributed._shards import ArrayShard, StoreShard
@@ -48,7 +49,8 @@ class ParameterMixingClassifier(ClassifierMixin, BaseEstimator):
         other (the same numbers as a cluster); None: a ``LocalCluster`` of ``n_workers``
         worker processes (one thread each) started and closed within ``fit``.
     n_shards : int or None, default=None
-        Shards of in-memory X or of one store: contiguous runs of rows (of chunks), in order.
+        Shards of in-memory X, of one store or of a Dask array: contiguous runs of rows (of
+        chunks), in order.
         None: one per worker (2 with ``client="serial"``).  A list of stores is one shard each.
     n_workers : int, default=2
         Worker processes of the LocalCluster started when ``client`` is None.
@@ -62,7 +64,11 @@ class ParameterMixingClassifier(ClassifierMixin, BaseEstimator):
         The mixed model, a plain fitted olearn estimator (``predict``, ``get_state`` ...).
     classes_, n_features_in_ : as in scikit-learn.
     history_ : list of dict
-        Per epoch: ``epoch``, ``seconds``, ``updates`` (the shards' steps).
+        Per epoch: ``epoch``, ``seconds`` (wall clock), ``updates`` (the shards' steps),
+        ``train_seconds`` (the slowest shard's training, on its worker), ``mix_seconds``; the
+        rest of ``seconds`` is moving states and scheduling.
+    setup_seconds_ : dict
+        ``put`` (placing the shards on the workers) and ``warm`` (compiling there).
     n_shards_ : int
 
     Examples
@@ -114,8 +120,14 @@ class ParameterMixingClassifier(ClassifierMixin, BaseEstimator):
         self.progress = progress
 
     # --- shards -------------------------------------------------------------------------------
-    def _shards(self, X, y, n_shards: int) -> tuple[list, np.ndarray, int]:
-        """``(shards, classes, n_features)`` from a store, a list of stores or arrays."""
+    def _shards(self, X, y, n_shards: int, runner) -> tuple[list, np.ndarray, int]:
+        """``(shards, classes, n_features)`` from a store, a list of stores, a Dask array of
+        row chunks (a plan the runner builds on its workers) or in-memory arrays."""
+        if _dask_arrays.is_dask_array(X):
+            plan = _dask_arrays.plan(X, y, n_shards)
+            classes = runner.classes(plan)
+            check_classification_targets(classes)
+            return plan, classes, int(X.shape[1])
         if isinstance(X, (list, tuple)) and X and all(_is_store(s) for s in X):
             stores = list(X)
         elif _is_store(X):
@@ -165,24 +177,35 @@ class ParameterMixingClassifier(ClassifierMixin, BaseEstimator):
     # --- fit ----------------------------------------------------------------------------------
     def fit(self, X, y=None):
         """Train by iterative parameter mixing over shards of ``X``: in-memory arrays (with y),
-        a store (``olearn.datasets.store``), or a list of stores (one shard each)."""
+        a store (``olearn.datasets.store``), a list of stores (one shard each), or a
+        ``dask.array.Array`` of row chunks (scipy.sparse or numpy; one column chunk) with y a
+        Dask array aligned with its row chunks or a numpy array.  A Dask array's chunks are
+        grouped into ``n_shards`` contiguous runs; each shard is assembled and stays on a
+        worker (the data never comes to this process), and trains as a store with the same
+        chunks would."""
         self._validate_params()
         kind, rule = mixing_rules.resolve(self.estimator, self.mixing)
-        for name in ("estimator_", "classes_", "history_", "n_shards_"):
+        for name in ("estimator_", "classes_", "history_", "n_shards_", "setup_seconds_"):
             self.__dict__.pop(name, None)
         runner = self._runner()
         try:
             n_shards = self.n_shards or (
                 2 if isinstance(runner, SerialRunner) else runner.n_workers
             )
-            shards, classes, n_features = self._shards(X, y, n_shards)
+            shards, classes, n_features = self._shards(X, y, n_shards, runner)
             if len(classes) < 2:
                 raise ValueError(
                     f"need samples of at least 2 classes, got {len(classes)} class: "
                     f"{classes.tolist()}"
                 )
+            start = time.perf_counter()
             runner.put(shards)
+            placed = time.perf_counter()
             runner.warm(self.estimator)
+            self.setup_seconds_ = {
+                "put": placed - start,
+                "warm": time.perf_counter() - placed,
+            }
             state = self._epochs(runner, shards, classes, rule)
         finally:
             runner.close()
@@ -216,13 +239,20 @@ class ParameterMixingClassifier(ClassifierMixin, BaseEstimator):
                     self.estimator, states, classes, self._seeds(epoch, len(shards))
                 )
                 results = [r for r in results if r is not None]
-                updates = [u for _, u in results]
+                updates = [u for _, u, _ in results]
+                mixing = time.perf_counter()
                 state = mixing_rules.mix_states(
-                    self.estimator, [s for s, _ in results], rule, updates, base=state
+                    self.estimator, [s for s, _, _ in results], rule, updates, base=state
                 )
-                seconds = time.perf_counter() - start
+                end = time.perf_counter()
                 self.history_.append(
-                    {"epoch": epoch + 1, "seconds": seconds, "updates": sum(updates)}
+                    {
+                        "epoch": epoch + 1,
+                        "seconds": end - start,
+                        "updates": sum(updates),
+                        "train_seconds": max(t for _, _, t in results),
+                        "mix_seconds": end - mixing,
+                    }
                 )
                 if bar is not None:
                     bar.set_postfix(updates=sum(updates))

@@ -37,9 +37,22 @@ per shard for an epoch, all from the same state, then replaces every copy by a m
   parallel SGD (Zinkevich et al., NIPS 2010); ``v = w``, ``scale = 1``, ``last = steps``
   (every shrink applied).
 
+**Averaged models** (``average=True`` or an int, Perceptron / PA / SPA / CW family): the raw
+weights are mixed by the family's rule above (they are what the next epoch starts from); the
+average is the mean of *every iterate any shard visited*, over all epochs: each shard's sum of
+its averaged iterates is ``S_i = n_i w_i - U_i`` (the lazy identity ``w_bar = w - U / n``
+of :mod:`olearn.estimators._average`, ``n`` the averaged examples), so the mixed state has
+``S = S_0 + sum_i (S_i - S_0)``, ``n = n_0 + sum_i (n_i - n_0)`` (``_0``: the state every
+shard started from) and ``U = n w - S`` for the mixed raw weights ``w``.  One shard is the
+sequential averaged model exactly; the mix of identical states keeps their average.  (Mixing
+the averages instead would start the next epoch from a mean of averages, not from weights any
+shard reached, and lose the iterate count.)  Each shard counts the examples from the start
+state's ``t``, so an integer ``average=a`` starts averaging where that count passes ``a``.
+
 Refused with a ValueError: a full covariance (a mix of ``S`` d x d factors has no closed form
-that keeps the exact square root the kernel updates), averaged weights (their running sums
-belong to one stream), and the batch models.
+that keeps the exact square root the kernel updates), SGD-SVM with ``average`` (its sums run
+over the lazily scaled ``v`` with per-coordinate catch-ups whose clocks the count rule
+rewrites; not derived here), and the batch models.
 
 The counters: ``t`` and ``n_updates`` are the base state's plus every shard's increments
 (the examples and steps of the whole epoch); ``n_iter`` the largest.  One state mixes to
@@ -85,12 +98,13 @@ def family(estimator) -> str:
             f"{name} cannot be mixed: parameter mixing needs an online olearn estimator (a "
             "state, partial_fit); a batch model's solution is not a mean of shard solutions"
         )
-    if getattr(estimator, "average", False):
-        raise ValueError(
-            f"{name}(average={estimator.average!r}) cannot be mixed: its averaging sums belong "
-            "to one stream; mix the plain model (average=False)"
-        )
     if isinstance(estimator, SGDSVMClassifier):
+        if getattr(estimator, "average", False):
+            raise ValueError(
+                f"{name}(average={estimator.average!r}) cannot be mixed: its averaged sums "
+                "follow the lazy scale and per-feature clocks that mixing rewrites (no rule "
+                "derived); mix the plain model (average=False)"
+            )
         return "sgd"
     if isinstance(estimator, ConfidenceWeightedClassifier):
         if estimator.covariance != "diagonal":
@@ -171,7 +185,30 @@ def mix_states(
         start = 0 if base is None else int(base[key])
         mixed[key] = start + sum(int(s[key]) - start for s in states)
     mixed["n_iter"] = max(int(s["n_iter"]) for s in states)
+    if "average_sum" in first and kind != "sgd":
+        mixed.update(_mix_average(states, mixed, base))
     return mixed
+
+
+def _mix_average(states: list, mixed: dict, base: dict | None) -> dict:
+    """The averaging state of the mix (module docstring): every shard's sum of averaged
+    iterates ``S_i = n_i w_i - U_i`` added up, and ``U = n w - S`` for the mixed ``w``."""
+    n = [int(s["average_counts"][1]) for s in states]
+    n0 = 0 if base is None else int(base["average_counts"][1])
+    total = n0 + sum(k - n0 for k in n)
+    out = {}
+    pairs = [("coef", "average_sum"), ("intercept_weight", "average_sum_intercept")]
+    for w_key, u_key in pairs:
+        if u_key not in mixed:
+            continue
+        sums = [k * s[w_key] - s[u_key] for k, s in zip(n, states)]
+        start = 0.0 if base is None else n0 * base[w_key] - base[u_key]
+        S = start + np.sum([x - start for x in sums], axis=0)
+        out[u_key] = total * mixed[w_key] - S
+    counts = states[0]["average_counts"].copy()
+    counts[0], counts[1] = mixed["t"], total
+    out["average_counts"] = counts
+    return out
 
 
 def _mix_precision(states: list, keys: list) -> dict:

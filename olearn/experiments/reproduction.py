@@ -25,6 +25,11 @@ REPRODUCTIONS: dict[str, str] = {
     "ono-sgd-figure1": "olearn.experiments.sgd_figure1",
 }
 
+# Experiments that are not a paper's table (run the same way, not on the Reproduce page).
+EXPERIMENTS: dict[str, str] = {
+    "store-compare": "olearn.experiments.store_compare",
+}
+
 
 @dataclass
 class ReproResult:
@@ -50,7 +55,8 @@ class ReproResult:
 
 
 def reproduction(id_: str):
-    """The module implementing reproduction ``id_``."""
-    if id_ not in REPRODUCTIONS:
-        raise KeyError(f"unknown reproduction {id_!r}; known: {sorted(REPRODUCTIONS)}")
-    return importlib.import_module(REPRODUCTIONS[id_])
+    """The module implementing reproduction (or experiment) ``id_``."""
+    known = {**REPRODUCTIONS, **EXPERIMENTS}
+    if id_ not in known:
+        raise KeyError(f"unknown reproduction {id_!r}; known: {sorted(known)}")
+    return importlib.import_module(known[id_])

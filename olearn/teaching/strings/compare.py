@@ -16,6 +16,25 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Upload my own (svmlight / CSV)",
         "自分のデータをアップロード (svmlight / CSV)",
     ),
+    "cmp.source.store": (
+        "A store (out of core, $OLEARN_DATA/stores)",
+        "ストア (アウトオブコア, $OLEARN_DATA/stores)",
+    ),
+    "cmp.store": ("Store", "ストア"),
+    "cmp.store.none": (
+        "No store under {root}. Convert a file into one with `olearn store convert FILE "
+        "{root}/NAME`.",
+        "{root} にストアがありません。`olearn store convert FILE {root}/NAME` でファイルを"
+        "変換してください。",
+    ),
+    "cmp.store.bad": (
+        "This store cannot be used: {message}",
+        "このストアは使えません: {message}",
+    ),
+    "cmp.store.col.algorithm": ("algorithm", "アルゴリズム"),
+    "cmp.store.col.error %": ("held-out error %", "検証誤り率 %"),
+    "cmp.store.col.train s": ("training s", "学習時間 (秒)"),
+    "cmp.store.col.rows/s": ("rows/s", "行/秒"),
     "cmp.dataset": ("Dataset", "データセット"),
     "cmp.upload": (
         "Upload a file (svmlight or CSV, at most {mb} MB; label column 'label', 'class' or "
