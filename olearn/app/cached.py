@@ -430,21 +430,26 @@ def prepare_defaults(langs=("en", "ja")) -> None:
 
     run = default_playground()
     cw = default_cw()
-    updates = cw_updates(cw)
-    later = [i for i in updates if i >= CW_T - 1]
-    ids = window(updates, later[0], 10)[0] if later else []
-    steps = []
-    for lang in langs:  # the landing page first, the heaviest last
-        steps += [
-            lambda lang=lang: home_data(t("home.family", lang), lang),
+
+    def cw_window(lang: str) -> None:  # the CW page's first window (its walk computed first)
+        updates = cw_updates(cw)
+        later = [i for i in updates if i >= CW_T - 1]
+        for i in window(updates, later[0], 10)[0] if later else []:
+            cw_step(cw, i, lang)
+
+    steps = [  # the landing page first, the heaviest last
+        *(lambda lang=lang: home_data(t("home.family", lang), lang) for lang in langs),
+        *(
             lambda lang=lang: stream_views(
                 run, lang, True, PLAYGROUND_HEIGHTS, min(PLAYGROUND_T, run.length)
-            ),
-            lambda lang=lang: spa_views(DEFAULT_SPA, lang),
-            *(lambda lang=lang, i=i: cw_step(cw, i, lang) for i in ids),
-            lambda lang=lang: cw_noise(*CW_NOISE, cw.seed, lang),
-        ]
+            )
+            for lang in langs
+        ),
+        *(lambda lang=lang: spa_views(DEFAULT_SPA, lang) for lang in langs),
+        *(lambda lang=lang: cw_window(lang) for lang in langs),
+        *(lambda lang=lang: cw_noise(*CW_NOISE, cw.seed, lang) for lang in langs),
+    ]
     for step in steps:
-        # between two cached values (never inside one, which a page may be waiting for)
+        # between two steps, never inside a cached value (which a page may be waiting for)
         _warmup.yield_to_pages()
         step()
