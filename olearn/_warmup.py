@@ -166,6 +166,17 @@ def page_running() -> Iterator[None]:
             _idle.notify_all()
 
 
+def wait_for_a_page(limit: float) -> None:
+    """Wait until a page has been drawn in this process (or ``limit`` seconds): the app's
+    preparation starts after the first visitor's page, which a fresh server then draws alone
+    (measured: a page opened as the server answered took 3.7-5.0 s alone, 5.2-6.9 s beside
+    the preparation; ``benchmarks/app_timing.py --cold``, quiet machine)."""
+    deadline = time.monotonic() + limit
+    with _idle:
+        while not _pages["ended"] and time.monotonic() < deadline:
+            _idle.wait(timeout=deadline - time.monotonic())
+
+
 def yield_to_pages() -> None:
     """In :func:`warm` (and between the app's preparation steps): wait while a page runs or
     ran less than :data:`GRACE` s ago (at most :data:`PAUSE_LIMIT` s in all).  Without pages

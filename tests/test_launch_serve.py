@@ -126,3 +126,25 @@ def test_a_page_that_never_ends_does_not_hold_the_warmup_forever(monkeypatch):
     start = time.monotonic()
     _warmup.yield_to_pages()
     assert 0.25 <= time.monotonic() - start < 2.0
+
+
+def test_the_preparation_waits_for_the_first_page_or_its_limit(monkeypatch):
+    monkeypatch.setattr(_warmup, "_pages", {"running": 0, "ended": 0.0})
+    start = time.monotonic()
+    _warmup.wait_for_a_page(0.3)  # no page: the limit
+    assert 0.25 <= time.monotonic() - start < 5
+    done = threading.Event()
+    waiter = threading.Thread(target=lambda: (_warmup.wait_for_a_page(30), done.set()))
+    waiter.start()
+    try:
+        time.sleep(0.2)
+        assert not done.is_set()  # waiting while no page was drawn
+        with _warmup.page_running():
+            time.sleep(0.05)
+            assert not done.is_set()  # a page being drawn: still waiting
+        assert done.wait(5)  # the page ended: the preparation goes
+    finally:
+        _warmup._pages["ended"] = 1.0
+        with _warmup._idle:
+            _warmup._idle.notify_all()
+        waiter.join(10)

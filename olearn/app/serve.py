@@ -3,7 +3,9 @@
 ``python -m olearn.app.serve [streamlit options]`` is ``streamlit run`` on the installed entry
 script (Streamlit's own command-line entry point, ``streamlit.web.cli.main``, the function the
 ``streamlit`` command calls), with one addition made before the server opens its port: a
-daemon thread (:func:`olearn._warmup.start_background`) that
+daemon thread (:func:`olearn._warmup.start_background`) that, once the first visitor's page
+has been drawn (or after :data:`FIRST_PAGE_WAIT` seconds without one: a page opened the moment
+a fresh server answers is drawn faster alone than beside the preparation),
 
 1. imports what the pages import (:data:`PACKAGES`: plotly, numba, scikit-learn and olearn's
    own modules, about 2-4 s on 2 cores),
@@ -70,8 +72,14 @@ def import_pages_modules() -> list[str]:
     return failed
 
 
+FIRST_PAGE_WAIT = 10.0  # seconds the preparation waits for a first page to be drawn alone
+
+
 def prepare() -> None:
-    """Steps 1 and 2 of the module docstring (step 3 is the warm-up itself)."""
+    """Steps 1 and 2 of the module docstring (step 3 is the warm-up itself), once the first
+    page has been drawn or :data:`FIRST_PAGE_WAIT` seconds have passed
+    (:func:`olearn._warmup.wait_for_a_page`)."""
+    _warmup.wait_for_a_page(FIRST_PAGE_WAIT)
     import_pages_modules()
     from olearn.app.cached import prepare_defaults
 
