@@ -47,11 +47,11 @@ def test_serve_starts_the_preparation_before_streamlit(monkeypatch, enabled):
         streamlit.web.cli, "main", lambda prog_name: calls.append((prog_name, list(sys.argv)))
     )
     monkeypatch.setattr(sys, "argv", ["before"])
-    monkeypatch.setattr(serve, "say", lambda message: calls.append(message[:28]))
+    monkeypatch.setattr(serve, "say", lambda message: calls.append(message[:26]))
     serve.main(["--server.port", "8600"])
     streamlit_call = ("streamlit", ["streamlit", "run", str(ENTRY), "--server.port", "8600"])
     if enabled:
-        said = ["olearn: preparing the pages ", "olearn: pages prepared in 0 "]
+        said = ["olearn: preparing the page", "olearn: pages prepared in "]  # (N s: any)
         prepared = ("prepare", serve.prepare)
         assert calls == [said[0], prepared, said[1], ("frozen", True), streamlit_call]
     else:
