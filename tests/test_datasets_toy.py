@@ -104,3 +104,58 @@ def test_toys_and_digits_through_load():
     for name in datasets.names("toy"):
         card = datasets.card(name)
         assert card["n_features"] == 2 and card["url"] == "embedded"
+
+
+@pytest.mark.parametrize("n, seed", [(1, 0), (2, 3), (7, 11), (200, 0), (401, 2**31 - 2)])
+def test_the_moons_are_scikit_learns_make_moons_draw_for_draw(n, seed):
+    """The toy draws its moons itself (a page drawing them first should not wait ~1 s for
+    scikit-learn to import); scikit-learn's own generator is the reference."""
+    from sklearn.datasets import make_moons
+
+    from olearn.datasets.toy import _two_moons
+
+    X, y = _two_moons(n, 0.1, seed)
+    X_ref, y_ref = make_moons(n_samples=n, noise=0.1, random_state=seed)
+    np.testing.assert_array_equal(X, X_ref)
+    np.testing.assert_array_equal(y, y_ref)
+
+
+def test_the_first_views_of_the_pages_do_not_import_scikit_learn_or_scipy_stats():
+    """A fresh server's first visit pays every import on its path (issue 17's 5 s budget):
+    the toys, the CW walk and its figures (the CW page's first view) and the Home page's dataset
+    cards
+    need neither scikit-learn (~1 s) nor scipy.stats (~0.4 s).  Checked in a new process."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from olearn.datasets.toy import make_toy\n"
+        "from olearn.teaching.settings import default_cw\n"
+        "from olearn.teaching.cw_walk import cw_update, update_indices\n"
+        "from olearn.viz.walks import cw_figure, cw_input_figure\n"
+        "for kind in ('blobs', 'separable', 'xor', 'moons', 'drift'):\n"
+        "    make_toy(kind, n_samples=50, random_state=0)\n"
+        "s = default_cw()\n"
+        "w = cw_update(s, update_indices(s)[0])\n"
+        "cw_figure(w, 'en'), cw_input_figure(w, 'en')\n"
+        "from olearn.teaching.home import dataset_cards\n"
+        "dataset_cards()\n"
+        "print(sorted(m for m in ('sklearn', 'scipy.stats') if m in sys.modules))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr
+
+
+def test_digits_read_without_scikit_learn_are_scikit_learns_load_digits():
+    from sklearn.datasets import load_digits
+
+    from olearn.datasets.toy import _digits_arrays
+
+    X, y = _digits_arrays()
+    X_ref, y_ref = load_digits(return_X_y=True)
+    assert X.dtype == X_ref.dtype and y.dtype == y_ref.dtype
+    np.testing.assert_array_equal(X, X_ref)
+    np.testing.assert_array_equal(y, y_ref)

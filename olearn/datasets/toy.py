@@ -10,8 +10,8 @@ a pure function of its arguments (``numpy.random.default_rng(random_state)``).
   with geometric margin >= ``margin`` when ``noise=0``.
 - ``xor``: uniform in [-4, 4]^2, label 1 where ``x1 * x2 < 0``; points within ``margin/2`` of
   an axis are rejected.  Binary, not linearly separable.
-- ``moons``: scikit-learn's two interleaving half circles (positional noise 0.1), scaled by
-  2.  Binary, not linearly separable.
+- ``moons``: scikit-learn's two interleaving half circles (``make_moons``, drawn here without
+  importing it; positional noise 0.1), scaled by 2.  Binary, not linearly separable.
 - ``drift``: like ``separable``, but the sectors rotate by half a turn over the stream: point
   ``t`` is labelled with the boundary at angle ``pi * t / n``.  Keep the order (it is time).
 
@@ -24,8 +24,6 @@ binary and ignore it).
 from __future__ import annotations
 
 import numpy as np
-from sklearn.datasets import load_digits as _sklearn_digits
-from sklearn.datasets import make_moons
 
 from olearn.datasets._base import Dataset, make_dataset
 
@@ -200,9 +198,32 @@ def _xor(rng, n, k, margin):
 
 def _moons(rng, n, k, margin):
     seed = int(rng.integers(2**31 - 1))
-    X, y = make_moons(n_samples=n, noise=0.1, random_state=seed)
+    X, y = _two_moons(n, 0.1, seed)
     order = rng.permutation(n)
     return 2.0 * X[order], y[order].astype(np.int64)
+
+
+def _two_moons(n: int, noise: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """scikit-learn's ``make_moons(n_samples=n, noise=noise, random_state=seed)``, draw for
+    draw (its half circles, its shuffle, then its noise, from one ``RandomState(seed)``;
+    tests/test_datasets_toy.py compares the two): scikit-learn itself takes ~1 s to import,
+    which a page drawing moons first would pay."""
+    out, inner = n // 2, n - n // 2
+    generator = np.random.RandomState(seed)
+    X = np.vstack(
+        [
+            np.append(np.cos(np.linspace(0, np.pi, out)), 1 - np.cos(np.linspace(0, np.pi, inner))),
+            np.append(
+                np.sin(np.linspace(0, np.pi, out)), 1 - np.sin(np.linspace(0, np.pi, inner)) - 0.5
+            ),
+        ]
+    ).T
+    y = np.hstack([np.zeros(out, dtype=np.intp), np.ones(inner, dtype=np.intp)])
+    order = np.arange(n)
+    generator.shuffle(order)
+    X, y = X[order], y[order]
+    X += generator.normal(scale=noise, size=X.shape)
+    return X, y
 
 
 def _drift(rng, n, k, margin):
@@ -241,8 +262,30 @@ def load_digits() -> Dataset:
     >>> load_digits().X.shape
     (1797, 64)
     """
-    bunch = _sklearn_digits()
-    return make_dataset("digits", bunch.data, bunch.target, digits_card())
+    X, y = _digits_arrays()
+    return make_dataset("digits", X, y, digits_card())
+
+
+def _digits_arrays() -> tuple[np.ndarray, np.ndarray]:
+    """``sklearn.datasets.load_digits(return_X_y=True)``: the file scikit-learn bundles
+    (``sklearn/datasets/data/digits.csv.gz``, pixels then the label on each line), read as
+    its ``load_digits`` reads it, without importing scikit-learn (~1 s: the Home page's
+    dataset cards load digits on a fresh server's first visit); through scikit-learn where that
+    file is not where it has been (tests/test_datasets_toy.py compares the two)."""
+    import gzip
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.find_spec("sklearn")  # finds the package, does not run it
+    roots = list(spec.submodule_search_locations or []) if spec else []
+    path = next((Path(r) / "datasets" / "data" / "digits.csv.gz" for r in roots), None)
+    if path is None or not path.is_file():
+        from sklearn.datasets import load_digits as sklearn_digits
+
+        return sklearn_digits(return_X_y=True)
+    with gzip.open(path, mode="rt", encoding="utf-8") as f:
+        data = np.loadtxt(f, delimiter=",")
+    return data[:, :-1], data[:, -1].astype(int, copy=False)
 
 
 def digits_card() -> dict:
