@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -221,8 +222,16 @@ def _warm_quietly(
         try:
             if work is not None:
                 work()
-        except Exception:  # noqa: BLE001 - an optimisation: the page computes it instead
-            pass
+        except Exception as exc:  # noqa: BLE001 - an optimisation: the page computes it instead
+            # said on the server's console (the pages then compute what the step would have
+            # prepared, and report their own errors); the other steps still run
+            name = getattr(work, "__qualname__", repr(work))
+            print(
+                f"olearn: the background preparation's step {name} failed "
+                f"({type(exc).__name__}: {exc}); the pages compute it themselves",
+                file=sys.stderr,
+                flush=True,
+            )
 
 
 def started() -> bool:

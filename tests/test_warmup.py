@@ -113,11 +113,20 @@ def test_background_warmup_starts_once_and_ends(monkeypatch):
     assert ran == [1] and first.daemon  # a daemon: it cannot keep a stopped server alive
 
 
-def test_a_failing_warmup_is_silent(monkeypatch):
-    monkeypatch.setattr(_warmup, "warm", lambda: 1 / 0)
+def test_a_failing_warmup_step_is_said_on_the_console_and_the_next_steps_still_run(
+    monkeypatch, capsys
+):
+    def failing():
+        raise RuntimeError("no kernels today")
+
+    then = []
+    monkeypatch.setattr(_warmup, "warm", failing)
     monkeypatch.setattr(_warmup, "_thread", None)
-    _warmup.start_background().join(timeout=30)
+    _warmup.start_background(then=lambda: then.append(1)).join(timeout=30)
     assert not _warmup.warming()
+    assert then == [1]  # the step after it (the heap's freeze, "pages prepared") still ran
+    err = capsys.readouterr().err
+    assert "failing failed (RuntimeError: no kernels today)" in err
 
 
 @pytest.mark.parametrize(
