@@ -208,9 +208,10 @@ def install_raising(install: list[str], pins: dict[str, str], constraints: Path)
         print(done.stdout[-3000:], done.stderr[-3000:], sep="\n")
         if done.returncode == 0:
             return True
-        requested = {n.lower(): v for n, v in REQUESTED.findall(done.stderr)}
+        said = done.stdout + done.stderr  # pip explains a conflict on stdout
+        requested = {n.lower(): v for n, v in REQUESTED.findall(said)}
         raised = False
-        for by, version, needed, spec in DEPENDS.findall(done.stderr):
+        for by, version, needed, spec in DEPENDS.findall(said):
             floor = re.search(r">=\s*([0-9][^,\s]*)", spec)
             name = needed.lower()
             if name in requested and floor and Version(floor.group(1)) > Version(pins[name]):
