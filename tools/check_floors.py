@@ -183,7 +183,8 @@ def lowest_release(name: str, floor: str, python: str) -> str:
 def commands(name: str, env: Environment, work: Path) -> list[list[str]]:
     """The shell commands that build, install and test one environment."""
     venv, py = work / f"venv-{name}", work / f"venv-{name}" / "bin" / "python"
-    spec = f"{ROOT}[{','.join(env.extras)}]" if env.extras else str(ROOT)
+    source = work / "source"  # a copy: pip builds a folder in place (build/, *.egg-info)
+    spec = f"{source}[{','.join(env.extras)}]" if env.extras else str(source)
     _, tools = requirements(PROJECT, env)
     tests = work / f"tests-{name}"
     return [
@@ -224,11 +225,22 @@ def install_raising(install: list[str], pins: dict[str, str], constraints: Path)
     return False
 
 
+def copy_source(work: Path) -> None:
+    """What the wheel is built from (``olearn/pages`` is a link to ``pages/``)."""
+    if not (work / "source").exists():
+        ignored = shutil.ignore_patterns("__pycache__", "*.egg-info", "build")
+        for name in ("olearn", "pages"):
+            shutil.copytree(ROOT / name, work / "source" / name, symlinks=True, ignore=ignored)
+        for name in ("pyproject.toml", "README.md", "LICENSE"):
+            shutil.copy(ROOT / name, work / "source")
+
+
 def run_environment(name: str, pins: dict[str, str], work: Path) -> bool:
     """Build the venv, install at the pins, check the installed versions, run the tests."""
     env = ENVIRONMENTS[name]
     make_venv, install, pytest, (tests,) = commands(name, env, work)
     subprocess.run(make_venv, check=True)
+    copy_source(work)
     if not install_raising(install, pins, work / f"{name}.txt"):
         print(f"[{name}] the floors do not install together")
         return False
@@ -278,6 +290,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"#   {n}>={f} -> {n}=={pins[n]}")
             make_venv, install, pytest, (tests,) = commands(name, env, work)
             print(shlex.join(make_venv))
+            wheel_from = "{olearn,pages,pyproject.toml,README.md,LICENSE}"
+            print(f"mkdir {work}/source && cp -r {ROOT}/{wheel_from} {work}/source/")
             print(shlex.join(install))
             copied = " ".join(f"{ROOT}/{n}" for n in ("tests", "pyproject.toml", "README.md"))
             print(f"mkdir {tests} && cp -r {copied} {tests}/ && cd {tests}")
