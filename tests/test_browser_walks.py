@@ -380,9 +380,8 @@ def test_a_report_waits_for_the_run_a_press_elsewhere_asked_for(server, page):
     Pause, must not reach the server while Regenerate's run starts, or Streamlit 1.67 drops
     the click (a request arriving before a run's callbacks replaces the one the run took:
     the seed stayed 0 and the data old, in 5 of 10 runs with both messages delivered back to
-    back).  The player holds its
-    report until Regenerate's run has mounted it again, then sends it: the server receives
-    the click alone (held here, to look), then the report."""
+    back).  The player holds its report until Regenerate's run has mounted it again, then
+    sends it: the server receives the click alone (held here, to look), then the report."""
     from tests.player_support import player_js, player_ready, player_state
 
     url = f"{server}/playground?algos=perceptron,pa&n=200&t=0&seed=0"
