@@ -21,7 +21,12 @@ frame on screen and sends the report again until it does (the race: without it, 
 an older frame, issue 22; ``tests/test_browser_player.py::
 test_arrow_keys_on_the_time_slider_reach_the_url`` loses reports on purpose and fails
 without the resend).  The report's rerun finds the same (cached) figures, so nothing is
-redrawn.
+redrawn.  After a press elsewhere on the page (Regenerate, another widget) a report waits
+until that press's run has mounted the player again (or 3 s): arriving while the press's
+run starts, before its callbacks ran, it made Streamlit 1.67 drop the press (the newer
+request replaces the one the run took; Regenerate just after Pause was lost in 5 of 10
+runs; ``tests/test_browser_walks.py::
+test_a_report_waits_for_the_run_a_press_elsewhere_asked_for``).
 
 Each chart's ``layout.meta`` carries a signature of its data; the player waits for charts
 with its signature before adding frames, and re-applies the current frame whenever a chart

@@ -438,13 +438,15 @@ class Controls:
 
         The value holds until a run of the page completes (:func:`forget_pending`).  The
         race it prevents: the browser learns the value only from that run, and a rerun it
-        asks for meanwhile (the player's report after a Pause, a second click) carries the
-        widget's old value; Streamlit stops the running run and starts one with the
-        browser's widget values, where the old value wins over the callback's (Streamlit
-        1.67 still does).  Regenerate clicked just after Pause was lost: the seed stayed 0
-        and the data old.  ``tests/test_browser_walks.py::
-        test_a_value_a_callback_set_survives_the_rerun_that_interrupts_its_run`` holds both
-        messages and delivers them back to back; without the held value it fails."""
+        asks for meanwhile (a second click, a component's report) carries the widget's old
+        value; Streamlit stops the running run and starts one with the browser's widget
+        values, where the old value wins over the callback's (Streamlit 1.67 still does).
+        ``tests/test_browser_walks.py::
+        test_a_value_a_callback_set_survives_the_rerun_that_interrupts_its_run`` delivers a
+        second click once Regenerate's run has drawn; without the held value the seed stays
+        0.  (A request that arrives before the run's callbacks even ran makes Streamlit
+        drop the click itself: the player and the stepper hold their reports after a press
+        elsewhere, see ``holdReportsOnPresses`` in ``assets/component_base.js``.)"""
         st.session_state[self.key(name)] = value
         st.session_state[_PENDING + self.key(name)] = value
 

@@ -69,6 +69,37 @@ function urlParam(name) {
   return new URL(location.href).searchParams.get(name);
 }
 
+// Hold this component's reports from a press elsewhere on the page (a button, another widget)
+// until the component is mounted again, or `wait` ms have passed: `S.held`, the report due
+// meanwhile kept in `S.owed` and sent then.  Such a press asks the server for a run of its
+// own, and a report reaching the server just after it, while that run starts and before its
+// callbacks ran, makes Streamlit (1.67) drop the press: the newer request replaces the one
+// its run took (Regenerate clicked just after Pause was lost, see olearn/app/player.py).  A
+// mount means a run reached the component, past its callbacks.  Call on every mount (it
+// releases what the last press held); returns the function that stops listening.
+function holdReportsOnPresses(S, root, wait = 3000) {
+  if (S.presses) document.removeEventListener('pointerdown', S.presses, true);
+  S.presses = (e) => {
+    if (!root.isConnected || e.composedPath().includes(root)) return;
+    S.held = true;
+    clearTimeout(S.heldTimer);
+    S.heldTimer = setTimeout(() => releaseReports(S), wait);
+  };
+  document.addEventListener('pointerdown', S.presses, true);
+  releaseReports(S);
+  const presses = S.presses;
+  return () => document.removeEventListener('pointerdown', presses, true);
+}
+
+// End the hold of `holdReportsOnPresses`: send the report that waited, if one did.
+function releaseReports(S) {
+  clearTimeout(S.heldTimer);
+  S.held = false;
+  const owed = S.owed;
+  S.owed = null;
+  owed?.();
+}
+
 // Report to the server with `send()` (false: nothing to send now), then make sure it arrived:
 // the server writes the value it adopted to the URL, so until `arrived()` holds, send again
 // (a report can be lost: the rerun it asked for replaced by another one while the server is
@@ -76,6 +107,10 @@ function urlParam(name) {
 // resend counts in `S.resends`.  The timer is `S.confirmTimer` (clear it to stop).
 function reportUntilArrived(S, send, arrived, tries = 0) {
   clearTimeout(S.confirmTimer);
+  if (S.held) {
+    S.owed = () => reportUntilArrived(S, send, arrived); // (holdReportsOnPresses)
+    return;
+  }
   if (!send() || !arrived || tries >= 8) return;
   S.confirmTimer = setTimeout(
     () => {

@@ -4,7 +4,8 @@
 // data-url (the frame's name in the URL), data-playing, data-ready (every chart shows
 // data-t), data-rendered (frames drawn), data-fast / data-slow (drawn by svgFrame / by
 // Plotly.animate), data-jumps and data-latency (the last Step/Back/key: ms from the click to
-// the next paint), data-sends / data-resends (reports to the server).
+// the next paint), data-sends / data-resends (reports to the server), data-owed (a report
+// waits for the run a press elsewhere on the page asked for: holdReportsOnPresses).
 
 const players = componentStates('olearn.player'); // (component_base.js)
 const OPTS = {
@@ -133,6 +134,7 @@ export default function (component) {
       latency: P.latency.toFixed(1),
       sends: P.sends,
       resends: P.resends,
+      owed: Boolean(P.owed),
     });
   }
   function label() {
@@ -203,7 +205,10 @@ export default function (component) {
   function report() {
     clearTimeout(P.reportTimer);
     clearTimeout(P.confirmTimer);
-    P.reportTimer = setTimeout(() => reportUntilArrived(P, send, cfg.url && arrived), 200);
+    P.reportTimer = setTimeout(() => {
+      reportUntilArrived(P, send, cfg.url && arrived);
+      publish();
+    }, 200);
   }
   async function loop() {
     if (!P.playing) return;
@@ -263,6 +268,7 @@ export default function (component) {
     ArrowRight: () => jump(P.t + 1),
     ArrowLeft: () => jump(P.t - 1),
   });
+  const unhold = holdReportsOnPresses(P, root);
   label();
   // Show P.t on every chart of this signature once it is drawn, and again whenever plotly
   // draws it anew (Streamlit re-renders a chart, a resize).
@@ -276,6 +282,7 @@ export default function (component) {
   return () => {
     stop();
     unbind();
+    unhold();
     clearTimeout(P.timer);
     P.playing = false;
   };

@@ -146,12 +146,14 @@ export default function (component) {
     ArrowRight: () => go(pos() + 1),
     ArrowLeft: () => go(pos() - 1),
   });
+  const unhold = holdReportsOnPresses(S, root); // (component_base.js)
   label();
   // keep every chart on the shown step (Streamlit draws a chart with the server's figure)
   const stop = watchCharts(charts, draw);
   return () => {
     stop();
     unbind();
+    unhold();
     clearTimeout(S.timer);
     clearTimeout(S.confirmTimer);
     document.body.classList.remove(`ols-${cfg.key}`);
