@@ -128,6 +128,7 @@ def test_the_first_views_of_the_pages_do_not_import_scikit_learn_or_scipy_stats(
     import subprocess
     import sys
 
+    pytest.importorskip("plotly")  # the figures are the app's ([app]); the library's toys are not
     code = (
         "import sys\n"
         "from olearn.datasets.toy import make_toy\n"
