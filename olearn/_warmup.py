@@ -185,14 +185,14 @@ def yield_to_pages() -> None:
     for (inside a cached function, an import, a compilation): only between such steps."""
     deadline = time.monotonic() + PAUSE_LIMIT
     with _idle:
-        while time.monotonic() < deadline:
-            if _pages["running"]:
-                _idle.wait(timeout=0.1)
+        while (left := deadline - time.monotonic()) > 0:
+            if _pages["running"]:  # woken by the page's end (page_running notifies)
+                _idle.wait(timeout=left)
                 continue
             quiet = time.monotonic() - _pages["ended"]
             if quiet >= GRACE:
                 return
-            _idle.wait(timeout=GRACE - quiet)
+            _idle.wait(timeout=min(GRACE - quiet, left))
 
 
 _thread: threading.Thread | None = None

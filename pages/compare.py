@@ -87,6 +87,154 @@ def store_results(path, algos, epochs, seed):
     st.dataframe(table.rename(columns=columns), hide_index=True)
 
 
+def dataset_controls(source: str) -> dict:
+    """The dataset (or upload) mode's controls: what they chose, by name (``upload`` and
+    ``filename`` are None unless a file was uploaded; ``name`` is None for an upload)."""
+    upload = filename = name = None
+    if source == "upload":
+        file = st.file_uploader(
+            tr("cmp.upload", mb=MAX_BYTES // 2**20),
+            key="cmp.file",
+            type=["csv", "tsv", "txt", "svm", "libsvm", "svmlight", "gz", "bz2"],
+        )
+        if file is not None:
+            upload, filename = file.getvalue(), file.name
+    else:
+        name = ui.select(
+            "data",
+            tr("cmp.dataset"),
+            [n for n in dataset_names() if not n.startswith("sgd-")],
+            "digits",
+        )
+        with st.expander(tr("cmp.card")):
+            st.json(dataset_card(name), expanded=1)
+    # a paper dataset starts from the Table 4 reproduction's protocol, others small
+    start = starting_settings(name)
+    start_grid = next(k for k, v in C_GRIDS.items() if v == start.c_grid)
+    if st.session_state.get("cmp.last_data", name) != name:  # the dataset changed
+        for key, value in (
+            ("epochs", start.epochs),
+            ("folds", start.folds),
+            ("max", start.max_samples),
+            ("scale", start.scale),
+            ("grid", start_grid),
+        ):
+            ui.set(key, value)
+    st.session_state["cmp.last_data"] = name
+    if start == PAPER_SETTINGS:
+        st.caption(tr("cmp.paper_protocol"))
+    c1, c2, c3, c4, c5 = st.columns([4, 2, 1, 1, 1])
+    algos = ui.multiselect(
+        "algos",
+        tr("cmp.algorithms"),
+        ALGOS,
+        list(DEFAULT_ALGORITHMS),
+        where=c1,
+        format_func=label,
+    )
+    grid = ui.select("grid", tr("cmp.C_grid"), list(C_GRIDS), start_grid, where=c2)
+    epochs = ui.number("epochs", tr("cmp.epochs"), 1, 20, start.epochs, where=c3, step=1)
+    folds = ui.number("folds", tr("cmp.folds"), 2, 10, start.folds, where=c4, step=1)
+    seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c5, step=1)
+    m1, m2 = st.columns([4, 2])
+    max_samples = ui.select_slider(
+        "max",
+        tr("cmp.max_samples"),
+        [0, 300, 600, 1000, 2000, 5000],
+        start.max_samples,
+        where=m1,
+    )
+    scale = ui.select(
+        "scale",
+        tr("cmp.scale"),
+        ["none", "l2"],
+        start.scale,
+        where=m2,
+        radio=True,
+        format_func=lambda v: tr(f"cmp.scale.{v}"),
+    )
+    return {
+        "name": name,
+        "filename": filename,
+        "upload": upload,
+        "algos": tuple(algos),
+        "grid": grid,
+        "epochs": int(epochs),
+        "folds": int(folds),
+        "seed": int(seed),
+        "max_samples": int(max_samples),
+        "scale": scale,
+    }
+
+
+def dataset_results(source: str, chosen: dict) -> None:
+    """The dataset mode's comparison (``chosen``: :func:`dataset_controls`), after a click or
+    from a link asking for a short run; else a line saying what it waits for."""
+    name, upload, grid, scale = chosen["name"], chosen["upload"], chosen["grid"], chosen["scale"]
+    epochs, folds, max_samples = chosen["epochs"], chosen["folds"], chosen["max_samples"]
+    settings = tuple(v for k, v in chosen.items() if k != "upload")  # what a run is of
+    clicked = st.button(tr("cmp.run"), type="primary", key="cmp.run")
+    asked = "cmp.ran" not in st.session_state and st.query_params.get("run") == "1"
+    protocol = Settings(folds, epochs, max_samples, scale, C_GRIDS[grid])
+    from_link = asked and runs_from_a_link(name, protocol)  # a long run waits for the click
+    if clicked or from_link:
+        st.session_state["cmp.ran"] = settings
+    ui.values["run"] = "1" if st.session_state.get("cmp.ran") == settings else "0"
+    if source == "upload" and upload is None:
+        st.info(tr("cmp.need_upload"))
+        return
+    if st.session_state.get("cmp.ran") != settings:
+        st.info(tr("cmp.press_run"))
+        return
+    bar = st.progress(0.0)
+    setting = CompareRun(
+        name,
+        chosen["algos"],
+        C_GRIDS[grid],
+        epochs,
+        folds,
+        chosen["seed"],
+        max_samples,
+        scale,
+        digest=hashlib.sha256(upload).hexdigest() if upload is not None else None,
+        filename=chosen["filename"],
+    )
+    res, fig_err, fig_curves, fig_time = comparison(
+        setting,
+        L,
+        upload,
+        progress=lambda share, msg: bar.progress(
+            min(share, 1.0), tr("cmp.progress", message=as_text(msg))
+        ),
+    )
+    bar.empty()
+    table = res.table
+    gaps = departures(name, protocol)
+    if gaps and "paper %" in table:  # one line beside the paper column
+        items = "; ".join(
+            tr(f"cmp.caveat.{k}", ours=ours or tr("cmp.all"), paper=paper or tr("cmp.all"))
+            for k, ours, paper in gaps
+        )
+        table = table.copy()
+        table.insert(table.columns.get_loc("paper %") + 1, tr("cmp.caveat"), items)
+    st.dataframe(display_table(table, L), hide_index=True)
+    st.download_button(
+        tr("ui.download_csv"),
+        res.table.to_csv(index=False),
+        file_name=f"olearn-compare-{res.dataset}.csv",
+        mime="text/csv",
+        key="cmp.csv",
+    )
+    left, right = st.columns(2)
+    with left:
+        plot(fig_err, key="cmp.err")
+    with right:
+        plot(fig_curves, key="cmp.curves")
+    plot(fig_time, key="cmp.time")
+    with st.expander(tr("cmp.protocol")):
+        st.code(res.config, language=None, wrap_lines=True)
+
+
 with guard():
     header(tr("cmp.title"), tr("cmp.intro"))
     with ui.panel():  # presentation mode: a closed "Settings" box, the results on screen
@@ -98,144 +246,10 @@ with guard():
             radio=True,
             format_func=lambda s: tr(f"cmp.source.{s}"),
         )
-        if source == "store":  # its own few controls and table
-            chosen_store = store_controls()
-        else:
-            upload = filename = name = None
-            if source == "upload":
-                file = st.file_uploader(
-                    tr("cmp.upload", mb=MAX_BYTES // 2**20),
-                    key="cmp.file",
-                    type=["csv", "tsv", "txt", "svm", "libsvm", "svmlight", "gz", "bz2"],
-                )
-                if file is not None:
-                    upload, filename = file.getvalue(), file.name
-            else:
-                name = ui.select(
-                    "data",
-                    tr("cmp.dataset"),
-                    [n for n in dataset_names() if not n.startswith("sgd-")],
-                    "digits",
-                )
-                with st.expander(tr("cmp.card")):
-                    st.json(dataset_card(name), expanded=1)
-            # a paper dataset starts from the Table 4 reproduction's protocol, others small
-            start = starting_settings(name)
-            start_grid = next(k for k, v in C_GRIDS.items() if v == start.c_grid)
-            if st.session_state.get("cmp.last_data", name) != name:  # the dataset changed
-                for key, value in (
-                    ("epochs", start.epochs),
-                    ("folds", start.folds),
-                    ("max", start.max_samples),
-                    ("scale", start.scale),
-                    ("grid", start_grid),
-                ):
-                    ui.set(key, value)
-            st.session_state["cmp.last_data"] = name
-            if start == PAPER_SETTINGS:
-                st.caption(tr("cmp.paper_protocol"))
-            c1, c2, c3, c4, c5 = st.columns([4, 2, 1, 1, 1])
-            algos = ui.multiselect(
-                "algos",
-                tr("cmp.algorithms"),
-                ALGOS,
-                list(DEFAULT_ALGORITHMS),
-                where=c1,
-                format_func=label,
-            )
-            grid = ui.select("grid", tr("cmp.C_grid"), list(C_GRIDS), start_grid, where=c2)
-            epochs = ui.number("epochs", tr("cmp.epochs"), 1, 20, start.epochs, where=c3, step=1)
-            folds = ui.number("folds", tr("cmp.folds"), 2, 10, start.folds, where=c4, step=1)
-            seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c5, step=1)
-            m1, m2 = st.columns([4, 2])
-            max_samples = ui.select_slider(
-                "max",
-                tr("cmp.max_samples"),
-                [0, 300, 600, 1000, 2000, 5000],
-                start.max_samples,
-                where=m1,
-            )
-            scale = ui.select(
-                "scale",
-                tr("cmp.scale"),
-                ["none", "l2"],
-                start.scale,
-                where=m2,
-                radio=True,
-                format_func=lambda v: tr(f"cmp.scale.{v}"),
-            )
-    if source == "store":
-        if chosen_store is not None:
-            store_results(*chosen_store)
-    else:
-        settings = (
-            name,
-            filename,
-            tuple(algos),
-            grid,
-            int(epochs),
-            int(folds),
-            int(seed),
-            int(max_samples),
-            scale,
-        )
-        clicked = st.button(tr("cmp.run"), type="primary", key="cmp.run")
-        asked = "cmp.ran" not in st.session_state and st.query_params.get("run") == "1"
-        chosen = Settings(int(folds), int(epochs), int(max_samples), scale, C_GRIDS[grid])
-        from_link = asked and runs_from_a_link(name, chosen)  # a long run waits for the click
-        if clicked or from_link:
-            st.session_state["cmp.ran"] = settings
-        ui.values["run"] = "1" if st.session_state.get("cmp.ran") == settings else "0"
-        if source == "upload" and upload is None:
-            st.info(tr("cmp.need_upload"))
-        elif st.session_state.get("cmp.ran") != settings:
-            st.info(tr("cmp.press_run"))
-        else:
-            bar = st.progress(0.0)
-            setting = CompareRun(
-                name,
-                tuple(algos),
-                C_GRIDS[grid],
-                epochs,
-                folds,
-                seed,
-                max_samples,
-                scale,
-                digest=hashlib.sha256(upload).hexdigest() if upload is not None else None,
-                filename=filename,
-            )
-            res, fig_err, fig_curves, fig_time = comparison(
-                setting,
-                L,
-                upload,
-                progress=lambda share, msg: bar.progress(
-                    min(share, 1.0), tr("cmp.progress", message=as_text(msg))
-                ),
-            )
-            bar.empty()
-            table = res.table
-            gaps = departures(name, chosen)
-            if gaps and "paper %" in table:  # one line beside the paper column
-                items = "; ".join(
-                    tr(f"cmp.caveat.{k}", ours=ours or tr("cmp.all"), paper=paper or tr("cmp.all"))
-                    for k, ours, paper in gaps
-                )
-                table = table.copy()
-                table.insert(table.columns.get_loc("paper %") + 1, tr("cmp.caveat"), items)
-            st.dataframe(display_table(table, L), hide_index=True)
-            st.download_button(
-                tr("ui.download_csv"),
-                res.table.to_csv(index=False),
-                file_name=f"olearn-compare-{res.dataset}.csv",
-                mime="text/csv",
-                key="cmp.csv",
-            )
-            left, right = st.columns(2)
-            with left:
-                plot(fig_err, key="cmp.err")
-            with right:
-                plot(fig_curves, key="cmp.curves")
-            plot(fig_time, key="cmp.time")
-            with st.expander(tr("cmp.protocol")):
-                st.code(res.config, language=None, wrap_lines=True)
+        # the store mode has its own few controls and table
+        chosen = store_controls() if source == "store" else dataset_controls(source)
+    if source != "store":
+        dataset_results(source, chosen)
+    elif chosen is not None:
+        store_results(*chosen)
     ui.sync()
