@@ -86,20 +86,29 @@ def run(extra: Sequence[str] = ()) -> int:
 
 def _run_child(argv: list[str]) -> int:
     """Run ``argv``, forwarding SIGINT/SIGTERM to it; its exit status (``128 + N`` when
-    signal ``N`` ended it, as a shell reports it)."""
-    child = subprocess.Popen(argv)
+    signal ``N`` ended it, as a shell reports it).  The handlers are in place before the
+    child starts: a signal arriving while it starts is passed on once it exists (with the
+    handlers set after, such a signal ended this process alone and left the child running)."""
+    child: subprocess.Popen | None = None
+    early: list[int] = []  # signals that came before the child existed
 
     def forward(signum, _frame) -> None:
-        child.send_signal(signum)
+        if child is None:
+            early.append(signum)
+        else:
+            child.send_signal(signum)
 
     previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGINT, signal.SIGTERM)}
     try:
+        child = subprocess.Popen(argv)
+        for signum in early:
+            child.send_signal(signum)
         status = child.wait()
         return 128 - status if status < 0 else status
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
-        if child.poll() is None:  # this process is leaving (an exception): the server too
+        if child is not None and child.poll() is None:  # leaving (an exception): the server too
             child.terminate()
             child.wait()
 
