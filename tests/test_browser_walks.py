@@ -319,12 +319,20 @@ def held_reruns(pg, hold: dict, n: int) -> list:
 
 def deliver_during_run(hold: dict, first: list, then: list) -> None:
     """Send the held messages ``first`` to the server, and ``then`` as soon as the run they
-    start draws (its first delta reaches the page, so its callbacks ran): messages that
-    interrupt a run in progress.  Nothing is held afterwards."""
+    start draws (its first delta after its ``new_session`` reaches the page, so its callbacks
+    ran; a delta before it may still be the previous run's): messages that interrupt a run in
+    progress.  Nothing is held afterwards."""
     from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+    started = []
+
     def on_page(message) -> None:
-        if isinstance(message, bytes) and ForwardMsg.FromString(message).HasField("delta"):
+        if not isinstance(message, bytes):
+            return
+        forward = ForwardMsg.FromString(message)
+        if forward.HasField("new_session"):  # the run began (its callbacks come next)
+            started.append(True)
+        elif started and forward.HasField("delta"):
             hold["on_page"] = None
             for m in then:
                 hold["ws"]["server"].send(m)
