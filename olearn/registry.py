@@ -161,8 +161,11 @@ class AlgorithmSpec:
     @property
     def kernel(self) -> str | None:
         """The numba kernel in :mod:`olearn.kernels` (``"module:function"``) the estimator
-        runs, as the estimator class declares it (``_kernel``); None for PCVM (no kernel)."""
-        return self.estimator_class._kernel
+        runs, as the estimator class declares it (an online estimator's ``engine_class.kernel``,
+        a batch one's ``numba_kernel``); None for PCVM (no kernel)."""
+        cls = self.estimator_class
+        engine = getattr(cls, "engine_class", None)
+        return engine.kernel if engine is not None else cls.numba_kernel
 
     @property
     def kernel_function(self) -> Callable | None:
@@ -191,10 +194,6 @@ class AlgorithmSpec:
             if h.name == name:
                 return h
         raise KeyError(f"{self.name} has no hyper-parameter {name!r}")
-
-    def constraint(self, name: str) -> list:
-        """The estimator's scikit-learn constraint list for parameter ``name``."""
-        return self.estimator_class._parameter_constraints[name]
 
     def make(self, **overrides):
         """A fresh estimator with the fixed arguments, the defaults and ``overrides``."""

@@ -6,17 +6,20 @@ dicts, ``learn_many`` / ``predict_many`` on pandas DataFrames.
 
 - Features are dicts ``{name: number}``; names may appear and disappear.  By default each new
   name gets the next column of a growing index (no collisions); the model's width doubles
-  when the index outgrows it (amortised O(1) per new name), through the estimator's public
-  state (:meth:`~olearn.estimators.base.OnlineClassifier.get_state` / ``set_state``): new
-  columns get a zero weight and, for the confidence-weighted family, the prior variance ``a``
-  (diagonal) or an ``sqrt(a) I`` block of the covariance's square root (full).  A column
-  that no sample has touched is never read by the kernels, so a wider model learns the same.
+  when the index outgrows it (amortised O(1) per new name), through the engine's
+  :meth:`~olearn.estimators.engine.OnlineEngine.widen`: new columns get a zero weight and, for
+  the confidence-weighted family, the prior variance ``a`` (diagonal) or an ``sqrt(a) I`` block
+  of the covariance's square root (full).  A column that no sample has touched is never read
+  by the kernels, so a wider model learns the same.  A sample refused (its values, its label,
+  a width over the memory budget or the full covariance's limit) leaves the model and the
+  index as they were.
   With ``n_hash_features=N`` names are hashed instead into a fixed width N, for unbounded
   vocabularies: scikit-learn's ``FeatureHasher(n_features=N, alternate_sign=False)`` bucket,
   ``|MurmurHash3_32(name, seed=0)| mod N`` (of ``repr(name)`` for a name that is not a
   str); values that share a bucket add up.
-- Labels of any hashable type may appear at any time: a new label joins with a zero weight
-  row (the prior mean) at its first sample, as in ``partial_fit`` (the estimators' docs).
+- Labels of any hashable type but None and NaN may appear at any time: a new label joins with
+  a zero weight row (the prior mean) at its first sample, as in ``partial_fit`` (the
+  estimators' docs); None and NaN are refused (ValueError) and change nothing.
 - Zero values are absent features; a DataFrame's NaN is an absent feature (what pandas puts
   where a dict has no key); other values must be finite numbers.
 - ``learn_many(X, y)`` equals ``learn_one`` over the rows in order, bit for bit (the same CSR
@@ -29,9 +32,10 @@ dicts, ``learn_many`` / ``predict_many`` on pandas DataFrames.
   the margin instead, a number no PA paper defines or calibrates.
 
 The per-sample path skips scikit-learn's validation: a dict becomes one CSR row (indices
-sorted, zeros dropped) checked in O(nnz) (finite; ``||x||^2`` in the range the estimator's
-own check allows), and goes straight to the family's numba kernel
-(``OnlineClassifier._learn_rows``), counters and class growth as ``partial_fit`` keeps them.
+sorted, zeros dropped) that enters the model through its engine's door
+(:meth:`olearn.estimators.engine.OnlineEngine.learn_rows`: structure, values, ``||x||^2``,
+label, all checked before anything changes), counters and class growth as ``partial_fit``
+keeps them.
 
 >>> from olearn.river import Classifier
 >>> model = Classifier("arow", r=0.5)
@@ -62,9 +66,8 @@ except ImportError as err:  # pragma: no cover - exercised by a subprocess test
     ) from err
 
 from olearn import registry
-from olearn.core._cw_closed_forms import MAX_VARIANCE
-from olearn.estimators.base import FLOAT_MAX, LinearMulticlassClassifier
-from olearn.kernels.sparse import csr_rows, index_dtype, row_scores
+from olearn.estimators._linear import LinearMulticlassClassifier
+from olearn.kernels.sparse import index_dtype
 
 # the estimators' parameters that mean nothing for a single in-order stream, or that the
 # adapter sets itself
@@ -78,41 +81,6 @@ def _bucket(name, n: int) -> int:
 
     token = name if isinstance(name, str) else repr(name)
     return abs(murmurhash3_32(token, seed=0)) % n  # sklearn's FeatureHasher's bucket
-
-
-class _Index(dict):
-    """Feature name -> column; ``index[name]`` of a new name gives it the next column."""
-
-    def __missing__(self, name):
-        column = self[name] = len(self)
-        return column
-
-
-def _pad_state(state: dict, width: int) -> dict:
-    """``state`` (``get_state``) widened to ``width`` feature columns: zero weights, and for the
-    confidence-weighted family the prior ``a`` for the new columns' variances (intercept entries
-    stay last)."""
-    d, new = state["n_features_in"], width - state["n_features_in"]
-    a = float(state["params"].get("a", 1.0))
-    out = {**state, "n_features_in": width, "feature_names_in": None}
-    for key in set(state) - {"version", "params", "classes", "n_features_in",
-                             "feature_names_in", "t", "n_updates", "n_iter"}:  # fmt: skip
-        value = state[key]
-        if key == "coef":  # (K, d): zero columns
-            out[key] = np.pad(value, ((0, 0), (0, new)))
-        elif key == "intercept_weight":  # (K,): unchanged
-            out[key] = value
-        elif key == "covariance":  # (d [+1],) diagonal: the prior a, intercept's entry last
-            out[key] = np.insert(value, d, np.full(new, a))
-        elif key == "covariance_factor":  # A (d [+1], d [+1]), Sigma = A A': a sqrt(a) I block
-            rows = value.shape[0] + new
-            A = math.sqrt(a) * np.eye(rows)
-            keep = np.r_[0:d, d + new : rows]  # old rows/columns: features, then intercept
-            A[np.ix_(keep, keep)] = value
-            out[key] = A
-        else:  # a new family's state: teach this function how its columns grow
-            raise NotImplementedError(f"olearn.river cannot widen the state entry {key!r}")
-    return out
 
 
 class Classifier(base.MiniBatchClassifier):
@@ -181,12 +149,10 @@ class Classifier(base.MiniBatchClassifier):
         est = spec.make(**params, **({"probability": True} if self._proba else {}))
         if not isinstance(est, LinearMulticlassClassifier):  # pragma: no cover - registry guard
             raise TypeError(f"olearn.river reads the weight layout of {type(est).__name__}")
-        est._validate_params()  # bad values fail here, not at the first sample
-        est._check_params()
+        est.check_params()  # bad values fail here, not at the first sample
         self.estimator = est
-        self._names = _Index()  # feature name -> column (growing index)
-        self._labels: dict = {}  # label -> class index (classes_'s order)
-        self._set_width(n_hash_features or _MIN_WIDTH)
+        self._names: dict = {}  # feature name -> column (growing index)
+        self._width = n_hash_features or _MIN_WIDTH  # the model's columns (the index's capacity)
 
     # --- River's interface ---------------------------------------------------------------
     @property
@@ -198,122 +164,118 @@ class Classifier(base.MiniBatchClassifier):
         return list(self._names)
 
     def learn_one(self, x: dict, y: Any) -> None:
-        """One update of the algorithm on ``x`` (a dict of numbers) with label ``y``."""
-        indices, values = self._row(x, learn=True)
-        self._check_norm(indices, values)
+        """One update of the algorithm on ``x`` (a dict of numbers) with label ``y``; a
+        refused sample (ValueError) leaves the model and the feature index as they were."""
+        new = self._new_names(x.keys())
+        indices, values = self._row(x, new)
+        est = self.estimator
+        if not new and hasattr(est, "engine_"):  # the usual case: known names, a model
+            est.engine_.learn_one(indices, values, y)
+            return
         labels = np.empty(1, dtype=object)
         labels[0] = y
-        known = self._labels.get(y)
-        self._one[1] = indices.shape[0]
-        main = (self._one, indices, values)
-        rows = (main, self._bias_one) if self._bias_one is not None else (main,)
-        y_idx = None if known is None else np.array([known], dtype=np.int64)
-        self.estimator._learn_rows(rows, labels, self._width, y_idx)
-        if known is None:
-            self._labels = {c: i for i, c in enumerate(self.estimator.classes_.tolist())}
+        self._learn((np.array([0, indices.shape[0]], dtype=np.int64), indices, values), labels,
+                    new)  # fmt: skip
 
     def predict_one(self, x: dict, **kwargs) -> Any:
         """The class with the highest score ``w_k . x`` (lowest index on ties); None before
         any sample.  Names the model never saw weigh 0."""
         est = self.estimator
-        if not hasattr(est, "classes_"):
+        if not hasattr(est, "engine_"):
             return None
-        indices, values = self._row(x, learn=False)
-        self._one[1] = indices.shape[0]
-        main = (self._one, indices, values)
-        rows = (main, self._bias_one) if self._bias_one is not None else (main,)
-        scores = np.empty(est.classes_.shape[0])
-        row_scores(rows, 0, est._W, scores)
-        return est.classes_[int(np.argmax(scores))]
+        indices, values = self._row(x, None)
+        scores = est.engine_.scores((np.array([0, indices.shape[0]], dtype=np.int64), indices,
+                                     values))  # fmt: skip
+        return est.classes_[int(np.argmax(scores[0]))]
 
     def predict_proba_one(self, x: dict, **kwargs) -> dict:
         """{label: probability} (the confidence-weighted family only; {} before any sample)."""
         self._require_proba()
-        if not hasattr(self.estimator, "classes_"):
+        if not hasattr(self.estimator, "engine_"):
             return {}
-        X = self._matrix(*self._batch([x], learn=False))
+        X = self._matrix(*self._batch([x]))
         proba = self.estimator.predict_proba(X)[0]
         return dict(zip(self.estimator.classes_.tolist(), proba.tolist()))
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series) -> None:
-        """``learn_one`` over the rows of X in order (NaN: absent), as one kernel call."""
-        indptr, indices, data = self._batch_frame(X, learn=True)
+        """``learn_one`` over the rows of X in order (NaN: absent), as one kernel call; all or
+        nothing."""
         labels = np.fromiter(y, dtype=object, count=len(y))
-        if labels.shape[0] != indptr.shape[0] - 1:
-            raise ValueError(f"X has {indptr.shape[0] - 1} rows, y {labels.shape[0]} labels")
+        if labels.shape[0] != len(X):
+            raise ValueError(f"X has {len(X)} rows, y {labels.shape[0]} labels")
         if labels.shape[0] == 0:
             return
-        est = self.estimator
-        for i in range(labels.shape[0]):
-            lo, hi = indptr[i], indptr[i + 1]
-            self._check_norm(indices[lo:hi], data[lo:hi])
-        rows = csr_rows(self._matrix(indptr, indices, data), True, est._column_value())
-        est._learn_rows(rows, labels, self._width)
-        self._labels = {c: i for i, c in enumerate(est.classes_.tolist())}
+        new = self._frame_names(X)
+        self._learn(self._batch_frame(X, new), labels, new)
 
     def predict_many(self, X: pd.DataFrame) -> pd.Series:
         """``predict_one`` for each row of X (NaN: absent)."""
         est = self.estimator
-        if not hasattr(est, "classes_"):
+        if not hasattr(est, "engine_"):
             return pd.Series([None] * len(X), index=X.index, dtype=object)
-        indptr, indices, data = self._batch_frame(X, learn=False)
-        rows = csr_rows(self._matrix(indptr, indices, data), True, est._column_value())
-        scores = np.empty(est.classes_.shape[0])
-        best = np.empty(len(X), dtype=np.int64)
-        for i in range(best.shape[0]):  # the kernel's own score, as predict_one computes it
-            row_scores(rows, i, est._W, scores)
-            best[i] = np.argmax(scores)
-        return pd.Series(est.classes_[best], index=X.index, dtype=object)
+        scores = est.engine_.scores(self._batch_frame(X, None))  # the kernels' own scores
+        return pd.Series(est.classes_[np.argmax(scores, axis=1)], index=X.index, dtype=object)
 
     def predict_proba_many(self, X: pd.DataFrame) -> pd.DataFrame:
         """``predict_proba_one`` for each row of X (the confidence-weighted family only)."""
         self._require_proba()
         est = self.estimator
-        if not hasattr(est, "classes_"):
+        if not hasattr(est, "engine_"):
             return pd.DataFrame(index=X.index)
-        proba = est.predict_proba(self._matrix(*self._batch_frame(X, learn=False)))
+        proba = est.predict_proba(self._matrix(*self._batch_frame(X, None)))
         return pd.DataFrame(proba, index=X.index, columns=est.classes_.tolist())
 
-    # --- dicts and frames to CSR rows ----------------------------------------------------
-    def _set_width(self, width: int) -> None:
-        """The model's feature columns, and the intercept's one-row block at index ``width``."""
-        self._width = width
-        dtype = index_dtype(width)
-        self._one = np.array([0, 0], dtype=np.int64)  # indptr of one row: [0, nnz]
-        self._bias_one = None
-        s = self.estimator._column_value()
-        if s > 0.0:
-            self._bias_one = (
-                np.array([0, 1], dtype=np.int64),
-                np.array([width], dtype=dtype),
-                np.array([s]),
-            )
-
-    def _reserve(self, needed: int) -> None:
-        """Widen the model to hold ``needed`` columns (the next power of two, at least 8)."""
-        if needed <= self._width:
-            return
-        width = max(_MIN_WIDTH, 1 << (needed - 1).bit_length())
+    # --- the model's door ----------------------------------------------------------------
+    def _learn(self, rows: tuple, labels: np.ndarray, new: list) -> None:
+        """Learn CSR ``rows`` whose columns count the ``new`` names as joined: widen the model
+        to hold them, learn through the engine's door (the first time: a fresh model), then
+        let the names join the index.  Nothing is kept of a refused call but an unused width
+        (its columns stay zero, and the next new names take them)."""
+        width = self._width_for(len(self._names) + len(new))
         est = self.estimator
-        if hasattr(est, "classes_"):
-            est.set_state(_pad_state(est.get_state(), width))
-        self._set_width(width)
+        first = not hasattr(est, "engine_")
+        if first:  # a fresh model of the first label (the others join at their first row)
+            engine = est.new_engine(width, labels[:1])
+        else:
+            engine = est.engine_
+            engine.widen(width)  # checked first: the budget, the full covariance's limit
+        engine.learn_rows(rows, labels)
+        if first:
+            est.engine_ = engine
+        self._width = width
+        for name in new:
+            self._names[name] = len(self._names)
 
-    def _columns(self, names, learn: bool) -> np.ndarray:
-        """The columns of ``names`` (in order); -1 for a name the model never saw (predict).
-        With ``learn``, new names join the index here, in order."""
-        n, dtype = len(names), index_dtype(self._width)
+    def _width_for(self, needed: int) -> int:
+        """The width holding ``needed`` columns: the current one, or the next power of two."""
+        if self.n_hash_features or needed <= self._width:
+            return self._width
+        return max(_MIN_WIDTH, 1 << (needed - 1).bit_length())
+
+    # --- dicts and frames to CSR rows ----------------------------------------------------
+    def _new_names(self, names) -> list:
+        """The names not in the index yet, in order of first appearance (none with hashing)."""
+        if self.n_hash_features or not names - self._names.keys():  # a set difference, in C
+            return []
+        index, new = self._names, {}
+        for name in names:
+            if name not in index:
+                new.setdefault(name, None)
+        return list(new)
+
+    def _columns(self, names, new) -> np.ndarray:
+        """The columns of ``names`` (in order); ``new`` names (learning) get the columns after
+        the index's, in their order; -1 for a name the model never saw (``new`` None)."""
+        n = len(names)
         if self.n_hash_features:
             N = self.n_hash_features
-            return np.fromiter((_bucket(k, N) for k in names), dtype, n)
+            return np.fromiter((_bucket(k, N) for k in names), np.int64, n)
         index = self._names
-        if not learn:
-            return np.fromiter(map(index.get, names, repeat(-1)), np.int64, n)
-        columns = np.fromiter(map(index.__getitem__, names), np.int64, n)  # new names join
-        self._reserve(len(index))
-        return columns
+        if new:
+            index = {**index, **{name: len(index) + i for i, name in enumerate(new)}}
+        return np.fromiter(map(index.get, names, repeat(-1)), np.int64, n)
 
-    def _row(self, x: dict, learn: bool) -> tuple[np.ndarray, np.ndarray]:
+    def _row(self, x: dict, new) -> tuple[np.ndarray, np.ndarray]:
         """``(indices, values)`` of x as a canonical CSR row: sorted, no zeros, buckets summed."""
         try:
             values = np.fromiter(x.values(), np.float64, len(x))
@@ -325,13 +287,12 @@ class Classifier(base.MiniBatchClassifier):
         if not np.all(np.isfinite(values)):
             bad = [k for k, v in zip(x, values.tolist()) if not math.isfinite(v)]
             raise ValueError(f"feature values must be finite numbers; not {bad!r}")
-        indices = self._columns(x.keys(), learn)
-        keep = values != 0.0
-        if not learn and not self.n_hash_features:
-            keep &= indices >= 0
+        indices = self._columns(list(x.keys()), new)
+        keep = (values != 0.0) & (indices >= 0)
         if not keep.all():
             indices, values = indices[keep], values[keep]
-        return self._canonical(indices.astype(index_dtype(self._width), copy=False), values)
+        width = self._width_for(len(self._names) + len(new or ()))
+        return self._canonical(indices.astype(index_dtype(width), copy=False), values)
 
     def _canonical(self, indices: np.ndarray, values: np.ndarray):
         """Sorted by index (stable), duplicate buckets summed in order, zeros dropped."""
@@ -345,18 +306,28 @@ class Classifier(base.MiniBatchClassifier):
                 indices, values = indices[keep], values[keep]
         return indices, values
 
-    def _batch(self, xs: list, learn: bool) -> tuple:
-        """CSR arrays ``(indptr, indices, data)`` of a non-empty list of dicts, row by row."""
-        parts = [self._row(x, learn) for x in xs]
+    def _batch(self, xs: list) -> tuple:
+        """CSR arrays ``(indptr, indices, data)`` of a non-empty list of dicts (known names)."""
+        parts = [self._row(x, None) for x in xs]
         indptr = np.zeros(len(parts) + 1, dtype=np.int64)
         indptr[1:] = np.cumsum([p[0].shape[0] for p in parts])
         indices = np.concatenate([p[0] for p in parts]).astype(index_dtype(self._width))
         return indptr, indices, np.concatenate([p[1] for p in parts])
 
-    def _batch_frame(self, X: pd.DataFrame, learn: bool) -> tuple:
+    def _frame_names(self, X: pd.DataFrame) -> list:
+        """A frame's new names, in the order ``learn_one`` row by row would meet them (first
+        non-NaN row, then column order)."""
+        if self.n_hash_features:
+            return []
+        present = X.notna().to_numpy()
+        names = list(X.columns)
+        new = [j for j, k in enumerate(names) if k not in self._names and present[:, j].any()]
+        first = [int(np.argmax(present[:, j])) for j in new]
+        return [names[j] for _, j in sorted(zip(first, new))]
+
+    def _batch_frame(self, X: pd.DataFrame, new) -> tuple:
         """CSR arrays of a DataFrame's rows, equal to ``_row`` of each row as a dict (its
-        non-NaN cells).  New columns join the index in the order their names first appear
-        row by row (first non-NaN row, then column order): ``learn_one``'s order."""
+        non-NaN cells); ``new`` names get their columns as in :meth:`_columns`."""
         try:
             dense = X.to_numpy(dtype=np.float64, na_value=np.nan)
         except (TypeError, ValueError) as err:
@@ -364,12 +335,7 @@ class Classifier(base.MiniBatchClassifier):
         present = ~np.isnan(dense)
         if np.isinf(dense).any():
             raise ValueError("feature values must be finite numbers (NaN: absent)")
-        names = list(X.columns)
-        if learn and not self.n_hash_features:
-            new = [j for j, k in enumerate(names) if k not in self._names and present[:, j].any()]
-            first = [int(np.argmax(present[:, j])) for j in new]
-            self._columns([names[j] for _, j in sorted(zip(first, new))], learn=True)
-        cols = self._columns(names, learn=False).astype(np.int64)
+        cols = self._columns(list(X.columns), new or None)
         keep = (cols >= 0) & present.any(axis=0)
         dense, cols = np.where(present, dense, 0.0)[:, keep], cols[keep]
         order = np.argsort(cols, kind="stable")
@@ -380,23 +346,12 @@ class Classifier(base.MiniBatchClassifier):
         r, c = np.nonzero(dense)
         indptr = np.zeros(dense.shape[0] + 1, dtype=np.int64)
         indptr[1:] = np.cumsum(np.bincount(r, minlength=dense.shape[0]))
-        return indptr, cols[c].astype(index_dtype(self._width)), dense[r, c]
+        width = self._width_for(len(self._names) + len(new or ()))
+        return indptr, cols[c].astype(index_dtype(width)), dense[r, c]
 
-    def _matrix(self, indptr, indices, data) -> sp.csr_matrix:
+    def _matrix(self, indptr, indices, data, width=None) -> sp.csr_matrix:
         n = indptr.shape[0] - 1
-        return sp.csr_matrix((data, indices, indptr), shape=(n, self._width))
-
-    def _check_norm(self, indices: np.ndarray, values: np.ndarray) -> None:
-        """The estimator's own check of a row (``||x||^2`` finite; for the confidence-weighted
-        family ``2 a ||x||^2`` within the closed forms' range), run by it when a row fails."""
-        est = self.estimator
-        s = est._column_value()
-        sqnorm = float(np.einsum("i,i", values, values)) + s * s
-        limit = MAX_VARIANCE / (2.0 * float(est.a)) if self._proba else FLOAT_MAX
-        if not sqnorm <= limit:
-            indptr = np.array([0, values.shape[0]], dtype=np.int64)
-            est._arrays(self._matrix(indptr, indices, values))  # raises, with its message
-            raise ValueError(f"||x||^2 = {sqnorm:.3g} is out of range")  # pragma: no cover
+        return sp.csr_matrix((data, indices, indptr), shape=(n, width or self._width))
 
     def _require_proba(self) -> None:
         if not self._proba:

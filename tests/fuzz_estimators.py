@@ -230,7 +230,8 @@ def fuzz_set_params(data):
                 assert hasattr(est, "classes_"), message
                 est_params = est.get_params()
                 if refused and before is not None:
-                    built = dict(est._built_for)
+                    engine = getattr(est, "engine_", None)
+                    built = dict(engine.params if engine is not None else est._built_for)
                     est.set_params(**{k: v for k, v in built.items() if k in est_params})
                     after = _snapshot(est)
                     assert after is None or np.array_equal(after, before, equal_nan=True)

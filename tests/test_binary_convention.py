@@ -73,7 +73,7 @@ def test_online_binary_coef_is_the_difference_of_the_state_rows(key):
     assert np.array_equal(again.coef_, est.coef_)
     assert np.array_equal(again.intercept_, est.intercept_)
     multi = pickle.loads(pickle.dumps(make(key).fit(*blobs(3))))
-    assert np.shares_memory(multi.coef_, multi._W)
+    assert np.shares_memory(multi.coef_, multi.engine_.W)
 
 
 def test_binary_coef_is_computed_not_assignable():

@@ -28,7 +28,9 @@ def learner(rule, form):
     spec = registry.get(key)
     kwargs = {h.name: VALUES.get(h.name, h.default) for h in spec.hypers}
     kwargs |= {"diagonal_form": form, **({"form": cw_form} if cw_form else {})}
-    return (lambda s, x, y: spec.apply(s, x, y, **kwargs)), spec.make(**kwargs)._kernel_rule()
+    return (lambda s, x, y: spec.apply(s, x, y, **kwargs)), spec.make(**kwargs).new_engine(
+        1, [0, 1]
+    ).rule
 
 
 pytestmark = pytest.mark.kernel_equality

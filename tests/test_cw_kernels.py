@@ -67,7 +67,7 @@ def test_kernel_equals_readable_rule(key, fixed, covariance, sparse, seed):
         W,
         S_diag,
         A_full,
-        estimator._kernel_rule(),
+        estimator.new_engine(1, [0, 1]).rule,
         alpha_out,
         beta_out,
         mistakes,

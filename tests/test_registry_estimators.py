@@ -56,7 +56,7 @@ def test_defaults_and_grid_satisfy_the_estimators_constraints(key):
     for h in spec.hypers:
         values = {h.default, *h.grid, *(v for v in (h.low, h.high) if v is not None)}
         for value in values:
-            spec.make(**{h.name: value})._validate_params()
+            spec.make(**{h.name: value}).check_params()
         assert h.low is None or h.low <= h.default <= h.high
 
 

@@ -2,6 +2,8 @@
 its estimator, a rule is called through its spec, and the kernel a spec names is the one its
 estimator runs.  Parametrised from ``olearn.registry``."""
 
+import inspect
+
 import numpy as np
 import pytest
 
@@ -21,7 +23,7 @@ def test_every_slider_value_is_a_valid_parameter(key, name):
     assert values[0] == h.low and values[-1] == h.high
     assert h.default in values and set(h.grid) <= set(values)
     for value in values:
-        spec.make(**{name: value})._validate_params()
+        spec.make(**{name: value}).check_params()
 
 
 def test_hyper_refuses_an_incomplete_or_inconsistent_range():
@@ -56,15 +58,55 @@ def test_apply_is_the_rule_with_the_specs_arguments(key):
 
 @pytest.mark.parametrize("key", [k for k in registry.keys() if registry.get(k).kernel])
 def test_the_named_kernel_is_the_one_the_estimator_runs(key):
-    """The spec reads the estimator's ``_kernel``; pointing it elsewhere breaks ``fit``, so
-    ``_epoch`` really runs the declared kernel."""
+    """The spec reads the estimator's engine's ``kernel`` (a batch estimator's
+    ``numba_kernel``); pointing it elsewhere breaks ``fit``, so the declared kernel really
+    runs."""
     spec = registry.get(key)
     assert spec.kernel.startswith("olearn.kernels.") and callable(spec.kernel_function)
-    cls = type("Elsewhere", (spec.estimator_class,), {"_kernel": "olearn.kernels.sparse:nope"})
+    nope = "olearn.kernels.sparse:nope"
+    engine = getattr(spec.estimator_class, "engine_class", None)
+    if engine is not None:
+        elsewhere = {"engine_class": type("Elsewhere", (engine,), {"kernel": nope})}
+    else:
+        elsewhere = {"numba_kernel": nope}
+    cls = type("Elsewhere", (spec.estimator_class,), elsewhere)
     X, y = np.random.default_rng(0).normal(size=(12, 3)), np.arange(12) % 3
     params = spec.make().get_params()
     with pytest.raises(AttributeError, match="nope"):
         cls(**params).fit(X, y)
+
+
+def _defaults(function) -> dict:
+    return {
+        name: p.default
+        for name, p in inspect.signature(function).parameters.items()
+        if p.default is not inspect.Parameter.empty
+    }
+
+
+@pytest.mark.parametrize("key", registry.keys(averaged=True))
+def test_every_default_has_one_source_the_registry(key):
+    """Each hyper-parameter's default is the registry's ``Hyper.default``, in the estimator
+    and in the readable rule alike; and every other argument the two share has one default
+    (unless the entry fixes it).  CW's eta once drifted: 0.7 in the registry and the
+    estimator, 0.75 in ``cw_step``."""
+    spec = registry.get(key)
+    estimator, rule = _defaults(spec.estimator_class.__init__), _defaults(spec.step)
+    for h in spec.hypers:
+        assert estimator[h.name] == h.default, (key, h.name, "estimator")
+        if h.name in inspect.signature(spec.step).parameters:
+            assert rule[h.name] == h.default, (key, h.name, "rule")
+    for name in (set(estimator) & set(rule)) - set(spec.fixed):
+        assert estimator[name] == rule[name], (key, name)
+
+
+def test_cw_eta_is_the_published_implementations_default():
+    """0.7, i.e. phi = Phi^{-1}(0.7) = 0.5244, SOL's default (REFERENCES.md); the papers fix
+    none (module docstring of olearn.core.cw.cw_step)."""
+    from statistics import NormalDist
+
+    eta = registry.get("cw").hyper("eta").default
+    assert round(NormalDist().inv_cdf(eta), 4) == 0.5244
 
 
 @pytest.mark.parametrize("key", registry.keys(family="cw"))

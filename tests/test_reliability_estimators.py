@@ -16,8 +16,7 @@ from sklearn.utils._param_validation import Interval
 from olearn import registry
 from olearn._budget import BudgetError
 from olearn.estimators import PAClassifier
-from olearn.estimators.base import check_sparse_structure
-from olearn.kernels.sparse import csr_rows, row_scores
+from olearn.kernels.sparse import check_sparse_structure, csr_rows, row_scores
 
 KEYS = registry.keys()
 STREAMING = [k for k in KEYS if hasattr(registry.get(k).estimator_class, "partial_fit")]

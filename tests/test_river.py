@@ -146,7 +146,7 @@ def test_learn_many_equals_learn_one(key, n_hash_features):
     X = pd.DataFrame(xs[-30:])
     predicted = many.predict_many(X).tolist()
     assert predicted == [one.predict_one(x) for x in xs[-30:]]
-    assert predicted == one.estimator.predict(one._matrix(*one._batch(xs[-30:], False))).tolist()
+    assert predicted == one.estimator.predict(one._matrix(*one._batch(xs[-30:]))).tolist()
     if key in CW:
         proba = many.predict_proba_many(X)
         for i, x in enumerate(xs[-30:]):

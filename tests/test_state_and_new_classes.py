@@ -141,9 +141,9 @@ def test_a_restored_or_unpickled_model_continues_bit_for_bit(key, extra):
     restored = spec.make(**params).set_state(state)
     unpickled = pickle.loads(pickle.dumps(est))
     assert _state_equal(restored.get_state(), state)
-    if hasattr(est, "_W"):  # coef_ is again a view of the kernel's buffer
-        assert np.shares_memory(unpickled.coef_, unpickled._W)
-        assert np.shares_memory(restored.coef_, restored._W)
+    if hasattr(est.engine_, "W"):  # coef_ is again a view of the kernel's buffer
+        assert np.shares_memory(unpickled.coef_, unpickled.engine_.W)
+        assert np.shares_memory(restored.coef_, restored.engine_.W)
     runs = []
     for model in (est, restored, unpickled):
         mistakes = [model.learn_stream(Xin[a:b], y[a:b]) for a, b in [(30, 44), (44, 90)]]
@@ -160,9 +160,9 @@ def test_a_pickle_stores_the_weights_once():
     rng = np.random.default_rng(0)
     X, y = rng.normal(size=(20, 4000)), np.arange(20) % 3
     est = SPAClassifier().partial_fit(X, y)
-    assert len(pickle.dumps(est)) < 1.2 * est._W.nbytes
+    assert len(pickle.dumps(est)) < 1.2 * est.engine_.W.nbytes
     est = AROWClassifier().partial_fit(X, y)
-    assert len(pickle.dumps(est)) < 1.2 * (est._W.nbytes + est._S.nbytes)
+    assert len(pickle.dumps(est)) < 1.2 * (est.engine_.W.nbytes + est.engine_.S.nbytes)
 
 
 def test_set_state_refuses_malformed_states(monkeypatch):
@@ -252,7 +252,7 @@ def test_a_stream_may_start_with_one_class():
 
 def test_labels_of_another_type_are_appended():
     """A string after integers cannot be ordered with them: it is appended (object classes_),
-    the order ``_encode_classes`` falls back to.  (One batch mixing the types is refused by
+    the order ``encode_classes`` falls back to.  (One batch mixing the types is refused by
     scikit-learn's target check, as in ``fit``.)"""
     X = np.eye(4)
     est = SPAClassifier().partial_fit(X[:2], [2, 1])

@@ -167,8 +167,11 @@ def nherd_c_beta(v: float, C: float, lam: float = 1.0) -> tuple[float, float]:
     With ``q = 1/C``: ``beta = (2 lam q + v) / (lam q + v)^2`` (``Sigma' = Sigma - beta
     Sigma Delta Delta' Sigma``; for lam = 1 the paper's ``(C^2 v + 2C) / (1 + C v)^2``) and
     ``c = beta / (1 - beta v) = (2 lam q + v) / (lam q)^2`` (``inv(Sigma') = inv(Sigma) +
-    c Delta Delta'``; for lam = 1 the paper's projected ``2C + C^2 v``).  Written in q so
-    that a large C gives finite numbers; ``(0, 0)`` when ``1/C`` overflows (C -> 0).
+    c Delta Delta'``; for lam = 1 the paper's projected ``2C + C^2 v``).  Computed as
+    ``c = u (2 + v u)`` with ``u = 1 / (lam q)`` and ``beta = (1 + lam q / p) / p`` with
+    ``p = lam q + v``: no intermediate overflows over the whole range of C (``2 lam q`` and
+    ``(lam q)^2`` would, for C near 1e-308, and give inf / inf); ``(0, 0)`` when ``lam / C``
+    overflows (C -> 0).
 
     >>> C, v = 0.7, 1.3
     >>> c, beta = nherd_c_beta(v, C)
@@ -177,11 +180,12 @@ def nherd_c_beta(v: float, C: float, lam: float = 1.0) -> tuple[float, float]:
     >>> abs(beta - (C * C * v + 2 * C) / (1 + C * v) ** 2) < 1e-15
     True
     """
-    q = 1.0 / C
-    if q == math.inf:
+    lq = lam * (1.0 / C)
+    if lq == math.inf:
         return 0.0, 0.0
-    top = 2.0 * lam * q + v
-    return top / ((lam * q) * (lam * q)), top / ((lam * q + v) * (lam * q + v))
+    u = 1.0 / lq
+    p = lq + v
+    return u * (2.0 + v * u), (1.0 + lq / p) / p
 
 
 @jit

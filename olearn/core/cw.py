@@ -350,7 +350,7 @@ def cw_step(
     state: CWState,
     x,
     y,
-    eta: float = 0.75,
+    eta: float = 0.7,
     form: str = "exact",
     *,
     diagonal_form: str = "precision",
@@ -362,7 +362,11 @@ def cw_step(
     Parameters
     ----------
     state : :class:`CWState` (binary: ``mu`` (d,), y = +-1; multiclass: ``mu`` (K, d), y index).
-    eta : confidence in (0.5, 1).
+    eta : confidence in (0.5, 1).  Default 0.7, ``phi = Phi^{-1}(0.7) = 0.5244``: neither CW
+        paper (Dredze, Crammer & Pereira, ICML 2008; Crammer, Dredze & Pereira, NIPS 2008)
+        nor seed 001 fixes a value (they tune phi per data set); 0.7 is the published
+        implementations' default (SOL's ``phi = 0.5244``, LIBOL's and olpy's ``eta = 0.7``),
+        and the registry's (:data:`olearn.registry.ETA_CW`), which every default follows.
     form : "exact" (NIPS 2008, ``m' >= phi sqrt(v')``) or "variance" (ICML 2008, ``m' >= phi v'``).
     diagonal_form : "precision" or "truncated" (only read for a diagonal ``Sigma``).
     kl_weight : lam, see the module docstring (1: K = 2 equals binary).

@@ -209,8 +209,7 @@ class ParameterMixingClassifier(ClassifierMixin, BaseEstimator):
             state = self._epochs(runner, shards, classes, rule)
         finally:
             runner.close()
-        self.estimator_ = clone(self.estimator).set_state(state)
-        self.estimator_.n_iter_ = self.epochs
+        self.estimator_ = clone(self.estimator).set_state({**state, "n_iter": self.epochs})
         self.classes_ = self.estimator_.classes_
         self.n_features_in_ = n_features
         self.n_shards_ = len(shards)

@@ -88,7 +88,8 @@ _ALLOWED = {
 
 def family(estimator) -> str:
     """``"additive"``, ``"cw"`` or ``"sgd"``; ValueError for a model that cannot be mixed."""
-    from olearn.estimators.base import AdditiveLinearClassifier, OnlineClassifier
+    from olearn.estimators._linear import AdditiveLinearClassifier
+    from olearn.estimators.base import OnlineClassifier
     from olearn.estimators.cw import ConfidenceWeightedClassifier
     from olearn.estimators.sgd_svm import SGDSVMClassifier
 

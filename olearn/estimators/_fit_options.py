@@ -183,6 +183,43 @@ def per_class_init(coef_init, intercept_init, n_classes: int, n_features: int, n
     return coef, b
 
 
+def run_watched(estimator, engine, X, y, weights, rng) -> None:
+    """``fit``'s epochs one at a time on ``engine``, with the estimator's ``tol`` /
+    ``early_stopping`` / ``verbose`` (module docstring); the same permutations as the plain
+    path (``engine.epochs(batch, epochs, rng)``).  Every batch enters through the door."""
+    from olearn.estimators.engine.labels import index_of
+
+    self = estimator
+    start = time.perf_counter()
+    held = None
+    y_idx = index_of(engine.classes, y)
+    if self.early_stopping:  # held out even with tol=None, as in scikit-learn
+        train, held = validation_split(y_idx, self.validation_fraction, self.random_state)
+        X_held, y_held = X[held], y_idx[held]
+        X, y, y_idx = X[train], y[train], y_idx[train]
+        weights = None if weights is None else weights[train]
+    batch = engine.check(X, y, weights)
+    stopping = Stopping(self.tol, self.n_iter_no_change, held is not None)
+    for epoch in range(1, self.epochs + 1):
+        updates = engine.n_updates
+        engine.epochs(batch, 1, rng)
+        loss = score = None
+        if held is None or self.verbose:
+            loss = hinge_loss(engine.scores(X), y_idx)
+        if held is not None:
+            score = float(np.mean(np.argmax(engine.scores(X_held), axis=1) == y_held))
+        if self.verbose:
+            updates = engine.n_updates - updates
+            report_epoch(epoch, updates, loss, engine.t, start, score)
+        if stopping.done(loss if held is None else score):
+            if self.verbose:
+                print(f"Convergence after {epoch} epochs took "
+                      f"{time.perf_counter() - start:.2f} seconds")  # fmt: skip
+            return
+    if self.tol is not None:
+        warn_not_converged(self._name, self.epochs)
+
+
 NO_PROBA_DOC = """
     *Probabilities.*  There is no ``predict_proba``: the rule has no probabilistic model
     (its scores are margins, not log-odds), and olearn does not invent one.  For calibrated

@@ -63,14 +63,34 @@ def _class_weights(class_weight, y: np.ndarray, partial: bool) -> np.ndarray:
     )
 
 
-def example_weights(X, y: np.ndarray, sample_weight, class_weight, *, partial: bool):
+def check_class_weight_keys(class_weight, classes) -> None:
+    """Refuse a ``class_weight`` dict naming a label that is not a class (scikit-learn's rule:
+    a key for no class is almost surely a typo or a label of the wrong type, and ignoring it
+    would silently weigh that class 1)."""
+    if not isinstance(class_weight, dict):
+        return
+    known = set(np.asarray(classes, dtype=object).tolist())
+    unknown = [key for key in class_weight if key not in known]
+    if unknown:
+        raise ValueError(
+            f"The classes, {unknown!r}, are not in class: class_weight names labels that are "
+            f"not among the classes {sorted(known, key=repr)!r} (with partial_fit, declare a "
+            "class that has not arrived yet with classes=...)"
+        )
+
+
+def example_weights(X, y: np.ndarray, sample_weight, class_weight, *, partial: bool,
+                    classes=None):  # fmt: skip
     """``(X, y, weights, kept)``: the rows of positive weight and their weights.
 
     ``weights`` is None when no weight was given or every kept weight is 1 (the plain path);
     ``kept`` is None when no row was removed, else the boolean mask of the kept rows.
     ``fit`` (``partial=False``) refuses all-zero weights (scikit-learn's rule); a
-    ``partial_fit`` batch of zero weights keeps nothing (the call learns nothing).
+    ``partial_fit`` batch of zero weights keeps nothing (the call learns nothing).  A
+    ``class_weight`` key must name a class: one of ``classes`` (default: ``y``'s labels).
     """
+    if class_weight is not None:
+        check_class_weight_keys(class_weight, y if classes is None else classes)
     if sample_weight is None and class_weight is None:
         return X, y, None, None
     n = y.shape[0]

@@ -15,15 +15,11 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from olearn._budget import model_bytes
+from olearn.estimators._model_state import ModelState, unfitted_on_failure
 from olearn.estimators._weights import CLASS_WEIGHT_CONSTRAINT, example_weights
-from olearn.estimators.base import (
-    ModelState,
-    _encode_classes,
-    check_sparse_structure,
-    load_kernel,
-    unfitted_on_failure,
-)
-from olearn.kernels.sparse import csr_arrays
+from olearn.estimators.engine import load_kernel
+from olearn.estimators.engine.labels import encode_classes
+from olearn.kernels.sparse import check_sparse_structure, csr_arrays
 
 __all__ = ["CrammerSingerSVC"]
 
@@ -116,7 +112,7 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
 
     # scikit-learn's declarative checks, run by ``fit`` (``InvalidParameterError``, a
     # ValueError, names the parameter and the allowed range).
-    _kernel = "olearn.kernels.cs_svm:cs_sweep"
+    numba_kernel = "olearn.kernels.cs_svm:cs_sweep"  # the registry reads it
 
     _parameter_constraints: dict = {
         "C": [Interval(Real, 0, 1e12, closed="right")],
@@ -187,14 +183,14 @@ class CrammerSingerSVC(ModelState, ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        cs_sweep = load_kernel(self._kernel)
+        cs_sweep = load_kernel(self.numba_kernel)
         self._check_params()
         check_sparse_structure(X)  # before scipy or a kernel trusts its indices
         X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64)
         check_classification_targets(y)
         n_given = y.shape[0]
         X, y, weights, kept = example_weights(X, y, sample_weight, self.class_weight, partial=False)
-        self.classes_ = _encode_classes(y)
+        self.classes_ = encode_classes(y)
         K = self.classes_.shape[0]
         if K < 2:
             raise ValueError(

@@ -15,29 +15,20 @@ import math
 from numbers import Real
 
 import numpy as np
-import scipy.sparse as sp
 from scipy.special import ndtr
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 
-from olearn._budget import model_bytes
 from olearn._numerics import TINY_VARIANCE
-from olearn.core._cw_closed_forms import MAX_VARIANCE, phi_of
-from olearn.core.cw import COVARIANCES, CW_FORMS, DIAGONAL_FORMS, MAX_FULL_DIM, full_too_large
+from olearn.core._cw_closed_forms import phi_of
+from olearn.core.cw import COVARIANCES, CW_FORMS, DIAGONAL_FORMS
 from olearn.estimators._fit_options import FIT_DOC_CW, add_fit_doc
-from olearn.estimators.base import (
-    FLOAT_MAX,
-    POSITIVE,
-    Bounded,
-    LinearMulticlassClassifier,
-    check_sqnorms,
-    largest_sqnorm,
-    load_kernel,
-    store_params,
-)
+from olearn.estimators._linear import LinearMulticlassClassifier
+from olearn.estimators._params import FLOAT_MAX, POSITIVE, Bounded, store_params
+from olearn.estimators.engine import CWEngine
+from olearn.estimators.engine.cw import NAROW_B_MAX, NHERD_C_MAX
 from olearn.estimators.pa import INTERCEPT_DOC, state_doc
 from olearn.kernels.cw import cw_code, diagonal_code
-from olearn.kernels.sparse import csr_rows
 
 __all__ = [
     "CWClassifier",
@@ -63,14 +54,14 @@ AROW_R = Bounded(
 
 
 class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
-    """Shared machinery of the CW family: Gaussian state, the kernel call, ``predict_proba``.
+    """Shared face of the CW family: the Gaussian's parameters and ``predict_proba``.
 
-    Reuses the linear base's mean layout (``_W[feature, class]``, the ``coef_`` /
-    ``intercept_`` views and ``_scores``); adds the covariance ``_S``: the diagonal, or for
-    the full covariance its square root ``A`` (``Sigma = A A'``, the form the kernel updates).
-    A subclass names its rule (``_rule_name``) and its kernel hyper-parameters (``_hyper``).
+    The engine (:class:`~olearn.estimators.engine.CWEngine`) keeps the means in the linear
+    layout and the shared covariance.  A subclass names its rule (``_rule_name``) and its
+    kernel hyper-parameters (``_hyper``).
     """
 
+    engine_class = CWEngine
     _parameter_constraints: dict = {
         **LinearMulticlassClassifier._parameter_constraints,
         "covariance": [StrOptions(set(COVARIANCES))],
@@ -78,7 +69,6 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         "a": [POSITIVE],
         "probability": ["boolean"],
     }
-    _kernel = "olearn.kernels.cw:cw_epoch"
 
     def _rule_name(self) -> str:  # pragma: no cover - overridden
         """The rule's name as in ``CWTrace.rule`` (e.g. "SCW-I"), from the parameters."""
@@ -88,116 +78,25 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         """``(phi, r, C)`` for the kernel (the ones the rule does not use are NaN)."""
         return math.nan, math.nan, math.nan
 
-    def _state_params(self) -> dict:
+    def _structure(self) -> dict:
         # the covariance kind is the state's shape; ``a`` is the prior the stored covariance
-        # started from, which no later value can change (the diagonal forms, the rule's
-        # eta / r / C / variant only shape the next steps: they may change mid-stream)
-        return {**super()._state_params(), "covariance": self.covariance, "a": float(self.a)}
+        # started from (the diagonal forms and the rule's eta / r / C / variant only shape the
+        # next steps: they may change mid-stream)
+        return {**super()._structure(), "covariance": self.covariance, "a": float(self.a)}
 
-    def _state_bytes(self, n_samples: int, n_features: int, n_classes: int) -> tuple[int, str]:
-        rows = n_features + (1 if self.fit_intercept else 0)
-        two = n_classes == 2  # the two-class pass interleaves (mean, variance) in a copy
-        if self.covariance == "full":  # A (rows x rows); the kernel's g and w vectors
-            nbytes = model_bytes(rows, rows) + model_bytes(n_classes + 2 + two, rows)
-            kind = f"and a full {rows:,} x {rows:,} covariance"
-        else:  # W, the diagonal
-            nbytes = model_bytes(n_classes + 1 + 3 * two, rows)
-            kind = "and a diagonal covariance"
-        if self._averaging():  # the averaging sum U and the averaged means
-            nbytes += model_bytes(2 * n_classes, rows)
-        return nbytes, f"a model of {n_classes:,} classes x {rows:,} features (means) {kind}"
-
-    def _arrays(self, X) -> tuple:
-        """The rows, with the margin variance ``v = 2 x' Sigma x <= 2 a ||x||^2`` checked to stay
-        within the closed forms' float64 range (``MAX_VARIANCE``, derived where it is defined)."""
-        rows = csr_rows(X, self._dense_view, self._column_value())
-        a = float(self.a)
-        largest = largest_sqnorm(rows, min(FLOAT_MAX, MAX_VARIANCE / (2.0 * a)))  # one pass
-        if not math.isfinite(largest):
-            check_sqnorms(rows)  # raises: ||x||^2 overflows
-        v = 2.0 * a * largest
-        if not v <= MAX_VARIANCE:
-            raise ValueError(
-                f"a={a:.3g} is too large for these rows: the margin variance 2 a ||x||^2 "
-                f"reaches {v:.3g}, over {MAX_VARIANCE:.0e}, beyond which the closed-form steps "
-                "overflow float64 (they are cubic in it).  The rule depends on a ||x||^2 only: "
-                "use a smaller a, or scale the features down"
-            )
-        return rows
-
-    def _init_state(self, n_features: int, n_classes: int) -> None:
-        if self.covariance == "full" and n_features > MAX_FULL_DIM:
-            raise ValueError(full_too_large(n_features))
-        super()._init_state(n_features, n_classes)
-        rows = self._W.shape[0]
-        a = float(self.a)
-        self._S = math.sqrt(a) * np.eye(rows) if self.covariance == "full" else np.full(rows, a)
-
-    def _state_spec(self, n_classes: int, n_features: int) -> dict:
-        rows = n_features + (1 if self.fit_intercept else 0)
-        if self.covariance == "full":  # the square root A the kernel updates: bit-exact
-            return {
-                **super()._state_spec(n_classes, n_features),
-                "covariance_factor": ((rows, rows), "factor"),
-            }
-        return {**super()._state_spec(n_classes, n_features), "covariance": ((rows,), "positive")}
-
-    def _state_arrays(self) -> dict:
-        key = "covariance_factor" if self._S.ndim == 2 else "covariance"
-        return {**super()._state_arrays(), key: self._S.copy()}
-
-    def _load_state_arrays(self, arrays: dict) -> None:
-        super()._load_state_arrays(arrays)
-        self._S = arrays["covariance_factor" if self.covariance == "full" else "covariance"]
+    def _steps(self) -> dict:
+        """The kernel's ``rule`` tuple ``(code, phi, r, C, lam, diagonal form code)``."""
+        phi, r, C = self._hyper()
+        rule = (cw_code(self._rule_name()), phi, r, C, 1.0, diagonal_code(self.diagonal_form))
+        return {"rule": rule}
 
     @property
     def covariance_(self) -> np.ndarray:
         """The shared covariance (diagonal vector or full matrix ``A A'``)."""
-        if not hasattr(self, "_S"):
+        engine = self.__dict__.get("engine_")
+        if engine is None:
             raise AttributeError("covariance_ exists only after fit or partial_fit")
-        if self._S.ndim == 1:
-            return self._S
-        Sigma = self._S @ self._S.T
-        return 0.5 * (Sigma + Sigma.T)
-
-    def _kernel_rule(self) -> tuple:
-        """The kernel's ``rule`` tuple ``(code, phi, r, C, lam, diagonal form code)``."""
-        phi, r, C = self._hyper()
-        return cw_code(self._rule_name()), phi, r, C, 1.0, diagonal_code(self.diagonal_form)
-
-    def _epoch(self, rows, y_idx, order, mistakes, weights=None) -> int:
-        full = self._S.ndim == 2
-        rule = self._kernel_rule()
-        n = load_kernel(self._kernel)(
-            rows,
-            y_idx,
-            order,
-            self._W,
-            np.zeros(0) if full else self._S,
-            self._S if full else np.zeros((0, 0)),
-            rule,
-            np.zeros(0),
-            np.zeros(0),
-            mistakes,
-            weights,
-            *self._average_args(),
-        )
-        self._set_views()
-        return n
-
-    def _score_variance(self, X) -> np.ndarray:
-        """``x' Sigma x`` per row (the intercept column included)."""
-        d = self.n_features_in_
-        s = self._column_value()
-        S = self._S
-        if S.ndim == 1:
-            sq = X.multiply(X) if sp.issparse(X) else X * X
-            var = np.asarray(sq @ S[:d]).ravel()
-            return var + (s * s * S[d] if self.fit_intercept else 0.0)
-        XA = np.asarray(X @ S[:d])  # rows: (A'x)' without the intercept column
-        if self.fit_intercept:
-            XA = XA + s * S[d]
-        return (XA * XA).sum(axis=1)  # |A'x|^2
+        return engine.covariance_matrix()
 
     def _has_proba(self) -> bool:
         return bool(self.probability)
@@ -216,26 +115,32 @@ class ConfidenceWeightedClassifier(LinearMulticlassClassifier):
         reason).
         """
         X = self._validate_X(X)
-        scores = np.asarray(self._scores(X))
-        sigma = np.sqrt(np.maximum(self._score_variance(X), 0.0))
-        n, K = scores.shape
-        proba = np.zeros((n, K))
-        certain = sigma <= 1e-300
-        if certain.any():  # no uncertainty left: the argmax wins
-            proba[np.flatnonzero(certain), np.argmax(scores[certain], axis=1)] = 1.0
-        rows = ~certain
-        if K == 2:
-            p1 = ndtr((scores[rows, 1] - scores[rows, 0]) / (math.sqrt(2.0) * sigma[rows]))
-            proba[rows, 1], proba[rows, 0] = p1, 1.0 - p1
-            return proba
-        s, sg = scores[rows], sigma[rows][:, None]
-        z = math.sqrt(2.0) * _GH_NODES
-        for k in range(K):
-            diff = (s[:, [k]] - np.delete(s, k, axis=1)) / sg  # (n, K-1)
-            inner = np.prod(ndtr(diff[:, :, None] + z[None, None, :]), axis=1)  # (n, nodes)
-            proba[rows, k] = inner @ _GH_WEIGHTS / math.sqrt(math.pi)
-        proba[rows] /= proba[rows].sum(axis=1, keepdims=True)
+        engine = self.engine_
+        return gaussian_proba(engine.scores(X), engine.score_variance(X))
+
+
+def gaussian_proba(scores: np.ndarray, variance: np.ndarray) -> np.ndarray:
+    """``predict_proba`` of the Gaussian over the weights, from the mean scores (n, K) and each
+    row's score variance ``x' Sigma x`` (n,): see ``ConfidenceWeightedClassifier``'s."""
+    sigma = np.sqrt(np.maximum(variance, 0.0))
+    n, K = scores.shape
+    proba = np.zeros((n, K))
+    certain = sigma <= 1e-300
+    if certain.any():  # no uncertainty left: the argmax wins
+        proba[np.flatnonzero(certain), np.argmax(scores[certain], axis=1)] = 1.0
+    rows = ~certain
+    if K == 2:
+        p1 = ndtr((scores[rows, 1] - scores[rows, 0]) / (math.sqrt(2.0) * sigma[rows]))
+        proba[rows, 1], proba[rows, 0] = p1, 1.0 - p1
         return proba
+    s, sg = scores[rows], sigma[rows][:, None]
+    z = math.sqrt(2.0) * _GH_NODES
+    for k in range(K):
+        diff = (s[:, [k]] - np.delete(s, k, axis=1)) / sg  # (n, K-1)
+        inner = np.prod(ndtr(diff[:, :, None] + z[None, None, :]), axis=1)  # (n, nodes)
+        proba[rows, k] = inner @ _GH_WEIGHTS / math.sqrt(math.pi)
+    proba[rows] /= proba[rows].sum(axis=1, keepdims=True)
+    return proba
 
 
 _COMMON_DOC = """
@@ -512,12 +417,14 @@ class SCWClassifier(ConfidenceWeightedClassifier):
 # NHERD's C: the precision step is ``c = C (2 + C v)``, so ``c v ~ (C v)^2`` must stay within
 # float64 for margin variances up to MAX_VARIANCE (1e100): C <= 1e50.
 NHERD_C = Bounded(
-    5e-324, 1e50, "the precision step grows as (C v)^2 and must stay finite for v up to 1e100"
+    5e-324,
+    NHERD_C_MAX,
+    "the precision step grows as (C v)^2 and must stay finite for v up to 1e100",
 )
 # NAROW's b: r_t = v / (b v - 1) falls to ~1/b, and AROW's r must stay >= 1e-100 (AROW_R).
 NAROW_B = Bounded(
     5e-324,
-    1.0 / TINY_VARIANCE,
+    NAROW_B_MAX,
     f"r_t tends to 1/b, and under {TINY_VARIANCE:.0e} the variance along x freezes",
 )
 

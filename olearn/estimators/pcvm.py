@@ -21,14 +21,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from olearn._budget import model_bytes
 from olearn.core._pcvm_basis import KERNELS, basis, check_kernel
 from olearn.core.pcvm import GAMMA_RULES, PCVMConfig, pcvm_fit
+from olearn.estimators._model_state import ModelState, unfitted_on_failure
+from olearn.estimators._params import FLOAT_MAX, Bounded
 from olearn.estimators._weights import CLASS_WEIGHT_CONSTRAINT, example_weights
-from olearn.estimators.base import (
-    FLOAT_MAX,
-    Bounded,
-    ModelState,
-    check_sparse_structure,
-    unfitted_on_failure,
-)
+from olearn.kernels.sparse import check_sparse_structure
 
 __all__ = ["PCVMClassifier"]
 
@@ -148,7 +144,7 @@ class PCVMClassifier(ModelState, ClassifierMixin, BaseEstimator):
 
     # scikit-learn's declarative checks, run by ``fit`` (``InvalidParameterError``, a
     # ValueError, names the parameter and the allowed range).
-    _kernel = None  # numpy's EM: no numba kernel
+    numba_kernel = None  # numpy's EM: no numba kernel (the registry reads it)
 
     _parameter_constraints: dict = {
         "kernel": [StrOptions(set(KERNELS))],

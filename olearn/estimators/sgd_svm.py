@@ -5,20 +5,14 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from olearn._budget import model_bytes
 from olearn.core.sgd_svm import REGULARIZE, SCHEDULES, check_sgd_hyper
 from olearn.estimators._average import AVERAGE_CONSTRAINT, average_start
 from olearn.estimators._fit_options import FIT_DOC_LINEAR, NO_PROBA_DOC, add_fit_doc
-from olearn.estimators.base import (
-    FLOAT_MAX,
-    POSITIVE,
-    OnlineClassifier,
-    load_kernel,
-    store_params,
-)
+from olearn.estimators._params import FLOAT_MAX, POSITIVE, store_params
+from olearn.estimators.base import OnlineClassifier
+from olearn.estimators.engine import SGDEngine
 
 __all__ = ["SGDSVMClassifier"]
 
@@ -145,8 +139,7 @@ class SGDSVMClassifier(OnlineClassifier):
     ):
         store_params(self, locals())
 
-    _kernel = "olearn.kernels.sgd_svm:sgd_epoch"
-
+    engine_class = SGDEngine
     _parameter_constraints: dict = {
         **OnlineClassifier._parameter_constraints,
         "lam": [POSITIVE],
@@ -158,192 +151,47 @@ class SGDSVMClassifier(OnlineClassifier):
     }
 
     def _check_params(self) -> None:
-        from olearn.kernels.sgd_svm import sgd_code
+        check_sgd_hyper(self.lam, self.t0, self.schedule, self.regularize, self.bias_rate)
 
-        lam, t0, schedule, regularize = check_sgd_hyper(
-            self.lam, self.t0, self.schedule, self.regularize, self.bias_rate
-        )
-        self._resolved = (lam, t0, sgd_code(schedule, regularize))
-
-    def _state_params(self) -> dict:
+    def _structure(self) -> dict:
         # the stored v / scale / last hold w only for the kernel mode (schedule, regularize)
-        # and the t0 they were built with: sgd_weights catches pending shrinks up with t0
-        # (lam, bias_rate only set the next steps' sizes)
+        # and the t0 they were built with ("auto" resolved: it follows lam); lam and bias_rate
+        # only set the next steps' sizes
         _, t0, schedule, regularize = check_sgd_hyper(
             self.lam, self.t0, self.schedule, self.regularize, self.bias_rate
         )
-        params = {
-            **super()._state_params(),
-            "(schedule, regularize)": (schedule, regularize),  # resolved: "auto" is one of them
-            "t0 ('auto' follows lam)": t0,
-        }
-        if average_start(self.average):  # the state holds the averaging sums
-            params["average"] = average_start(self.average)
-        return params
-
-    def _state_bytes(self, n_samples: int, n_features: int, n_classes: int) -> tuple[int, str]:
-        P = 1 if n_classes == 2 else n_classes
-        # v, counts, last, coef_, and the next coef_ while _set_public builds it
-        what = f"{P:,} binary SVM{'s' if P > 1 else ''} x {n_features:,} features"
-        copies = 5 + (2 if average_start(self.average) else 0)  # the sums and the average
-        return model_bytes(P, n_features, copies=copies), f"{what} (weights, clocks, rates)"
-
-    def _init_state(self, n_features: int, n_classes: int) -> None:
-        P = 1 if n_classes == 2 else n_classes  # binary problems: 1, or one per class (OvR)
-        self._V = np.zeros((P, n_features))
-        self._scalars = np.tile(np.array([1.0, 0.0, 0.0]), (P, 1))  # [scale, b, t]
-        self._counts = np.zeros((P, n_features), dtype=np.int64)
-        self._last = np.zeros((P, n_features), dtype=np.int64)
-        start = average_start(self.average)
-        self._avg_sum = np.zeros((P, n_features)) if start else None
-        # [sigma (the averaged scales' sum), q_b, n_avg, start] per binary SVM
-        self._avg_scalars = np.tile([0.0, 0.0, 0.0, float(start)], (P, 1)) if start else None
-        self._set_public()
-
-    _derived = ("coef_", "intercept_", "counts_")  # rebuilt from the state after unpickling
-
-    def _state_spec(self, n_classes: int, n_features: int) -> dict:
-        P = 1 if n_classes == 2 else n_classes
         return {
-            "v": ((P, n_features), "real"),
-            "scale": ((P,), "positive"),
-            "bias": ((P,), "real"),
-            "steps": ((P,), "count"),
-            "counts": ((P, n_features), "count"),
-            "last": ((P, n_features), "count"),
-            **self._average_spec(P, n_features),
+            **super()._structure(),
+            "schedule": schedule,
+            "regularize": regularize,
+            "t0": t0,
+            "average": average_start(self.average),
         }
 
-    def _average_spec(self, P: int, n_features: int) -> dict:
-        if not average_start(self.average):
-            return {}
-        return {
-            "average_sum": ((P, n_features), "real"),
-            "average_scale_sum": ((P,), "real"),
-            "average_bias_sum": ((P,), "real"),
-            "average_count": ((P,), "count"),
-        }
+    def _steps(self) -> dict:
+        lam = check_sgd_hyper(self.lam, self.t0, self.schedule, self.regularize, self.bias_rate)[0]
+        return {"lam": lam, "bias_rate": float(self.bias_rate)}
 
-    def _state_arrays(self) -> dict:
-        scale, bias, steps = self._scalars.T
-        return {
-            "v": self._V.copy(),
-            "scale": scale.copy(),
-            "bias": bias.copy(),
-            "steps": steps.astype(np.int64),
-            "counts": self._counts.copy(),
-            "last": self._last.copy(),
-            **self._average_arrays(),
-        }
+    @property
+    def coef_(self) -> np.ndarray:
+        """(1, n_features) for two classes, else (n_classes, n_features)."""
+        return self._public("coef")
 
-    def _average_arrays(self) -> dict:
-        if getattr(self, "_avg_scalars", None) is None:  # (or pickled before averaging)
-            return {}
-        sigma, q_b, n_avg, _ = self._avg_scalars.T
-        return {
-            "average_sum": self._avg_sum.copy(),
-            "average_scale_sum": sigma.copy(),
-            "average_bias_sum": q_b.copy(),
-            "average_count": n_avg.astype(np.int64),
-        }
+    @property
+    def intercept_(self) -> np.ndarray:
+        """(1,) or (n_classes,)."""
+        return self._public("intercept")
 
-    def _load_state_arrays(self, arrays: dict) -> None:
-        self._V = arrays["v"]
-        self._scalars = np.column_stack([arrays["scale"], arrays["bias"], arrays["steps"]])
-        self._counts, self._last = arrays["counts"], arrays["last"]
-        self._avg_sum = self._avg_scalars = None
-        if "average_sum" in arrays:
-            self._avg_sum = arrays["average_sum"]
-            start = np.full(self._V.shape[0], float(average_start(self.average)))
-            self._avg_scalars = np.column_stack(
-                [arrays["average_scale_sum"], arrays["average_bias_sum"],
-                 arrays["average_count"], start]
-            )  # fmt: skip
-        self._set_public()
+    @property
+    def counts_(self) -> np.ndarray:
+        """The per-feature clocks ``t_j``, shaped like ``coef_``."""
+        return self._public("counts")
 
-    def _rebuild_public(self) -> None:
-        self._set_public()
-
-    def _epoch(self, rows, y_idx, order, mistakes, weights=None) -> int:
-        # SGD-SVM's bias is not a feature (its own rate, not regularised: Bottou), so its rows
-        # are X's alone and the kernel keeps the bias
-        indptr, indices, data = rows[0]
-        if mistakes.shape[0] == 0:
-            return self._pass(indptr, indices, data, y_idx, order, weights)
-        # progressive validation: predict each row before its step (one kernel call a row;
-        # SGD-SVM is a batch reference, this path serves the learning-curve views only)
-        n_updates = 0
-        for t in range(order.shape[0]):
-            row = order[t : t + 1]
-            i = int(row[0])
-            X_i = sp.csr_matrix(
-                (
-                    data[indptr[i] : indptr[i + 1]],
-                    indices[indptr[i] : indptr[i + 1]],
-                    [0, indptr[i + 1] - indptr[i]],
-                ),
-                shape=(1, self.n_features_in_),
-            )
-            mistakes[t] = np.argmax(self._scores(X_i)[0]) != y_idx[i]
-            n_updates += self._pass(indptr, indices, data, y_idx, row, weights)
-        return n_updates
-
-    def _pass(self, indptr, indices, data, y_idx, order, weights=None) -> int:
-        sgd_epoch = load_kernel(self._kernel)
-        lam, t0, code = self._resolved
-        P = self._V.shape[0]
-        order = np.ascontiguousarray(order, dtype=np.int64)
-        n_active = 0
-        averaging = getattr(self, "_avg_scalars", None) is not None
-        for p in range(P):
-            positive = 1 if P == 1 else p
-            y_pm = np.where(y_idx == positive, 1.0, -1.0)
-            n_active += sgd_epoch(
-                indptr,
-                indices,
-                data,
-                y_pm,
-                order,
-                self._V[p],
-                self._scalars[p],
-                self._counts[p],
-                self._last[p],
-                lam,
-                t0,
-                code,
-                float(self.bias_rate),
-                bool(self.fit_intercept),
-                weights,
-                self._avg_sum[p] if averaging else None,
-                self._avg_scalars[p] if averaging else None,
-            )
-        self._set_public()
-        return n_active
-
-    def _set_public(self) -> None:
-        from olearn.kernels.sgd_svm import sgd_average_weights, sgd_weights
-
-        _, t0, code = self._resolved
-        W = np.empty_like(self._V)
-        b = self._scalars[:, 1].copy()
-        for p in range(W.shape[0]):
-            state = (self._V[p], self._scalars[p], self._counts[p], self._last[p], t0, code)
-            if getattr(self, "_avg_scalars", None) is None:
-                sgd_weights(*state, W[p])
-            else:  # predictions use the average of the iterates
-                b[p] = sgd_average_weights(*state, self._avg_sum[p], self._avg_scalars[p], W[p])
-        self.coef_ = W
-        self.intercept_ = b
-        self.counts_ = self._counts
-
-    def _scores(self, X) -> np.ndarray:
-        f = X @ self.coef_.T
-        if sp.issparse(f):
-            f = f.toarray()
-        f = np.asarray(f) + self.intercept_
-        if f.shape[1] == 1:  # binary: columns (0, f) so argmax and the base's difference work
-            return np.hstack([np.zeros_like(f), f])
-        return f
+    def _public(self, name: str) -> np.ndarray:
+        engine = self.__dict__.get("engine_")
+        if engine is None:
+            raise AttributeError(f"{self._name} has no {name}_ before fit")
+        return getattr(engine, name)
 
 
 add_fit_doc(

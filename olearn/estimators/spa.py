@@ -5,7 +5,8 @@ from __future__ import annotations
 from sklearn.utils._param_validation import StrOptions
 
 from olearn.estimators._fit_options import NO_PROBA_DOC, add_fit_doc
-from olearn.estimators.base import POSITIVE, AdditiveLinearClassifier, store_params
+from olearn.estimators._linear import AdditiveLinearClassifier
+from olearn.estimators._params import POSITIVE, store_params
 from olearn.estimators.pa import INTERCEPT_DOC, state_doc
 
 __all__ = ["SPAClassifier"]

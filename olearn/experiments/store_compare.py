@@ -48,6 +48,10 @@ class ChunkRun:
     def classes(self) -> np.ndarray:
         return self.store.classes
 
+    @property
+    def n_features(self) -> int:
+        return int(self.store.n_features)
+
     def chunk(self, i: int):
         return self.store.chunk(self.ids[i])
 

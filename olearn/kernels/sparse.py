@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import scipy.sparse as sp
 
@@ -79,19 +81,7 @@ def csr_rows(X, dense_view: bool = False, intercept_scaling: float = 0.0) -> tup
     >>> [block[1].tolist() for block in rows], rows[1][2].tolist()
     ([[0, 1], [2, 2]], [0.5, 0.5])
     """
-    main = csr_arrays(X, dense_view)
-    s = float(intercept_scaling)
-    if s <= 0.0:
-        return (main,)
-    n = main[0].shape[0] - 1
-    column = (
-        np.arange(n + 1, dtype=np.int64),
-        np.full(n, X.shape[1], dtype=main[1].dtype),  # numba: the blocks share one type
-        np.full(n, s, dtype=np.float64),
-    )
-    for ours, theirs in zip(column, main):  # numba iterates a tuple of blocks of one type only:
-        ours.flags.writeable = theirs.flags.writeable  # a read-only X (memmap) makes both so
-    return (main, column)
+    return _with_intercept(csr_arrays(X, dense_view), X.shape[1], intercept_scaling)
 
 
 # Row primitives: ``rows`` is the tuple of CSR blocks of :func:`csr_rows`; row i is the
@@ -233,3 +223,140 @@ def index_problem(indptr, indices, minor):
         lo = min(lo, indices[p])
         hi = max(hi, indices[p])
     return 2 if lo < 0 or hi >= minor else 0
+
+
+# Problems :func:`scan_csr` / :func:`scan_dense` report (0: none), and what they mean.
+SCAN_PROBLEMS = {
+    1: "indptr must start at 0, never decrease and end at the number of stored values",
+    2: "an index is out of range",
+    3: "a value is NaN or infinite",
+}
+
+
+@jit
+def scan_csr(indptr, indices, data, n_features):
+    """One pass over a CSR matrix's raw arrays, trusting nothing: ``(problem, largest, sorted)``.
+
+    ``problem`` is 0 when the arrays are a well-formed CSR matrix of ``n_features`` columns
+    with finite values, else a key of :data:`SCAN_PROBLEMS` (the first found; nothing past a
+    bad ``indptr`` entry is read).  ``largest`` is ``max_i ||x_i||^2`` (``inf`` when a row's
+    sum of squares overflows float64), ``sorted`` whether every row's indices strictly
+    increase (scipy's canonical format: no duplicates).  The estimators' door runs it once per
+    batch before anything else reads the arrays (scipy's own C code trusts them).
+
+    >>> ok = scan_csr(np.array([0, 2, 3]), np.array([0, 2, 1]), np.array([3.0, 4.0, 1.0]), 3)
+    >>> ok
+    (0, 25.0, True)
+    >>> scan_csr(np.array([0, 2, 1]), np.array([0, 2, 1]), np.array([3.0, 4.0, 1.0]), 3)[0]
+    1
+    """
+    n = indptr.shape[0] - 1
+    nnz = indices.shape[0]
+    if n < 0 or data.shape[0] != nnz or indptr[0] != 0 or indptr[n] != nnz:
+        return 1, 0.0, False
+    largest = 0.0
+    ordered = True
+    for i in range(n):
+        lo = indptr[i]
+        hi = indptr[i + 1]
+        if hi < lo or hi > nnz:
+            return 1, 0.0, False
+        sq = 0.0
+        for p in range(lo, hi):
+            v = data[p]
+            sq += v * v
+        if not sq <= largest:  # larger, or not finite: a NaN / inf value, or an overflow
+            if not np.isfinite(sq):
+                for p in range(lo, hi):
+                    if not np.isfinite(data[p]):
+                        return 3, 0.0, False
+            largest = sq
+        if hi > lo:
+            first = indices[lo]
+            if first < 0 or first >= n_features:
+                return 2, 0.0, False
+            for p in range(lo + 1, hi):
+                j = indices[p]
+                if j < 0 or j >= n_features:
+                    return 2, 0.0, False
+                ordered &= j > indices[p - 1]
+    return 0, largest, ordered
+
+
+@jit
+def scan_dense(X):
+    """``(problem, largest)`` of a C-contiguous 2-D float64 array: 3 if a value is NaN or
+    infinite (else 0) and ``max_i ||x_i||^2`` (``inf`` on overflow), in one pass."""
+    largest = 0.0
+    for i in range(X.shape[0]):
+        sq = 0.0
+        for j in range(X.shape[1]):
+            v = X[i, j]
+            sq += v * v
+        if not sq <= largest:
+            if not np.isfinite(sq):
+                for j in range(X.shape[1]):
+                    if not np.isfinite(X[i, j]):
+                        return 3, 0.0
+            largest = sq
+    return 0, largest
+
+
+def check_sparse_structure(X) -> None:
+    """Raise ValueError unless a CSR/CSC/BSR matrix is well formed (O(nnz)).
+
+    scipy does not check index ranges when a matrix is built from raw arrays; a kernel that
+    trusted them would read or write out of bounds (an index equal to n_features would even
+    train the intercept row silently), and scipy's own conversions would crash.  Run it before
+    anything converts or indexes a sparse input that did not come through :func:`scan_csr`.
+    """
+    if not (sp.issparse(X) and X.format in ("csr", "csc", "bsr")):
+        return
+    try:
+        X.check_format(full_check=False)  # lengths, dtypes, indptr's ends: O(1) to O(n)
+        if X.format == "bsr":
+            X.check_format(full_check=True)
+            return
+        problem = index_problem(X.indptr, X.indices, X.shape[1 if X.format == "csr" else 0])
+    except (ValueError, TypeError, IndexError) as err:
+        raise ValueError(f"malformed sparse matrix ({X.format}): {err}") from None
+    if problem:
+        what = ("indptr must be non-decreasing", "an index is out of range")[problem - 1]
+        raise ValueError(f"malformed sparse matrix ({X.format}): {what}")
+
+
+def rows_from_csr(indptr, indices, data, n_features: int, intercept_scaling: float) -> tuple:
+    """The kernels' CSR blocks (:func:`csr_rows`) from checked, canonical raw arrays: X's block
+    in the kernels' dtypes (copies only where a dtype differs), then the intercept column's."""
+    main = (
+        np.ascontiguousarray(indptr, dtype=np.int64),
+        np.ascontiguousarray(indices, dtype=index_dtype(n_features)),
+        np.ascontiguousarray(data, dtype=np.float64),
+    )
+    return _with_intercept(main, n_features, intercept_scaling)
+
+
+def _with_intercept(main: tuple, n_features: int, intercept_scaling: float) -> tuple:
+    s = float(intercept_scaling)
+    if s <= 0.0:
+        return (main,)
+    n = main[0].shape[0] - 1
+    if n == 1:  # one row (River's learn_one): the same block every time, never written
+        return (main, _one_row_column(n_features, main[1].dtype.str, s, main[1].flags.writeable))
+    column = (
+        np.arange(n + 1, dtype=np.int64),
+        np.full(n, n_features, dtype=main[1].dtype),  # numba: the blocks share one type
+        np.full(n, s, dtype=np.float64),
+    )
+    for ours, theirs in zip(column, main):  # numba iterates a tuple of blocks of one type only:
+        ours.flags.writeable = theirs.flags.writeable  # a read-only X (memmap) makes both so
+    return (main, column)
+
+
+@functools.lru_cache(maxsize=32)
+def _one_row_column(n_features: int, dtype: str, s: float, writeable: bool) -> tuple:
+    """The intercept column's block of one row (kernels read rows, never write them)."""
+    column = (np.array([0, 1], dtype=np.int64), np.array([n_features], dtype=dtype), np.array([s]))
+    for part in column:
+        part.flags.writeable = writeable
+    return column
