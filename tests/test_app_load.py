@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import classroom_replay as replay
-from olearn.app.hosting import COOKIE, free_port, wait_healthy
+from olearn.app.server.hosting import COOKIE, free_port, wait_healthy
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -89,7 +89,7 @@ async def _class(cap: replay.Capture) -> list[replay.Arrival]:
 
 def _compressible_js() -> set[str]:
     """Streamlit's JS files big enough that nginx must send them gzipped."""
-    from olearn.app.hosting import streamlit_static_dir
+    from olearn.app.server.hosting import streamlit_static_dir
 
     folder = streamlit_static_dir()
     return {

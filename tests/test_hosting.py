@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from olearn import cli
-from olearn.app import hosting, launch
+from olearn.app.server import hosting, launch
 
 ROOT = Path(__file__).resolve().parents[1]
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"

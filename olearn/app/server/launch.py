@@ -8,12 +8,12 @@ two equal.  This module imports nothing from Streamlit: the CLI can say what is 
 ``olearn app`` becomes the Streamlit server (``os.execv``, on POSIX) rather than starting it
 as a child: a signal sent to ``olearn app`` (Ctrl-C, ``kill``, a test's ``terminate()``) reaches
 the server itself, and no server is left running when the command is stopped.  The server runs
-through :mod:`olearn.app.serve`, which prepares the pages from its start (imports, default
-views, kernels) so that the first visitor does not wait for them.
+through :mod:`olearn.app.server.serve`, which prepares the pages from its start (imports,
+default views, kernels) so that the first visitor does not wait for them.
 
 ``olearn app --workers N`` (:func:`run_workers`) runs N such servers on private loopback ports
-behind nginx on the public one (:mod:`olearn.app.hosting`); this process stays, and stops them
-all on SIGTERM/SIGINT.
+behind nginx on the public one (:mod:`olearn.app.server.hosting`); this process stays, and
+stops them all on SIGTERM/SIGINT.
 """
 
 from __future__ import annotations
@@ -57,14 +57,14 @@ def _flag(value: object) -> str:
 
 def command(extra: Sequence[str] = ()) -> list[str]:
     """The command line of the app's server: ``streamlit run`` on the installed entry script
-    with :data:`SETTINGS`, through :mod:`olearn.app.serve` (which prepares the pages from the
-    server's start).
+    with :data:`SETTINGS`, through :mod:`olearn.app.server.serve` (which prepares the pages
+    from the server's start).
 
     >>> command(["--server.port", "8600"])[1:3]
-    ['-m', 'olearn.app.serve']
+    ['-m', 'olearn.app.server.serve']
     """
     options = [f"--{name}={_flag(value)}" for name, value in SETTINGS.items()]
-    return [sys.executable, "-m", "olearn.app.serve", *options, *extra]
+    return [sys.executable, "-m", "olearn.app.server.serve", *options, *extra]
 
 
 def run(extra: Sequence[str] = ()) -> int:
@@ -153,8 +153,8 @@ def worker_command(port: int, extra: Sequence[str] = ()) -> list[str]:
 
 def run_workers(workers: int, extra: Sequence[str] = ()) -> int:
     """``olearn app --workers N``: N Streamlit processes behind nginx on one port (see
-    :func:`olearn.app.hosting.serve`); returns when a signal stopped them all."""
-    from olearn.app import hosting
+    :func:`olearn.app.server.hosting.serve`); returns when a signal stopped them all."""
+    from olearn.app.server import hosting
 
     if importlib.util.find_spec("streamlit") is None:
         raise ImportError('the app needs the [app] extra: pip install "olearn[app]"')
