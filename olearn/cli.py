@@ -521,6 +521,9 @@ def _cmd_app(args) -> int:
         if importlib.util.find_spec("streamlit") is None:
             raise ImportError('the app needs the [app] extra: pip install "olearn[app]"')
         return subprocess.call([sys.executable, "-m", "streamlit", "run", "--help"])
+    from olearn.app.server.launch import split_public
+
+    split_public(args.streamlit_options)  # a port that is none: one line, before any start
     if args.workers is not None:
         from olearn.app.server.launch import run_workers
 

@@ -116,8 +116,52 @@ def test_the_public_address_goes_to_the_proxy_and_the_rest_to_each_worker():
         "--server.headless=true",
     ]
     assert "--theme.base=dark" in argv
-    with pytest.raises(ValueError, match="--server.port must be a number"):
-        launch.split_public(["--server.port", "x"])
+    # after "--", the app script's own arguments: neither the proxy's nor before the worker's
+    address, port, rest = launch.split_public(["--theme.base=dark", "--", "--server.port=1"])
+    assert (address, port, rest) == (
+        "0.0.0.0",
+        8501,
+        ["--theme.base=dark", "--", "--server.port=1"],
+    )
+    argv = launch.worker_command(41000, rest)
+    assert argv[-6:] == [
+        "--theme.base=dark",
+        "--server.address=127.0.0.1",
+        "--server.port=41000",
+        "--server.headless=true",
+        "--",
+        "--server.port=1",
+    ]
+
+
+BAD_PORTS = ["99999", "65536", "-1", "0", "x", "8.5", ""]
+
+
+@pytest.mark.parametrize("workers", [[], ["--workers", "2"]])
+@pytest.mark.parametrize("form", ["apart", "joined"])
+@pytest.mark.parametrize("bad", BAD_PORTS)
+def test_a_port_that_is_none_is_one_line_and_status_2_before_anything_starts(
+    monkeypatch, capsys, bad, form, workers
+):
+    """Issue 30, item 13: ``--server.port 99999`` (or -1) was "unexpected error:
+    OverflowError" with ``--workers``, Streamlit's traceback without."""
+    started = []
+    monkeypatch.setattr(hosting, "find_proxy", lambda: "/usr/sbin/nginx")
+    monkeypatch.setattr(hosting, "_start", lambda *a, **k: started.append(a))
+    monkeypatch.setattr(launch, "run", lambda extra=(): started.append(extra) or 0)
+    port = ["--server.port", bad] if form == "apart" else [f"--server.port={bad}"]
+    assert cli.main(["app", *workers, *port, "--server.address", "127.0.0.1"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err == f"olearn: error: --server.port must be a port number from 1 to 65535, got {bad!r}\n"
+    )
+    assert started == []
+
+
+def test_a_workers_port_out_of_range_is_refused():
+    with pytest.raises(ValueError, match="a worker's port must be a port number"):
+        launch.worker_command(70000)
+    assert launch.port_number("1") == 1 and launch.port_number("65535") == 65535
 
 
 def test_static_cache_has_a_gzip_copy_of_every_compressible_file(tmp_path):

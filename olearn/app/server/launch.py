@@ -113,10 +113,31 @@ def _run_child(argv: list[str]) -> int:
             child.wait()
 
 
+def port_number(text: str, option: str = "--server.port") -> int:
+    """``text`` as a TCP port to listen on (1 to 65535), or a ValueError naming ``option``.
+
+    >>> port_number("8600")
+    8600
+    >>> port_number("99999")
+    Traceback (most recent call last):
+    ...
+    ValueError: --server.port must be a port number from 1 to 65535, got '99999'
+    """
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise ValueError(f"{option} must be a port number from 1 to 65535, got {text!r}")
+    return port
+
+
 def split_public(extra: Sequence[str]) -> tuple[str, int, list[str]]:
     """``(address, port, the rest)``: the public address and port among Streamlit options
-    (``--server.address``/``--server.port``, as ``--opt value`` or ``--opt=value``; defaults
-    ``0.0.0.0`` and 8501), which the proxy takes, and the options left for each worker.
+    (``--server.address``/``--server.port``, as ``--opt value`` or ``--opt=value``, before any
+    ``--``; defaults ``0.0.0.0`` and 8501), which the proxy takes, and the options left for
+    each worker.  A port that is not one (:func:`port_number`) is a ValueError: ``olearn app``
+    calls this before it starts anything, with or without ``--workers``.
 
     >>> split_public(["--server.port=8600", "--theme.base", "dark"])
     ('0.0.0.0', 8600, ['--theme.base', 'dark'])
@@ -126,6 +147,9 @@ def split_public(extra: Sequence[str]) -> tuple[str, int, list[str]]:
     items = list(extra)
     i = 0
     while i < len(items):
+        if items[i] == "--":  # the app script's own arguments from here on
+            rest += items[i:]
+            break
         name, eq, value = items[i].partition("=")
         if name in found:
             if not eq:
@@ -137,18 +161,16 @@ def split_public(extra: Sequence[str]) -> tuple[str, int, list[str]]:
         else:
             rest.append(items[i])
         i += 1
-    try:
-        port = int(found["--server.port"])
-    except ValueError:
-        text = found["--server.port"]
-        raise ValueError(f"--server.port must be a number, got {text!r}") from None
-    return found["--server.address"], port, rest
+    return found["--server.address"], port_number(found["--server.port"]), rest
 
 
 def worker_command(port: int, extra: Sequence[str] = ()) -> list[str]:
     """One worker of ``olearn app --workers``: the app on ``127.0.0.1:port``, headless."""
+    port_number(str(port), "a worker's port")  # chosen free by the system: in range
     private = ["--server.address=127.0.0.1", f"--server.port={port}", "--server.headless=true"]
-    return command([*extra, *private])
+    extra = list(extra)
+    cut = extra.index("--") if "--" in extra else len(extra)  # after it: the script's own
+    return command([*extra[:cut], *private, *extra[cut:]])
 
 
 def run_workers(workers: int, extra: Sequence[str] = ()) -> int:
