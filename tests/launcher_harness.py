@@ -32,6 +32,7 @@ import subprocess
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -131,8 +132,17 @@ class Outcome:
         )
 
 
-def run(tmp_path: Path, phase: str, signals: list[str], workers: int = 2) -> Outcome:
-    """Start the harness (see the module) and stop it at ``phase`` with ``signals``."""
+def run(
+    tmp_path: Path,
+    phase: str,
+    signals: list[str],
+    workers: int = 2,
+    env: dict[str, str] | None = None,
+    on_serving: Callable[[int], object] | None = None,
+) -> Outcome:
+    """Start the harness (see the module) and stop it at ``phase`` with ``signals``; ``env``
+    is added to the command's environment; at ``serving``, ``on_serving(port)`` is called
+    before the signals are sent."""
     from olearn.app.server.hosting import free_port
     from tests import leftovers
 
@@ -143,7 +153,8 @@ def run(tmp_path: Path, phase: str, signals: list[str], workers: int = 2) -> Out
     spec = {"phase": phase, "signals": signals, "workers": workers, "port": port}
     spec["root"] = str(tmp_path / "root")
     path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
-    env = {**os.environ, "PYTHONPATH": path, "TMPDIR": str(tmpdir), leftovers.MARK: mark}
+    env = {**os.environ, **(env or {}), "PYTHONPATH": path, "TMPDIR": str(tmpdir)}
+    env[leftovers.MARK] = mark
     cmd = [sys.executable, "-m", "tests.launcher_harness", json.dumps(spec)]
     outside = phase == "serving" or phase.startswith("after:")
     log = tmp_path / "console.txt"
@@ -153,6 +164,8 @@ def run(tmp_path: Path, phase: str, signals: list[str], workers: int = 2) -> Out
         try:
             if outside:
                 _wait_to_send(proc, phase, log, start)
+                if on_serving is not None and phase == "serving":
+                    on_serving(port)
                 start = time.monotonic()
                 for name in signals:
                     proc.send_signal(getattr(signal, name))

@@ -44,6 +44,7 @@ def hosted(tmp_path):
             pytest.fail(f"the hosting test needs {tool} (apt-get install {package})")
     port = free_port()
     env = {**os.environ, "OLEARN_STATIC_CACHE": str(tmp_path / "static")}
+    env["OLEARN_UPSTREAM_HEADER"] = "1"  # which worker answered: the sticky sessions' check
     cmd = [sys.executable, "-m", "olearn", "app", "--workers", "2"]
     cmd += ["--server.port", str(port), "--server.address", "127.0.0.1"]
     log = open(tmp_path / "app.log", "w")  # noqa: SIM115 - closed below

@@ -35,6 +35,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 COOKIE = "olearn_worker"
+# the worker that answered (its private loopback address), added to every response only when
+# asked for (serve's upstream_header; olearn app: $OLEARN_UPSTREAM_HEADER=1): it tells
+# visitors the workers' private ports
+UPSTREAM_HEADER = "X-Olearn-Upstream"
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 PROXY_PACKAGE = "nginx"  # Debian/Ubuntu: apt-get install nginx
 # the static files worth compressing (the rest, images and woff2 fonts, are compressed already)
@@ -177,9 +181,17 @@ def check_free(address: str, port: int) -> None:
 
 
 def nginx_config(
-    worker_ports: Sequence[int], *, listen: str, static: Path, run_dir: Path, max_body_mib: int
+    worker_ports: Sequence[int],
+    *,
+    listen: str,
+    static: Path,
+    run_dir: Path,
+    max_body_mib: int,
+    upstream_header: bool = False,
 ) -> str:
-    """The proxy's configuration (from :data:`TEMPLATE`) for workers on ``worker_ports``."""
+    """The proxy's configuration (from :data:`TEMPLATE`) for workers on ``worker_ports``;
+    with ``upstream_header``, every proxied response names the worker that answered
+    (:data:`UPSTREAM_HEADER`)."""
     names = [f"w{i}" for i in range(len(worker_ports))]
     servers = [f"127.0.0.1:{port}" for port in worker_ports]
     upstreams = "\n".join(
@@ -204,6 +216,9 @@ def nginx_config(
         "UPSTREAMS": upstreams,
         "LISTEN": listen,
         "STATIC": str(static),
+        "UPSTREAM_HEADER": f"            add_header {UPSTREAM_HEADER} $upstream_addr always;"
+        if upstream_header
+        else f"            # no {UPSTREAM_HEADER} (the workers' private ports) unless asked for",
     }
     text = TEMPLATE.read_text()
     for key, value in values.items():
@@ -277,6 +292,7 @@ def serve(
     port: int = 8501,
     max_body_mib: int = 200,
     on_ready: Callable[[list[subprocess.Popen]], None] | None = None,
+    upstream_header: bool = False,
 ) -> int:
     """Run ``workers`` Streamlit processes and nginx in front of them until a signal.
 
@@ -293,6 +309,10 @@ def serve(
         The largest request body (uploads) nginx lets through, in MiB.
     on_ready : callable, optional
         Called with every process (workers, then nginx) once the proxy answers.
+    upstream_header : bool
+        Add :data:`UPSTREAM_HEADER` (the worker that answered, ``127.0.0.1:<port>``) to every
+        proxied response: for checking where sessions go; off by default, as it tells
+        visitors the workers' private ports.
 
     Returns
     -------
@@ -323,7 +343,12 @@ def serve(
             conf = run_dir / "nginx.conf"
             conf.write_text(
                 nginx_config(
-                    ports, listen=listen, static=static, run_dir=run_dir, max_body_mib=max_body_mib
+                    ports,
+                    listen=listen,
+                    static=static,
+                    run_dir=run_dir,
+                    max_body_mib=max_body_mib,
+                    upstream_header=upstream_header,
                 )
             )
             stopping.check()

@@ -173,14 +173,31 @@ def worker_command(port: int, extra: Sequence[str] = ()) -> list[str]:
     return command([*extra[:cut], *private, *extra[cut:]])
 
 
+UPSTREAM_ENV = "OLEARN_UPSTREAM_HEADER"  # 1: --workers names the worker in every response
+
+
+def env_switch(name: str) -> bool:
+    """The on/off environment variable ``name``: unset, empty, ``0``, ``false``, ``no`` or
+    ``off`` is off; ``1``, ``true``, ``yes`` or ``on`` is on; anything else a ValueError."""
+    value = os.environ.get(name, "").strip().lower()
+    if value in ("", "0", "false", "no", "off"):
+        return False
+    if value in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"{name} must be 1 or 0, got {os.environ[name]!r}")
+
+
 def run_workers(workers: int, extra: Sequence[str] = ()) -> int:
     """``olearn app --workers N``: N Streamlit processes behind nginx on one port (see
-    :func:`olearn.app.server.hosting.serve`); returns when a signal stopped them all."""
+    :func:`olearn.app.server.hosting.serve`); returns when a signal stopped them all.
+    ``$OLEARN_UPSTREAM_HEADER=1`` adds the header naming the worker that answered
+    (:data:`olearn.app.server.hosting.UPSTREAM_HEADER`) to every response."""
     from olearn.app.server import hosting
 
     if importlib.util.find_spec("streamlit") is None:
         raise ImportError('the app needs the [app] extra: pip install "olearn[app]"')
     address, port, rest = split_public(extra)
+    upstream_header = env_switch(UPSTREAM_ENV)
     # one cookie secret for every worker (Streamlit's XSRF and auth cookies are signed with
     # it), in the environment rather than on command lines that `ps` shows
     os.environ.setdefault("STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(32))
@@ -190,4 +207,5 @@ def run_workers(workers: int, extra: Sequence[str] = ()) -> int:
         address=address,
         port=port,
         max_body_mib=MAX_BYTES // MIB,
+        upstream_header=upstream_header,
     )
