@@ -198,7 +198,7 @@ def _clean_statuses(phase: str, signals: list[str]) -> set[int]:
     process, and SIGINT is the CLI's "interrupted" (130)."""
     if not phase.startswith("after:"):
         return {0}
-    return {0, -signal.SIGTERM if signals[0] == "SIGTERM" else 130}
+    return {0} | {-signal.SIGTERM if name == "SIGTERM" else 130 for name in signals}
 
 
 def _wait_to_send(proc: subprocess.Popen, phase: str, log: Path, start: float) -> None:
