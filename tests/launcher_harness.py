@@ -178,7 +178,7 @@ def run(
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-            left = _left(mark)
+            left = _left(mark, tmpdir)
             for pid in left:
                 os.kill(pid, signal.SIGKILL)
     return Outcome(
@@ -211,16 +211,40 @@ def _wait_to_send(proc: subprocess.Popen, phase: str, log: Path, start: float) -
         time.sleep(float(phase.partition(":")[2]))
 
 
-def _left(mark: str) -> list[int]:
-    """Live processes carrying ``mark``, after a grace for those already exiting."""
+def _left(mark: str, tmpdir: Path) -> list[int]:
+    """Live processes of the run, after a grace for those already exiting: those carrying
+    ``mark`` in their environment (the launcher, the workers), and nginx, which clears its
+    environment: its master names its run folder (in ``tmpdir``) on its command line, and
+    its worker is the master's child."""
     from tests import leftovers
 
     deadline = time.monotonic() + 5
     while True:
-        pids = sorted(p for p in leftovers._marked_pids(mark) if leftovers._alive(p))
+        pids = leftovers._marked_pids(mark)
+        masters = {pid for pid in _all_pids() if str(tmpdir).encode() in _cmdline(pid)}
+        pids |= masters | {pid for pid in _all_pids() if _parent(pid) in masters}
+        pids = sorted(p for p in pids if leftovers._alive(p))
         if not pids or time.monotonic() > deadline:
             return pids
         time.sleep(0.1)
+
+
+def _all_pids() -> list[int]:
+    return [int(d.name) for d in Path("/proc").iterdir() if d.name.isdigit()]
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def _parent(pid: int) -> int | None:
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _answers(port: int) -> bool:
