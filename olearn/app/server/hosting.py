@@ -377,6 +377,8 @@ def serve(
             return 0
         finally:
             stopping.ignore()  # a second signal while stopping must not leave half of them
-            stop(procs)
-            if run_dir is not None:
-                shutil.rmtree(run_dir, ignore_errors=True)
+            try:
+                stop(procs)
+            finally:
+                if run_dir is not None:
+                    shutil.rmtree(run_dir, ignore_errors=True)
