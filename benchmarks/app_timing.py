@@ -24,9 +24,9 @@ included), and to its content with the script run ended.  Three installs (``--mo
 
 - ``none``: nothing warms (``OLEARN_WARMUP=0``): the page imports and computes what it needs
   (the "before");
-- ``background``: the server's own preparation (:mod:`olearn.app.serve` under ``olearn app``:
-  imports, default views, kernels, from the server's start; under ``streamlit run app.py``:
-  after its first page);
+- ``background``: the server's own preparation (:mod:`olearn.app.server.serve` under
+  ``olearn app``: imports, default views, kernels, from the server's start; under
+  ``streamlit run app.py``: after its first page);
 - ``warmup``: ``olearn warmup`` was run once into that empty cache before the server started
   (an install that ran it, e.g. a server image), the server's own preparation on;
 - ``prepared``: as ``warmup``, the page opened once the server's console said
@@ -450,7 +450,7 @@ def _olearn_app(env: dict, prepared: bool = False):
     url = f"http://127.0.0.1:{port}"
     start = time.perf_counter()
     try:
-        if prepared:  # the console's line (olearn.app.serve); the rest read and dropped
+        if prepared:  # the console's line (olearn.app.server.serve); the rest read and dropped
             for line in proc.stderr:
                 if "pages prepared" in line:
                     break

@@ -56,7 +56,7 @@ ACCEPT_FIRST_VISIT = 3_000_000  # ... and a first visit transfers at most 3 MB
 
 
 def _free_port() -> int:
-    from olearn.app.hosting import free_port
+    from olearn.app.server.hosting import free_port
 
     return free_port()
 
@@ -81,7 +81,7 @@ _MINIMAL_FLAGS = ["--server.headless=true", "--browser.gatherUsageStats=false"]
 
 def _serve_minimal(workers: int, port: int) -> int:
     """The minimal app behind nginx with ``workers`` processes, as ``olearn app --workers``."""
-    from olearn.app.hosting import serve
+    from olearn.app.server.hosting import serve
 
     def worker(p: int) -> list[str]:
         where = [f"--server.port={p}", "--server.address=127.0.0.1"]

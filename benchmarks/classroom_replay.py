@@ -51,7 +51,8 @@ class Arrival:
     static_bytes: int = 0
     ws_bytes: int = 0
     errors: list[str] = field(default_factory=list)
-    upstreams: set[str] = field(default_factory=set)  # X-Olearn-Upstream seen (proxy only)
+    # X-Olearn-Upstream seen (through the proxy, with OLEARN_UPSTREAM_HEADER=1)
+    upstreams: set[str] = field(default_factory=set)
     encodings: dict[str, str] = field(default_factory=dict)  # path -> Content-Encoding
     figure_spec: str = ""  # the first figure's JSON spec (to tell sessions apart)
 

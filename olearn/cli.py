@@ -243,7 +243,7 @@ def _parser() -> argparse.ArgumentParser:
 def _app_description() -> str:
     """``olearn app --help``: what olearn adds to ``streamlit run`` (the app's settings),
     without importing Streamlit."""
-    from olearn.app.launch import SETTINGS, _flag
+    from olearn.app.server.launch import SETTINGS, _flag
 
     settings = "\n".join(f"  --{name}={_flag(value)}" for name, value in SETTINGS.items())
     return (
@@ -521,11 +521,14 @@ def _cmd_app(args) -> int:
         if importlib.util.find_spec("streamlit") is None:
             raise ImportError('the app needs the [app] extra: pip install "olearn[app]"')
         return subprocess.call([sys.executable, "-m", "streamlit", "run", "--help"])
+    from olearn.app.server.launch import split_public
+
+    split_public(args.streamlit_options)  # a port that is none: one line, before any start
     if args.workers is not None:
-        from olearn.app.launch import run_workers
+        from olearn.app.server.launch import run_workers
 
         return run_workers(args.workers, args.streamlit_options)
-    from olearn.app.launch import run
+    from olearn.app.server.launch import run
 
     return run(args.streamlit_options)
 

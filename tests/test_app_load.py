@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from benchmarks import classroom_replay as replay
-from olearn.app.hosting import COOKIE, free_port, wait_healthy
+from olearn.app.server.hosting import COOKIE, free_port, wait_healthy
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -44,6 +44,7 @@ def hosted(tmp_path):
             pytest.fail(f"the hosting test needs {tool} (apt-get install {package})")
     port = free_port()
     env = {**os.environ, "OLEARN_STATIC_CACHE": str(tmp_path / "static")}
+    env["OLEARN_UPSTREAM_HEADER"] = "1"  # which worker answered: the sticky sessions' check
     cmd = [sys.executable, "-m", "olearn", "app", "--workers", "2"]
     cmd += ["--server.port", str(port), "--server.address", "127.0.0.1"]
     log = open(tmp_path / "app.log", "w")  # noqa: SIM115 - closed below
@@ -89,7 +90,7 @@ async def _class(cap: replay.Capture) -> list[replay.Arrival]:
 
 def _compressible_js() -> set[str]:
     """Streamlit's JS files big enough that nginx must send them gzipped."""
-    from olearn.app.hosting import streamlit_static_dir
+    from olearn.app.server.hosting import streamlit_static_dir
 
     folder = streamlit_static_dir()
     return {

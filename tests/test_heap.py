@@ -1,5 +1,5 @@
 """The server's long-lived heap is frozen after its warm-up (issue 23: Streamlit's full
-collection after every script run cost ~150 ms over olearn's heap; see olearn.app.heap).
+collection after every script run cost ~150 ms over olearn's heap; see olearn.app.server.heap).
 
 What is ours to test: the app's background warm-up ends by freezing, the freeze comes after
 the default views are prepared (so they are frozen too), garbage made before it is collected
@@ -14,7 +14,7 @@ import weakref
 import pytest
 
 from olearn import _warmup
-from olearn.app import heap
+from olearn.app.server import background, heap
 
 
 class _Cycle:
@@ -58,12 +58,15 @@ def test_the_apps_warmup_ends_by_preparing_the_defaults_then_freezing(monkeypatc
 
     given = []
     monkeypatch.setattr(_warmup, "enabled", lambda: True)
-    monkeypatch.setattr(_warmup, "_thread", None)
-    monkeypatch.setattr(_warmup, "start_background", lambda then=None: given.append(then))
+    monkeypatch.setattr(background, "_thread", None)
+    monkeypatch.setattr(background, "start_background", lambda then=None: given.append(then))
     open_page("pages/sgd.py")
     assert given and all(then is given[0] for then in given) and callable(given[0])
     order = []
-    monkeypatch.setattr(cached, "prepare_defaults", lambda: order.append(gc.get_freeze_count()))
+    monkeypatch.setattr(
+        cached, "prepare_defaults", lambda pause: order.append((gc.get_freeze_count(), pause))
+    )
     given[0]()
-    assert order == [0]  # prepared while nothing was frozen ...
+    # prepared while nothing was frozen, yielding to pages between two views ...
+    assert order == [(0, background.yield_to_pages)]
     assert gc.get_freeze_count() > 0  # ... and frozen after

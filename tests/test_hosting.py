@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from olearn import cli
-from olearn.app import hosting, launch
+from olearn.app.server import hosting, launch
 
 ROOT = Path(__file__).resolve().parents[1]
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
@@ -27,8 +27,10 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 
-@pytest.mark.parametrize("workers", [1, 2, 3, 7])
-def test_nginx_accepts_the_configuration(tmp_path, workers):
+@pytest.mark.parametrize(
+    ("workers", "upstream_header"), [(1, False), (2, True), (3, False), (7, False)]
+)
+def test_nginx_accepts_the_configuration(tmp_path, workers, upstream_header):
     """nginx's own check (``-t``) of the generated file, and the sticky split's shares."""
     if not Path(NGINX).exists():
         pytest.fail("nginx is needed (apt-get install nginx)")
@@ -40,8 +42,11 @@ def test_nginx_accepts_the_configuration(tmp_path, workers):
         static=tmp_path / "static",
         run_dir=tmp_path,
         max_body_mib=50,
+        upstream_header=upstream_header,
     )
     assert "@" not in re.sub(r"#.*", "", text)  # every placeholder filled
+    # the worker's address in responses only when asked for (issue 30, item 17)
+    assert ("X-Olearn-Upstream $upstream_addr" in re.sub(r"#.*", "", text)) is upstream_header
     conf = tmp_path / "nginx.conf"
     conf.write_text(text)
     done = subprocess.run(
@@ -116,8 +121,52 @@ def test_the_public_address_goes_to_the_proxy_and_the_rest_to_each_worker():
         "--server.headless=true",
     ]
     assert "--theme.base=dark" in argv
-    with pytest.raises(ValueError, match="--server.port must be a number"):
-        launch.split_public(["--server.port", "x"])
+    # after "--", the app script's own arguments: neither the proxy's nor before the worker's
+    address, port, rest = launch.split_public(["--theme.base=dark", "--", "--server.port=1"])
+    assert (address, port, rest) == (
+        "0.0.0.0",
+        8501,
+        ["--theme.base=dark", "--", "--server.port=1"],
+    )
+    argv = launch.worker_command(41000, rest)
+    assert argv[-6:] == [
+        "--theme.base=dark",
+        "--server.address=127.0.0.1",
+        "--server.port=41000",
+        "--server.headless=true",
+        "--",
+        "--server.port=1",
+    ]
+
+
+BAD_PORTS = ["99999", "65536", "-1", "0", "x", "8.5", ""]
+
+
+@pytest.mark.parametrize("workers", [[], ["--workers", "2"]])
+@pytest.mark.parametrize("form", ["apart", "joined"])
+@pytest.mark.parametrize("bad", BAD_PORTS)
+def test_a_port_that_is_none_is_one_line_and_status_2_before_anything_starts(
+    monkeypatch, capsys, bad, form, workers
+):
+    """Issue 30, item 13: ``--server.port 99999`` (or -1) was "unexpected error:
+    OverflowError" with ``--workers``, Streamlit's traceback without."""
+    started = []
+    monkeypatch.setattr(hosting, "find_proxy", lambda: "/usr/sbin/nginx")
+    monkeypatch.setattr(hosting, "_start", lambda *a, **k: started.append(a))
+    monkeypatch.setattr(launch, "run", lambda extra=(): started.append(extra) or 0)
+    port = ["--server.port", bad] if form == "apart" else [f"--server.port={bad}"]
+    assert cli.main(["app", *workers, *port, "--server.address", "127.0.0.1"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err == f"olearn: error: --server.port must be a port number from 1 to 65535, got {bad!r}\n"
+    )
+    assert started == []
+
+
+def test_a_workers_port_out_of_range_is_refused():
+    with pytest.raises(ValueError, match="a worker's port must be a port number"):
+        launch.worker_command(70000)
+    assert launch.port_number("1") == 1 and launch.port_number("65535") == 65535
 
 
 def test_static_cache_has_a_gzip_copy_of_every_compressible_file(tmp_path):
@@ -174,3 +223,45 @@ def test_the_app_only_requirements_install_what_the_app_imports():
     assert {"streamlit", "plotly", "numba"} <= set(needed)
     missing = {d: where for d, where in needed.items() if d not in declared}
     assert not missing, f"imported but not installed by olearn[app]: {missing}"
+
+
+@pytest.mark.skipif(not Path(NGINX).exists() or not Path("/proc").is_dir(), reason="nginx")
+@pytest.mark.parametrize(("env", "named"), [({}, False), ({"OLEARN_UPSTREAM_HEADER": "1"}, True)])
+def test_responses_name_the_worker_only_when_asked(tmp_path, env, named):
+    """Issue 30, item 17: every response of ``--workers`` carried ``X-Olearn-Upstream:
+    127.0.0.1:<port>``, the workers' private ports.  The real command and nginx, with a
+    stand-in worker (tests/launcher_harness.py); ``OLEARN_UPSTREAM_HEADER=1`` asks for it."""
+    import urllib.request
+
+    from tests import launcher_harness
+
+    seen = []
+
+    def look(port: int) -> None:
+        for path in ("/", "/_stcore/health"):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=10) as r:
+                seen.append((r.status, dict(r.headers)))
+
+    out = launcher_harness.run(tmp_path, "serving", ["SIGTERM"], 1, env=env, on_serving=look)
+    assert out.clean, out
+    assert [status for status, _ in seen] == [200, 200]
+    for _, headers in seen:
+        assert headers["Set-Cookie"].startswith("olearn_worker=w0;")  # sticky, by name only
+        upstream = headers.get("X-Olearn-Upstream", "")
+        if named:
+            assert re.fullmatch(r"127\.0\.0\.1:\d+", upstream), headers
+        else:
+            assert upstream == "" and "127.0.0.1" not in str(headers), headers
+
+
+def test_an_unreadable_upstream_header_switch_is_one_line_before_anything_starts(
+    monkeypatch, capsys
+):
+    started = []
+    monkeypatch.setattr(hosting, "find_proxy", lambda: "/usr/sbin/nginx")
+    monkeypatch.setattr(hosting, "_start", lambda *a, **k: started.append(a))
+    monkeypatch.setenv("OLEARN_UPSTREAM_HEADER", "maybe")
+    assert cli.main(["app", "--workers", "2", "--server.address", "127.0.0.1"]) == 2
+    err = capsys.readouterr().err
+    assert err == "olearn: error: OLEARN_UPSTREAM_HEADER must be 1 or 0, got 'maybe'\n"
+    assert started == []

@@ -101,3 +101,105 @@ def test_the_checker_finds_a_circle_through_a_lazy_import(tmp_path):
     (pkg / "d.py").write_text(typing_only)
     (pkg / "e.py").write_text("import pkg.d\n")  # d -> e for type checkers only: no circle
     assert circles(pkg) == [["pkg.a", "pkg.sub.b"]]
+
+
+# -- the app's two houses (issue 29) ---------------------------------------------------------
+
+SERVER = "olearn.app.server"
+# What the page glue may use of the server house: the frame's hooks, and nothing else.
+FRAME_HOOKS = {
+    f"{SERVER}.background": {"page_running", "started", "warming", "start_background"},
+    f"{SERVER}.heap": {"prepare_and_settle"},
+}
+SERVER_USERS = {"olearn.cli"}  # ``olearn app``: the launcher
+
+
+def _in_server(name: str) -> bool:
+    return name == SERVER or name.startswith(SERVER + ".")
+
+
+def _reached(start: str, graph: dict[str, set[str]]) -> set[str]:
+    seen, todo = set(), [start]
+    while todo:
+        for w in graph[todo.pop()] - seen:
+            seen.add(w)
+            todo.append(w)
+    return seen
+
+
+def test_the_warmup_compiles_and_knows_nothing_of_the_app():
+    """``olearn._warmup`` is the library's: nothing it imports, even through other modules,
+    is part of :mod:`olearn.app` (when to compile, around page draws, is the server's)."""
+    known = modules(ROOT / "olearn")
+    graph = {name: imports(name, known) for name in known}
+    reached = _reached("olearn._warmup", graph)
+    assert "olearn.registry" in reached  # the graph is read (the parts come from it)
+    assert not {m for m in reached if m == "olearn.app" or m.startswith("olearn.app.")}
+
+
+def _server_names_used(path: Path, known: dict) -> set[tuple[str, str]]:
+    """``(module, name)`` for each name of the server house a file uses: ``from M import
+    name``, or ``module.name`` after ``from P import module``; ``(M, "*")`` for a whole module
+    imported, or a module handed on without naming what of it is used."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    bound: dict[str, str] = {}  # local name -> server module
+    uses = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            uses |= {(a.name, "*") for a in node.names if _in_server(a.name)}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                full = f"{node.module}.{alias.name}"
+                if _in_server(full) and full in known:
+                    bound[alias.asname or alias.name] = full
+                elif _in_server(node.module):
+                    uses.add((node.module, alias.name))
+    attributes = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            if node.value.id in bound:
+                uses.add((bound[node.value.id], node.attr))
+                attributes.add(id(node.value))
+    for node in ast.walk(tree):  # a bound module used other than as ``module.name``
+        if isinstance(node, ast.Name) and node.id in bound and id(node) not in attributes:
+            uses.add((bound[node.id], "*"))
+    return uses
+
+
+def test_only_the_frames_hooks_of_the_server_house_are_used_outside_it():
+    """The rule of :mod:`olearn.app`: outside ``olearn/app/server/``, only ``olearn/cli.py``
+    imports the server house, and the page glue's frame uses its hooks (:data:`FRAME_HOOKS`);
+    no page script, no other module of ``olearn``."""
+    known = modules(ROOT / "olearn")
+    files = {name: path for name, (path, _) in known.items()}
+    files |= {f"pages/{p.name}": p for p in (ROOT / "pages").glob("*.py")}
+    files["app.py"] = ROOT / "app.py"
+    found: dict[str, set[tuple[str, str]]] = {}
+    for name, path in files.items():
+        if _in_server(name) or name in SERVER_USERS:
+            continue
+        if uses := _server_names_used(path, known):
+            found[name] = uses
+    allowed = {(module, hook) for module, hooks in FRAME_HOOKS.items() for hook in hooks}
+    assert set(found) == {"olearn.app.frame"}, found
+    assert found["olearn.app.frame"] <= allowed, found["olearn.app.frame"] - allowed
+    # and the checker sees what it must: the launcher's use by the CLI
+    cli = _server_names_used(ROOT / "olearn" / "cli.py", known)
+    assert (f"{SERVER}.launch", "run_workers") in cli
+
+
+def test_the_server_rule_checker_sees_every_way_in(tmp_path):
+    source = tmp_path / "glue.py"
+    source.write_text(
+        "from olearn.app.server import background, heap as h\n"
+        "import olearn.app.server.launch\n"
+        "from olearn.app.server.hosting import serve\n"
+        "background.page_running()\nh.settle()\nf(background)\n"
+    )
+    assert _server_names_used(source, modules(ROOT / "olearn")) == {
+        (f"{SERVER}.background", "page_running"),
+        (f"{SERVER}.background", "*"),
+        (f"{SERVER}.heap", "settle"),
+        (f"{SERVER}.launch", "*"),
+        (f"{SERVER}.hosting", "serve"),
+    }

@@ -1,9 +1,9 @@
 """``olearn app``'s server prepares the pages from its start (issue 17: the cold first visit).
 
-What is ours: :mod:`olearn.app.serve` starts the preparation thread *before* Streamlit's server
-and hands Streamlit exactly the command line ``streamlit run`` would get; the preparation
-imports every olearn module a page imports; the background warm-up compiles nothing while a
-page is being drawn nor just after.  (The seconds it saves are measured, not asserted:
+What is ours: :mod:`olearn.app.server.serve` starts the preparation thread *before*
+Streamlit's server and hands Streamlit exactly the command line ``streamlit run`` would get;
+the preparation imports every olearn module a page imports.  (That it gives way to pages being
+drawn: tests/test_server_background.py.  The seconds it saves are measured, not asserted:
 ``python -m benchmarks.app_timing --cold``.)
 """
 
@@ -13,14 +13,13 @@ import ast
 import gc
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
 from olearn import _warmup
-from olearn.app import ENTRY, launch, serve
+from olearn.app import ENTRY
+from olearn.app.server import background, launch, serve
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -37,12 +36,12 @@ def test_serve_starts_the_preparation_before_streamlit(monkeypatch, enabled):
         calls.append(("prepare", first))
         gc.unfreeze()
         try:
-            then()  # the heap frozen (olearn.app.heap), and the console's last line
+            then()  # the heap frozen (olearn.app.server.heap), and the console's last line
             calls.append(("frozen", gc.get_freeze_count() > 0))
         finally:
             gc.unfreeze()  # the rest of the suite runs with an ordinary heap
 
-    monkeypatch.setattr(_warmup, "start_background", start_background)
+    monkeypatch.setattr(background, "start_background", start_background)
     monkeypatch.setattr(
         streamlit.web.cli, "main", lambda prog_name: calls.append((prog_name, list(sys.argv)))
     )
@@ -60,7 +59,7 @@ def test_serve_starts_the_preparation_before_streamlit(monkeypatch, enabled):
 
 def test_olearn_app_runs_the_serving_module_with_the_apps_settings():
     argv = launch.command(["--server.port", "8600"])
-    assert argv[:3] == [sys.executable, "-m", "olearn.app.serve"]
+    assert argv[:3] == [sys.executable, "-m", "olearn.app.server.serve"]
     assert "--server.fileWatcherType=none" in argv and argv[-2:] == ["--server.port", "8600"]
 
 
@@ -83,7 +82,7 @@ def test_preparation_imports_every_olearn_module_the_pages_import():
     wanted = sorted(_olearn_imports_of_the_pages() | set(serve.THIRD_PARTY))
     assert "olearn.app.cached" in wanted  # the reading of the scripts found their imports
     code = (
-        "import sys\nfrom olearn.app.serve import import_pages_modules\n"
+        "import sys\nfrom olearn.app.server.serve import import_pages_modules\n"
         "failed = import_pages_modules()\n"
         f"missing = [m for m in {wanted!r} if m not in sys.modules]\n"
         "assert not failed and not missing, (failed, missing)\n"
@@ -93,58 +92,3 @@ def test_preparation_imports_every_olearn_module_the_pages_import():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=300, cwd=ROOT
     )
     assert done.returncode == 0, done.stderr[-2000:]
-
-
-def test_the_warmup_waits_while_a_page_is_drawn_and_just_after(monkeypatch):
-    monkeypatch.setattr(_warmup, "GRACE", 0.3)
-    monkeypatch.setitem(_warmup._pages, "ended", 0.0)
-    start = time.monotonic()
-    _warmup.yield_to_pages()  # no page has run: at once
-    assert time.monotonic() - start < 0.2
-
-    entered = threading.Event()
-
-    def page():
-        with _warmup.page_running():
-            entered.set()
-            time.sleep(0.5)
-
-    drawing = threading.Thread(target=page)
-    drawing.start()
-    entered.wait(5)
-    start = time.monotonic()
-    _warmup.yield_to_pages()
-    waited = time.monotonic() - start
-    drawing.join()
-    assert waited >= 0.5 + 0.3 - 0.15  # the page's run, then the grace after it
-    assert _warmup._pages["running"] == 0
-
-
-def test_a_page_that_never_ends_does_not_hold_the_warmup_forever(monkeypatch):
-    monkeypatch.setattr(_warmup, "PAUSE_LIMIT", 0.3)
-    monkeypatch.setitem(_warmup._pages, "running", 1)
-    start = time.monotonic()
-    _warmup.yield_to_pages()
-    assert 0.25 <= time.monotonic() - start < 2.0
-
-
-def test_the_preparation_waits_for_the_first_page_or_its_limit(monkeypatch):
-    monkeypatch.setattr(_warmup, "_pages", {"running": 0, "ended": 0.0})
-    start = time.monotonic()
-    _warmup.wait_for_a_page(0.3)  # no page: the limit
-    assert 0.25 <= time.monotonic() - start < 5
-    done = threading.Event()
-    waiter = threading.Thread(target=lambda: (_warmup.wait_for_a_page(30), done.set()))
-    waiter.start()
-    try:
-        time.sleep(0.2)
-        assert not done.is_set()  # waiting while no page was drawn
-        with _warmup.page_running():
-            time.sleep(0.05)
-            assert not done.is_set()  # a page being drawn: still waiting
-        assert done.wait(5)  # the page ended: the preparation goes
-    finally:
-        _warmup._pages["ended"] = 1.0
-        with _warmup._idle:
-            _warmup._idle.notify_all()
-        waiter.join(10)

@@ -16,7 +16,7 @@ try:
 except ImportError:  # Python 3.10
     import tomli as tomllib
 
-from olearn.app.launch import SETTINGS
+from olearn.app.server.launch import SETTINGS
 
 ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
@@ -149,6 +149,7 @@ def test_wheel_carries_the_licence_and_the_version(tmp_path):
         assets = ROOT / "olearn" / "app" / "assets"  # the components' browser code
         shipped = {f"olearn/app/assets/{p.name}" for p in assets.glob("*.*") if p.suffix != ".py"}
         assert shipped and shipped <= set(names), shipped - set(names)
+        assert "olearn/app/server/nginx.conf.template" in names  # olearn app --workers's proxy
     assert meta["Version"] == PYPROJECT["project"]["version"]
     assert meta["License-Expression"] == "BSD-3-Clause"
 

@@ -253,7 +253,8 @@ def test_the_non_posix_launcher_forwards_sigterm_to_streamlit(tmp_path):
     ends its child too."""
     mark = uuid.uuid4().hex
     child = [sys.executable, "-c", "import time; time.sleep(60)"]
-    script = f"from olearn.app.launch import _run_child; raise SystemExit(_run_child({child!r}))"
+    script = "from olearn.app.server.launch import _run_child\n"
+    script += f"raise SystemExit(_run_child({child!r}))"
     proc = subprocess.Popen([sys.executable, "-c", script], env=_env(mark))
     try:
         deadline = time.monotonic() + 30

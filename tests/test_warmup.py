@@ -1,9 +1,11 @@
-"""``olearn warmup`` and the app's background warm-up (issue 17, item 3: the cold start).
+"""``olearn warmup``: the kernels compiled ahead of their first use (issue 17, item 3: the
+cold start).
 
 The compiled code is numba's business; what is ours: the command fills an empty numba cache
-(so a later process loads instead of compiling) and says what it is doing, the app shows
-"Preparing kernels" while a warm-up runs and not otherwise, and the warm-up thread is started
-once per process, ends, and is never started where it is switched off.
+(so a later process loads instead of compiling) and says what it is doing, :func:`warm` runs
+each part once and pauses where its caller asks, a command says "preparing kernels" only when
+compiling takes time, and the warm-up can be switched off.  The app server's background
+preparation, which runs it between page draws: tests/test_server_background.py.
 """
 
 from __future__ import annotations
@@ -97,36 +99,9 @@ def test_warm_reports_progress_and_runs_each_part_once(monkeypatch):
         lambda only=None: [("a", lambda: calls.append("a")), ("b", lambda: calls.append("b"))],
     )
     seen = []
-    _warmup.warm(lambda name, i, n: seen.append((name, i, n)))
-    assert calls == ["a", "b"]
+    _warmup.warm(lambda name, i, n: seen.append((name, i, n)), pause=lambda: calls.append("|"))
+    assert calls == ["|", "a", "|", "b"]  # the caller's pause before each part
     assert seen == [("a", 0, 2), ("b", 1, 2), ("done", 2, 2)]
-
-
-def test_background_warmup_starts_once_and_ends(monkeypatch):
-    ran = []
-    monkeypatch.setattr(_warmup, "warm", lambda: ran.append(1))
-    monkeypatch.setattr(_warmup, "_thread", None)
-    first = _warmup.start_background()
-    assert _warmup.start_background() is first  # once per process
-    first.join(timeout=30)
-    assert not first.is_alive() and not _warmup.warming()
-    assert ran == [1] and first.daemon  # a daemon: it cannot keep a stopped server alive
-
-
-def test_a_failing_warmup_step_is_said_on_the_console_and_the_next_steps_still_run(
-    monkeypatch, capsys
-):
-    def failing():
-        raise RuntimeError("no kernels today")
-
-    then = []
-    monkeypatch.setattr(_warmup, "warm", failing)
-    monkeypatch.setattr(_warmup, "_thread", None)
-    _warmup.start_background(then=lambda: then.append(1)).join(timeout=30)
-    assert not _warmup.warming()
-    assert then == [1]  # the step after it (the heap's freeze, "pages prepared") still ran
-    err = capsys.readouterr().err
-    assert "failing failed (RuntimeError: no kernels today)" in err
 
 
 @pytest.mark.parametrize(
@@ -144,18 +119,6 @@ def test_warmup_can_be_switched_off(monkeypatch, env, expected):
     assert _warmup.enabled() is expected
 
 
-def test_the_page_says_preparing_kernels_while_a_warmup_runs(monkeypatch):
-    pytest.importorskip("streamlit")
-    from tests.test_app_pages import open_page
-
-    monkeypatch.setattr(_warmup, "warming", lambda: True)
-    at = open_page("pages/sgd.py")
-    assert any("Preparing kernels (first run only)" in i.value for i in at.info)
-    monkeypatch.setattr(_warmup, "warming", lambda: False)
-    at.run()
-    assert not any("Preparing kernels" in i.value for i in at.info)
-
-
 @pytest.mark.parametrize(("seconds", "said"), [(0.0, []), (1.5, [_warmup.MESSAGE])])
 def test_a_command_says_preparing_kernels_only_when_compiling_takes_time(
     monkeypatch, seconds, said
@@ -166,18 +129,3 @@ def test_a_command_says_preparing_kernels_only_when_compiling_takes_time(
     messages = []
     _warmup.warm_announced(messages.append)
     assert messages == said
-
-
-def test_the_server_starts_its_warmup_once_its_first_page_is_drawn(monkeypatch):
-    """Started before, the warm-up would compete with that page for the compiler; before it
-    has started, the notice shows while the page runs and goes when the page is drawn."""
-    pytest.importorskip("streamlit")
-    from tests.test_app_pages import open_page
-
-    started = []
-    monkeypatch.setattr(_warmup, "enabled", lambda: True)
-    monkeypatch.setattr(_warmup, "_thread", None)
-    monkeypatch.setattr(_warmup, "start_background", lambda **_: started.append(1))
-    at = open_page("pages/sgd.py")
-    assert started
-    assert not any("Preparing kernels" in i.value for i in at.info)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 
 import numpy as np
 import streamlit as st
@@ -415,15 +416,14 @@ CW_T = 7  # the CW page's example on arrival (1-based)
 CW_NOISE = (0.2, 3)  # the CW page's label-noise experiment on arrival: noise, passes
 
 
-def prepare_defaults(langs=("en", "ja")) -> None:
+def prepare_defaults(langs=("en", "ja"), pause: Callable[[], None] | None = None) -> None:
     """Compute what every student's first visit asks for, once, before they arrive: the
     default Playground run and its views, the default SPA walk, the CW page's first window of
     updates, the home page's map (each language).  Run in the server's background thread
-    (from its start under ``olearn app``: :mod:`olearn.app.serve`); what it fills is what the
-    pages then find in the cache, and a page asking for a value it is computing waits for it;
-    between two values it lets a page being drawn go first
-    (:func:`olearn._warmup.yield_to_pages`)."""
-    from olearn import _warmup
+    (from its start under ``olearn app``: :mod:`olearn.app.server.serve`); what it fills is
+    what the pages then find in the cache, and a page asking for a value it is computing waits
+    for it; ``pause()`` is called between two values (the server's: let a page being drawn go
+    first, :func:`olearn.app.server.background.yield_to_pages`)."""
     from olearn.app.stepper import window
     from olearn.teaching.settings import DEFAULT_SPA, default_cw, default_playground
     from olearn.teaching.strings import t
@@ -450,6 +450,6 @@ def prepare_defaults(langs=("en", "ja")) -> None:
         *(lambda lang=lang: cw_noise(*CW_NOISE, cw.seed, lang) for lang in langs),
     ]
     for step in steps:
-        # between two steps, never inside a cached value (which a page may be waiting for)
-        _warmup.yield_to_pages()
+        if pause is not None:
+            pause()  # between two steps, never inside a cached value (a page may wait for it)
         step()

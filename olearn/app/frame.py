@@ -16,6 +16,7 @@ from olearn import _warmup
 from olearn.app import page_path
 from olearn.app.assets import asset
 from olearn.app.downloads import image_format_choice
+from olearn.app.server import background
 from olearn.app.ui import forget_pending, guard, hidden_set, presenting, query_param
 from olearn.teaching.strings import LANGS, t
 
@@ -82,20 +83,20 @@ def main() -> None:
         image_format_choice(t("ui.image_format", lang), t("ui.image_format.help", lang))
     navigation = st.navigation(_groups(lang))
     notice = st.empty()  # the page's first jitted call would otherwise wait silently
-    if _warmup.warming() or (_warmup.enabled() and not _warmup.started()):
+    if background.warming() or (_warmup.enabled() and not background.started()):
         notice.info(t("ui.warming", lang), icon=":material/hourglass_top:")
     token = _IN_FRAME.set(True)
     try:
         # no traceback ever reaches the screen, even from a page's imports; no kernel is
-        # compiled in the background meanwhile (olearn._warmup.page_running)
-        with guard(), _warmup.page_running():
+        # compiled in the background meanwhile (olearn.app.server.background.page_running)
+        with guard(), background.page_running():
             navigation.run()
-        if not _warmup.warming():  # the page is drawn: the notice goes, unless still true
+        if not background.warming():  # the page is drawn: the notice goes, unless still true
             notice.empty()
-        if _warmup.enabled():  # once per process: see olearn._warmup.start_background
-            from olearn.app.heap import prepare_and_settle
+        if _warmup.enabled():  # once per process: see background.start_background
+            from olearn.app.server.heap import prepare_and_settle
 
-            _warmup.start_background(then=prepare_and_settle)
+            background.start_background(then=prepare_and_settle)
         # the run completed (an interrupted run, or a rerun, raises past this line; pages do
         # not call st.stop()): values set by callbacks have reached the browser
         forget_pending()

@@ -55,7 +55,6 @@ import re
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.datasets import load_svmlight_file
 
 from olearn.datasets._base import Dataset, make_dataset
 from olearn.datasets._decode import (
@@ -200,6 +199,10 @@ def _parse_svmlight(raw: bytes, filename: str, max_classes: int):
             f"{filename} has no data lines (only comments or blank lines); LIBSVM/svmlight "
             "expects 'label index:value ...' per line"
         )
+    # imported here: the module's MAX_BYTES is read by `olearn app` (its Streamlit settings),
+    # which then need not import scikit-learn (1.4-2 s on 2 cores) for one number
+    from sklearn.datasets import load_svmlight_file
+
     try:
         X, y_float = load_svmlight_file(io.BytesIO(raw), dtype=np.float64)
     except (ValueError, IndexError, TypeError, RuntimeError, OverflowError) as exc:

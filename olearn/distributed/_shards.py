@@ -103,13 +103,13 @@ def timed_train_shard(estimator, state, shard, classes, seed):
 
 def warm_worker(estimator) -> bool:
     """Compile the kernels a shard's ``partial_fit`` uses (CSR rows, int32 indices, writable
-    and read-only), once per worker process, before the first epoch (:mod:`olearn._warmup`'s
-    tiny problem)."""
+    and read-only), once per worker process, before the first epoch, on the warm-up's tiny
+    problem (:func:`olearn._warmup.problem`)."""
     import scipy.sparse as sp
 
-    from olearn._warmup import _problem
+    from olearn._warmup import problem
 
-    X, y = _problem(3, np.random.default_rng(0))
+    X, y = problem(3, np.random.default_rng(0))
     clone(estimator).partial_fit(sp.csr_matrix(X), y, classes=np.unique(y))
     # and over read-only arrays, as a store's memory-mapped chunks are when a pass is not
     # shuffled (another kernel signature: compiled or loaded here, not in the first epoch)

@@ -14,8 +14,8 @@ balancer of our own) listens on the one public port and
 - compresses what the workers send (``gzip``) and passes websockets through.
 
 :func:`serve` starts everything, waits, and stops every process (proxy and workers) when it
-receives SIGTERM or SIGINT or when any of them exits.  This module imports nothing from
-Streamlit except to find its static folder.
+receives SIGTERM or SIGINT, at any moment of its start too, or when any of them exits.  This
+module imports nothing from Streamlit except to find its static folder.
 """
 
 from __future__ import annotations
@@ -35,6 +35,10 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 COOKIE = "olearn_worker"
+# the worker that answered (its private loopback address), added to every response only when
+# asked for (serve's upstream_header; olearn app: $OLEARN_UPSTREAM_HEADER=1): it tells
+# visitors the workers' private ports
+UPSTREAM_HEADER = "X-Olearn-Upstream"
 TEMPLATE = Path(__file__).with_name("nginx.conf.template")
 PROXY_PACKAGE = "nginx"  # Debian/Ubuntu: apt-get install nginx
 # the static files worth compressing (the rest, images and woff2 fonts, are compressed already)
@@ -42,8 +46,53 @@ COMPRESSIBLE = frozenset({".js", ".mjs", ".css", ".svg", ".json", ".map", ".txt"
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
-class _Stop(Exception):
-    """Raised in the main thread by SIGTERM/SIGINT while :func:`serve` waits."""
+class _Stopped(Exception):
+    """A stop signal came: raised by :meth:`_StopSignals.check`, between two steps of
+    :func:`serve`, never by the signal handler itself."""
+
+
+class _StopSignals:
+    """SIGTERM and SIGINT while :func:`serve` runs (a context manager: the handlers are set
+    on entry and the previous ones restored on exit).
+
+    The handler only records the signal: it raises nothing, so whatever Python code it
+    interrupts, the signal cannot be lost.  (A handler that raised ran, when the signal landed
+    while a worker was being forked, inside CPython's at-fork callback, where an exception is
+    printed as "Exception ignored" and dropped: the launcher went on, started nginx and
+    served, issue 30.)  :func:`serve` calls :meth:`check` between every two steps of its
+    start, and every wait polls it.
+    """
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self._previous: dict = {}
+
+    def __enter__(self) -> _StopSignals:
+        self._previous = {sig: signal.signal(sig, self._record) for sig in STOP_SIGNALS}
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for sig, handler in self._previous.items():
+            signal.signal(sig, handler)
+
+    def _record(self, signum: int, _frame) -> None:
+        if self.received is None:
+            self.received = signum
+
+    def check(self) -> None:
+        """Raise :class:`_Stopped` if a stop signal has come."""
+        if self.received is not None:
+            raise _Stopped(self.received)
+
+    def sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` (a signal's handler runs meanwhile), then :meth:`check`."""
+        time.sleep(seconds)
+        self.check()
+
+    def ignore(self) -> None:
+        """From now on a stop signal does nothing (while everything is being stopped)."""
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, signal.SIG_IGN)
 
 
 def find_proxy() -> str:
@@ -132,9 +181,17 @@ def check_free(address: str, port: int) -> None:
 
 
 def nginx_config(
-    worker_ports: Sequence[int], *, listen: str, static: Path, run_dir: Path, max_body_mib: int
+    worker_ports: Sequence[int],
+    *,
+    listen: str,
+    static: Path,
+    run_dir: Path,
+    max_body_mib: int,
+    upstream_header: bool = False,
 ) -> str:
-    """The proxy's configuration (from :data:`TEMPLATE`) for workers on ``worker_ports``."""
+    """The proxy's configuration (from :data:`TEMPLATE`) for workers on ``worker_ports``;
+    with ``upstream_header``, every proxied response names the worker that answered
+    (:data:`UPSTREAM_HEADER`)."""
     names = [f"w{i}" for i in range(len(worker_ports))]
     servers = [f"127.0.0.1:{port}" for port in worker_ports]
     upstreams = "\n".join(
@@ -159,6 +216,9 @@ def nginx_config(
         "UPSTREAMS": upstreams,
         "LISTEN": listen,
         "STATIC": str(static),
+        "UPSTREAM_HEADER": f"            add_header {UPSTREAM_HEADER} $upstream_addr always;"
+        if upstream_header
+        else f"            # no {UPSTREAM_HEADER} (the workers' private ports) unless asked for",
     }
     text = TEMPLATE.read_text()
     for key, value in values.items():
@@ -181,11 +241,19 @@ def _start(argv: Sequence[str], **kwargs) -> subprocess.Popen:
     return subprocess.Popen(list(argv), preexec_fn=preexec, **kwargs)  # noqa: PLW1509
 
 
-def wait_healthy(url: str, procs: Sequence[subprocess.Popen], timeout: float = 120.0) -> None:
+def wait_healthy(
+    url: str,
+    procs: Sequence[subprocess.Popen],
+    timeout: float = 120.0,
+    check: Callable[[], None] | None = None,
+) -> None:
     """Wait until ``url`` answers 200; an OSError (the CLI's one-line error) if any of
-    ``procs`` exits meanwhile, a TimeoutError if nothing answers."""
+    ``procs`` exits meanwhile, a TimeoutError if nothing answers.  ``check()`` is called
+    before each try (:func:`serve`'s: it raises once a stop signal has come)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        if check is not None:
+            check()
         for proc in procs:
             if proc.poll() is not None:
                 name = Path(proc.args[0]).name
@@ -224,6 +292,7 @@ def serve(
     port: int = 8501,
     max_body_mib: int = 200,
     on_ready: Callable[[list[subprocess.Popen]], None] | None = None,
+    upstream_header: bool = False,
 ) -> int:
     """Run ``workers`` Streamlit processes and nginx in front of them until a signal.
 
@@ -240,65 +309,76 @@ def serve(
         The largest request body (uploads) nginx lets through, in MiB.
     on_ready : callable, optional
         Called with every process (workers, then nginx) once the proxy answers.
+    upstream_header : bool
+        Add :data:`UPSTREAM_HEADER` (the worker that answered, ``127.0.0.1:<port>``) to every
+        proxied response: for checking where sessions go; off by default, as it tells
+        visitors the workers' private ports.
 
     Returns
     -------
     int
-        0 after SIGTERM/SIGINT, 1 if a process exited by itself (every other one is stopped).
+        0 after SIGTERM/SIGINT (whenever it came: what was started is stopped), 1 if a
+        process exited by itself (every other one is stopped).
     """
     if workers < 1:
         raise ValueError(f"--workers must be at least 1, got {workers}")
-    nginx = find_proxy()
-    check_free(address, port)  # before starting anything
-    static = static_cache()
     procs: list[subprocess.Popen] = []
-    run_dir = Path(tempfile.mkdtemp(prefix="olearn-app-"))
-    run_dir.chmod(0o755)
-
-    def on_signal(signum, _frame):
-        raise _Stop(signum)
-
-    previous = {sig: signal.signal(sig, on_signal) for sig in STOP_SIGNALS}
-    try:
-        ports = [free_port() for _ in range(workers)]
-        for p in ports:
-            procs.append(_start(worker_command(p), stdout=subprocess.DEVNULL))
-        for p in ports:
-            wait_healthy(f"http://127.0.0.1:{p}/_stcore/health", procs)
-        listen = f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
-        conf = run_dir / "nginx.conf"
-        conf.write_text(
-            nginx_config(
-                ports, listen=listen, static=static, run_dir=run_dir, max_body_mib=max_body_mib
+    run_dir: Path | None = None
+    # the handlers first: a stop signal at any later moment is seen at the next check
+    with _StopSignals() as stopping:
+        try:
+            nginx = find_proxy()
+            check_free(address, port)  # before starting anything
+            static = static_cache()
+            stopping.check()
+            run_dir = Path(tempfile.mkdtemp(prefix="olearn-app-"))
+            run_dir.chmod(0o755)
+            ports = [free_port() for _ in range(workers)]
+            for p in ports:
+                stopping.check()
+                procs.append(_start(worker_command(p), stdout=subprocess.DEVNULL))
+            for p in ports:
+                wait_healthy(f"http://127.0.0.1:{p}/_stcore/health", procs, check=stopping.check)
+            listen = f"[{address}]:{port}" if ":" in address else f"{address}:{port}"
+            conf = run_dir / "nginx.conf"
+            conf.write_text(
+                nginx_config(
+                    ports,
+                    listen=listen,
+                    static=static,
+                    run_dir=run_dir,
+                    max_body_mib=max_body_mib,
+                    upstream_header=upstream_header,
+                )
             )
-        )
-        procs.append(_start([nginx, "-p", str(run_dir), "-c", str(conf)]))
-        host = "127.0.0.1" if address in ("0.0.0.0", "::", "") else address
-        wait_healthy(f"http://{host}:{port}/_stcore/health", procs, timeout=30)
-        print(
-            f"olearn: serving on http://{host}:{port} ({workers} Streamlit processes behind "
-            "nginx); SIGINT/SIGTERM stop them all",
-            file=sys.stderr,
-            flush=True,
-        )
-        if on_ready is not None:
-            on_ready(procs)
-        while all(proc.poll() is None for proc in procs):
-            time.sleep(0.5)
-        gone = next(proc for proc in procs if proc.poll() is not None)
-        print(
-            f"olearn: {Path(gone.args[0]).name} (pid {gone.pid}) exited with code "
-            f"{gone.returncode}: stopping the others",
-            file=sys.stderr,
-        )
-        return 1
-    except _Stop:
-        return 0
-    finally:
-        # a second signal while stopping must not leave half of them running
-        for sig in STOP_SIGNALS:
-            signal.signal(sig, signal.SIG_IGN)
-        stop(procs)
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        shutil.rmtree(run_dir, ignore_errors=True)
+            stopping.check()
+            procs.append(_start([nginx, "-p", str(run_dir), "-c", str(conf)]))
+            host = "127.0.0.1" if address in ("0.0.0.0", "::", "") else address
+            health = f"http://{host}:{port}/_stcore/health"
+            wait_healthy(health, procs, timeout=30, check=stopping.check)
+            print(
+                f"olearn: serving on http://{host}:{port} ({workers} Streamlit processes "
+                "behind nginx); SIGINT/SIGTERM stop them all",
+                file=sys.stderr,
+                flush=True,
+            )
+            if on_ready is not None:
+                on_ready(procs)
+            while all(proc.poll() is None for proc in procs):
+                stopping.sleep(0.5)
+            gone = next(proc for proc in procs if proc.poll() is not None)
+            print(
+                f"olearn: {Path(gone.args[0]).name} (pid {gone.pid}) exited with code "
+                f"{gone.returncode}: stopping the others",
+                file=sys.stderr,
+            )
+            return 1
+        except _Stopped:
+            return 0
+        finally:
+            stopping.ignore()  # a second signal while stopping must not leave half of them
+            try:
+                stop(procs)
+            finally:
+                if run_dir is not None:
+                    shutil.rmtree(run_dir, ignore_errors=True)

@@ -8,12 +8,12 @@ two equal.  This module imports nothing from Streamlit: the CLI can say what is 
 ``olearn app`` becomes the Streamlit server (``os.execv``, on POSIX) rather than starting it
 as a child: a signal sent to ``olearn app`` (Ctrl-C, ``kill``, a test's ``terminate()``) reaches
 the server itself, and no server is left running when the command is stopped.  The server runs
-through :mod:`olearn.app.serve`, which prepares the pages from its start (imports, default
-views, kernels) so that the first visitor does not wait for them.
+through :mod:`olearn.app.server.serve`, which prepares the pages from its start (imports,
+default views, kernels) so that the first visitor does not wait for them.
 
 ``olearn app --workers N`` (:func:`run_workers`) runs N such servers on private loopback ports
-behind nginx on the public one (:mod:`olearn.app.hosting`); this process stays, and stops them
-all on SIGTERM/SIGINT.
+behind nginx on the public one (:mod:`olearn.app.server.hosting`); this process stays, and
+stops them all on SIGTERM/SIGINT.
 """
 
 from __future__ import annotations
@@ -57,14 +57,14 @@ def _flag(value: object) -> str:
 
 def command(extra: Sequence[str] = ()) -> list[str]:
     """The command line of the app's server: ``streamlit run`` on the installed entry script
-    with :data:`SETTINGS`, through :mod:`olearn.app.serve` (which prepares the pages from the
-    server's start).
+    with :data:`SETTINGS`, through :mod:`olearn.app.server.serve` (which prepares the pages
+    from the server's start).
 
     >>> command(["--server.port", "8600"])[1:3]
-    ['-m', 'olearn.app.serve']
+    ['-m', 'olearn.app.server.serve']
     """
     options = [f"--{name}={_flag(value)}" for name, value in SETTINGS.items()]
-    return [sys.executable, "-m", "olearn.app.serve", *options, *extra]
+    return [sys.executable, "-m", "olearn.app.server.serve", *options, *extra]
 
 
 def run(extra: Sequence[str] = ()) -> int:
@@ -113,10 +113,31 @@ def _run_child(argv: list[str]) -> int:
             child.wait()
 
 
+def port_number(text: str, option: str = "--server.port") -> int:
+    """``text`` as a TCP port to listen on (1 to 65535), or a ValueError naming ``option``.
+
+    >>> port_number("8600")
+    8600
+    >>> port_number("99999")
+    Traceback (most recent call last):
+    ...
+    ValueError: --server.port must be a port number from 1 to 65535, got '99999'
+    """
+    try:
+        port = int(text)
+    except ValueError:
+        port = 0
+    if not 1 <= port <= 65535:
+        raise ValueError(f"{option} must be a port number from 1 to 65535, got {text!r}")
+    return port
+
+
 def split_public(extra: Sequence[str]) -> tuple[str, int, list[str]]:
     """``(address, port, the rest)``: the public address and port among Streamlit options
-    (``--server.address``/``--server.port``, as ``--opt value`` or ``--opt=value``; defaults
-    ``0.0.0.0`` and 8501), which the proxy takes, and the options left for each worker.
+    (``--server.address``/``--server.port``, as ``--opt value`` or ``--opt=value``, before any
+    ``--``; defaults ``0.0.0.0`` and 8501), which the proxy takes, and the options left for
+    each worker.  A port that is not one (:func:`port_number`) is a ValueError: ``olearn app``
+    calls this before it starts anything, with or without ``--workers``.
 
     >>> split_public(["--server.port=8600", "--theme.base", "dark"])
     ('0.0.0.0', 8600, ['--theme.base', 'dark'])
@@ -126,6 +147,9 @@ def split_public(extra: Sequence[str]) -> tuple[str, int, list[str]]:
     items = list(extra)
     i = 0
     while i < len(items):
+        if items[i] == "--":  # the app script's own arguments from here on
+            rest += items[i:]
+            break
         name, eq, value = items[i].partition("=")
         if name in found:
             if not eq:
@@ -137,28 +161,43 @@ def split_public(extra: Sequence[str]) -> tuple[str, int, list[str]]:
         else:
             rest.append(items[i])
         i += 1
-    try:
-        port = int(found["--server.port"])
-    except ValueError:
-        text = found["--server.port"]
-        raise ValueError(f"--server.port must be a number, got {text!r}") from None
-    return found["--server.address"], port, rest
+    return found["--server.address"], port_number(found["--server.port"]), rest
 
 
 def worker_command(port: int, extra: Sequence[str] = ()) -> list[str]:
     """One worker of ``olearn app --workers``: the app on ``127.0.0.1:port``, headless."""
+    port_number(str(port), "a worker's port")  # chosen free by the system: in range
     private = ["--server.address=127.0.0.1", f"--server.port={port}", "--server.headless=true"]
-    return command([*extra, *private])
+    extra = list(extra)
+    cut = extra.index("--") if "--" in extra else len(extra)  # after it: the script's own
+    return command([*extra[:cut], *private, *extra[cut:]])
+
+
+UPSTREAM_ENV = "OLEARN_UPSTREAM_HEADER"  # 1: --workers names the worker in every response
+
+
+def env_switch(name: str) -> bool:
+    """The on/off environment variable ``name``: unset, empty, ``0``, ``false``, ``no`` or
+    ``off`` is off; ``1``, ``true``, ``yes`` or ``on`` is on; anything else a ValueError."""
+    value = os.environ.get(name, "").strip().lower()
+    if value in ("", "0", "false", "no", "off"):
+        return False
+    if value in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"{name} must be 1 or 0, got {os.environ[name]!r}")
 
 
 def run_workers(workers: int, extra: Sequence[str] = ()) -> int:
     """``olearn app --workers N``: N Streamlit processes behind nginx on one port (see
-    :func:`olearn.app.hosting.serve`); returns when a signal stopped them all."""
-    from olearn.app import hosting
+    :func:`olearn.app.server.hosting.serve`); returns when a signal stopped them all.
+    ``$OLEARN_UPSTREAM_HEADER=1`` adds the header naming the worker that answered
+    (:data:`olearn.app.server.hosting.UPSTREAM_HEADER`) to every response."""
+    from olearn.app.server import hosting
 
     if importlib.util.find_spec("streamlit") is None:
         raise ImportError('the app needs the [app] extra: pip install "olearn[app]"')
     address, port, rest = split_public(extra)
+    upstream_header = env_switch(UPSTREAM_ENV)
     # one cookie secret for every worker (Streamlit's XSRF and auth cookies are signed with
     # it), in the environment rather than on command lines that `ps` shows
     os.environ.setdefault("STREAMLIT_SERVER_COOKIE_SECRET", secrets.token_hex(32))
@@ -168,4 +207,5 @@ def run_workers(workers: int, extra: Sequence[str] = ()) -> int:
         address=address,
         port=port,
         max_body_mib=MAX_BYTES // MIB,
+        upstream_header=upstream_header,
     )

@@ -1,28 +1,30 @@
 """The process ``olearn app`` runs: Streamlit's server, prepared from the moment it starts.
 
-``python -m olearn.app.serve [streamlit options]`` is ``streamlit run`` on the installed entry
-script (Streamlit's own command-line entry point, ``streamlit.web.cli.main``, the function the
-``streamlit`` command calls), with one addition made before the server opens its port: a
-daemon thread (:func:`olearn._warmup.start_background`) that, once the first visitor's page
-has been drawn (or after :data:`FIRST_PAGE_WAIT` seconds without one: a page opened the moment
-a fresh server answers is drawn faster alone than beside the preparation),
+``python -m olearn.app.server.serve [streamlit options]`` is ``streamlit run`` on the
+installed entry script (Streamlit's own command-line entry point, ``streamlit.web.cli.main``,
+the function the ``streamlit`` command calls), with one addition made before the server opens
+its port: a daemon thread (:func:`olearn.app.server.background.start_background`) that, once
+the first visitor's page has been drawn (or after :data:`FIRST_PAGE_WAIT` seconds without one:
+a page opened the moment a fresh server answers is drawn faster alone than beside the
+preparation),
 
 1. imports what the pages import (:data:`PACKAGES`: plotly, numba, scikit-learn and olearn's
    own modules, about 2-4 s on 2 cores),
 2. computes the default views of Home, Playground, SPA and CW, in English and Japanese
    (:func:`olearn.app.cached.prepare_defaults`),
-3. compiles, or loads from numba's on-disk cache, every kernel (:func:`olearn._warmup.warm`),
-4. freezes what is then alive (:func:`olearn.app.heap.settle`), so that Streamlit's full
-   garbage collection after every script run walks only what sessions make.
+3. compiles, or loads from numba's on-disk cache, every kernel
+   (:func:`olearn.app.server.background.warm_kernels`),
+4. freezes what is then alive (:func:`olearn.app.server.heap.settle`), so that Streamlit's
+   full garbage collection after every script run walks only what sessions make.
 
 A fresh server's first visitor then finds the imports done and those views in the cache; a
 page that needs a value still being prepared waits for it (``st.cache_resource`` computes a
 value once, the other callers wait) instead of computing it a second time, and says
 "Preparing kernels (first run only)" while the thread runs.  Kernel compilation yields to any
 page being drawn, and so does the preparation between two steps (a module, a view:
-:func:`olearn._warmup.yield_to_pages`): a page opened before the preparation reached it is
-drawn as without one, not slower.  The console says when the preparation starts and how long
-it took ("pages prepared in N s").  The thread ends with the server.
+:func:`olearn.app.server.background.yield_to_pages`): a page opened before the preparation
+reached it is drawn as without one, not slower.  The console says when the preparation starts
+and how long it took ("pages prepared in N s").  The thread ends with the server.
 ``OLEARN_WARMUP=0`` turns it off (the page then computes what it shows).
 """
 
@@ -35,9 +37,10 @@ import time
 from collections.abc import Sequence
 
 from olearn import _warmup
+from olearn.app.server import background
 
-# the packages whose modules the pages import (every module of each; the entry scripts and
-# this module excepted)
+# the packages whose modules the pages import (every module of each; the entry script and the
+# server house excepted: no page imports them, and the frame imports the hooks it uses)
 PACKAGES = (
     "olearn.app",
     "olearn.teaching",
@@ -48,7 +51,7 @@ PACKAGES = (
     "olearn.experiments",
     "olearn.datasets",
 )
-SKIP = ("olearn.app.streamlit_app", "olearn.app.serve", "olearn.app.launch")
+SKIP = ("olearn.app.streamlit_app", "olearn.app.server")  # each with its submodules
 THIRD_PARTY = ("plotly.graph_objects", "plotly.io", "sklearn.base", "numba")
 
 
@@ -62,9 +65,9 @@ def import_pages_modules() -> list[str]:
         path = importlib.import_module(package).__path__
         names += [m.name for m in pkgutil.walk_packages(path, package + ".")]
     for name in names:
-        if name in SKIP:
+        if any(name == skip or name.startswith(skip + ".") for skip in SKIP):
             continue
-        _warmup.yield_to_pages()  # a page being drawn goes first (its imports are the same)
+        background.yield_to_pages()  # a page being drawn goes first (its imports are the same)
         try:
             importlib.import_module(name)
         except Exception:  # noqa: BLE001 - a page importing it reports the error itself
@@ -78,12 +81,12 @@ FIRST_PAGE_WAIT = 10.0  # seconds the preparation waits for a first page to be d
 def prepare() -> None:
     """Steps 1 and 2 of the module docstring (step 3 is the warm-up itself), once the first
     page has been drawn or :data:`FIRST_PAGE_WAIT` seconds have passed
-    (:func:`olearn._warmup.wait_for_a_page`)."""
-    _warmup.wait_for_a_page(FIRST_PAGE_WAIT)
+    (:func:`olearn.app.server.background.wait_for_a_page`)."""
+    background.wait_for_a_page(FIRST_PAGE_WAIT)
     import_pages_modules()
     from olearn.app.cached import prepare_defaults
 
-    prepare_defaults()
+    prepare_defaults(pause=background.yield_to_pages)
 
 
 def say(message: str) -> None:
@@ -93,7 +96,8 @@ def say(message: str) -> None:
 
 def main(argv: Sequence[str]) -> None:
     """``streamlit run ENTRY *argv``, the preparation thread started first."""
-    from olearn.app import ENTRY, heap
+    from olearn.app import ENTRY
+    from olearn.app.server import heap
 
     if _warmup.enabled():
         start = time.perf_counter()
@@ -103,7 +107,7 @@ def main(argv: Sequence[str]) -> None:
             heap.settle()  # what lives as long as the server leaves Streamlit's collections
             say(f"olearn: pages prepared in {time.perf_counter() - start:.0f} s")
 
-        _warmup.start_background(first=prepare, then=done)
+        background.start_background(first=prepare, then=done)
     from streamlit.web.cli import main as streamlit_main
 
     sys.argv = ["streamlit", "run", str(ENTRY), *argv]

@@ -9,8 +9,8 @@ Streamlit app (issue 23's profile: ``py-spy`` over 40 arrivals, 34% of the serve
 in ``ScriptRunner._on_script_finished``).
 
 :func:`settle` runs once per server, at the end of its background preparation
-(:mod:`olearn.app.serve` under ``olearn app``; :func:`prepare_and_settle` after the kernels
-under ``streamlit run app.py``): :func:`gc.freeze` moves everything alive to the permanent
+(:mod:`olearn.app.server.serve` under ``olearn app``; :func:`prepare_and_settle` after the
+kernels under ``streamlit run app.py``): :func:`gc.freeze` moves everything alive to the permanent
 generation, which collections skip.  The collection after each run then walks only
 what sessions made since (well under a millisecond for a page's run), and still frees their
 garbage, so Streamlit's reason for it (memory that would otherwise build up) holds.  What is
@@ -31,11 +31,13 @@ def settle() -> int:
 
 
 def prepare_and_settle() -> None:
-    """The server's default views (:func:`olearn.app.cached.prepare_defaults`), then
-    :func:`settle`: what the app's background warm-up runs after compiling the kernels."""
+    """The server's default views (:func:`olearn.app.cached.prepare_defaults`, yielding to
+    pages between two of them), then :func:`settle`: what the background preparation runs
+    after the kernels under ``streamlit run app.py``."""
     from olearn.app.cached import prepare_defaults
+    from olearn.app.server.background import yield_to_pages
 
     try:
-        prepare_defaults()
+        prepare_defaults(pause=yield_to_pages)
     finally:
         settle()
