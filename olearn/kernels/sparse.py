@@ -233,3 +233,61 @@ def index_problem(indptr, indices, minor):
         lo = min(lo, indices[p])
         hi = max(hi, indices[p])
     return 2 if lo < 0 or hi >= minor else 0
+
+
+# What :func:`csr_problem` found, by its code (0: nothing).
+CSR_PROBLEMS = (
+    "",
+    "indptr does not start at 0",
+    "indptr decreases",
+    "indptr does not end at the number of stored values",
+    "indices and data differ in length",
+    "an index is out of range",
+    "a value is NaN or infinite",
+)
+
+
+@jit
+def csr_problem(indptr, indices, data, n_features):
+    """0 if ``(indptr, indices, data)`` is a CSR matrix of ``len(indptr) - 1`` rows over
+    ``n_features`` columns with finite values: ``indptr`` starts at 0, never decreases and ends
+    at ``len(data)``, ``indices`` is as long as ``data`` and each index lies in
+    ``[0, n_features)``; else the code of the first problem (:data:`CSR_PROBLEMS`).
+
+    What must hold before scipy or a kernel indexes untrusted arrays (a memory-mapped store
+    chunk): scipy's own ``check_format`` reads only the ends of ``indptr``.  One pass over each
+    array, no allocation; the index and value passes have no early exit (integer min/max and
+    the sum of ``v * 0``, NaN exactly when some ``v`` is NaN or infinite, vectorise).
+
+    >>> csr_problem(np.array([0, 1, 2]), np.array([0, 1]), np.array([1.0, 2.0]), 2)
+    0
+    >>> print(CSR_PROBLEMS[csr_problem(np.array([0, 2, 1]), np.array([0, 1]), np.ones(2), 2)])
+    indptr decreases
+    >>> print(CSR_PROBLEMS[csr_problem(np.array([0, 2]), np.array([0, 2]), np.ones(2), 2)])
+    an index is out of range
+    >>> print(CSR_PROBLEMS[csr_problem(np.array([0, 1]), np.array([0]), np.array([np.nan]), 2)])
+    a value is NaN or infinite
+    """
+    nnz = data.shape[0]
+    if indptr.shape[0] == 0 or indptr[0] != 0:
+        return 1
+    for i in range(indptr.shape[0] - 1):
+        if indptr[i + 1] < indptr[i]:
+            return 2
+    if indptr[indptr.shape[0] - 1] != nnz:
+        return 3
+    if indices.shape[0] != nnz:
+        return 4
+    if nnz == 0:
+        return 0
+    lo = indices[0]
+    hi = indices[0]
+    for p in range(nnz):
+        lo = min(lo, indices[p])
+        hi = max(hi, indices[p])
+    if lo < 0 or hi >= n_features:
+        return 5
+    nan = 0.0
+    for p in range(nnz):
+        nan += data[p] * 0.0  # 0 for a finite value, NaN for NaN or +-inf
+    return 0 if nan == 0.0 else 6
