@@ -34,27 +34,65 @@ def add_parser(sub) -> None:
     conv.add_argument("--n-features", type=int, default=None, help="svmlight / texts width")
     conv.add_argument("--zero-based", action="store_true", help="svmlight indices from 0")
     conv.add_argument("--label-column", type=int, default=0, help="CSV: the label's column")
+    conv.add_argument(
+        "--delimiter",
+        type=_delimiter,
+        default=",",
+        help="CSV: one character, or tab, comma, semicolon, pipe (default: comma)",
+    )
+    conv.add_argument(
+        "--labels",
+        choices=("auto", "str"),
+        default="auto",
+        help="auto: int64 when the first chunk's labels are integers, else text; str: text",
+    )
     conv.add_argument("--overwrite", action="store_true", help="replace another store there")
     info = actions.add_parser("info", help="describe a store")
     info.add_argument("path", help="the store's folder")
     info.add_argument("--verify", action="store_true", help="check every chunk's SHA-256")
     train = actions.add_parser("train", help="train an online algorithm on a store")
     train.add_argument("path", help="the training store's folder")
-    train.add_argument("--algorithm", default="pa1", help="a registry key (`olearn list`)")
+    train.add_argument(
+        "--algorithm",
+        type=_store_algorithm,
+        default="pa1",
+        help="an online algorithm's registry key (`olearn list`)",
+    )
     train.add_argument("--epochs", type=int, default=5, help="passes over the store (default 5)")
     train.add_argument("--workers", type=int, default=0, help="IPM on N worker processes")
     train.add_argument("--test", default=None, help="a test store: report its accuracy")
     train.add_argument("--seed", type=int, default=0, help="the shuffling seed (default 0)")
 
 
+def _delimiter(value: str) -> str:
+    from olearn.datasets._decode import DELIMITER_NAMES
+
+    names = {name: char for char, name in DELIMITER_NAMES.items()}
+    value = names.get(value.lower(), value)
+    if len(value) != 1:
+        raise argparse.ArgumentTypeError(f"{value!r}: one character, or one of {', '.join(names)}")
+    return value
+
+
+def _store_algorithm(value: str) -> str:
+    """An algorithm that trains from a store (argparse: anything else is a usage error)."""
+    from olearn.experiments.store_compare import check_store_algorithms
+
+    try:
+        return check_store_algorithms([value])[0]
+    except ValueError as err:
+        raise argparse.ArgumentTypeError(str(err)) from None
+
+
 def run(args: argparse.Namespace) -> int:
     from olearn.datasets import store as stores
 
     if args.store_action == "convert":
-        options = {"chunk_rows": args.chunk_rows, "overwrite": args.overwrite, "progress": True}
+        options = {"chunk_rows": args.chunk_rows, "overwrite": args.overwrite, "progress": True,
+                   "labels": args.labels}  # fmt: skip
         if args.format == "csv":
             made = stores.convert_csv(args.source, args.dest, label_column=args.label_column,
-                                      **options)  # fmt: skip
+                                      delimiter=args.delimiter, **options)  # fmt: skip
         elif args.format == "texts":
             width = {"n_features": args.n_features} if args.n_features else {}
             made = stores.convert_texts(args.source, args.dest, **width, **options)
@@ -64,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         print(made)
         return 0
     if args.store_action == "info":
-        print(stores.open_store(args.path, verify=args.verify))
+        print(stores.open_store(args.path, verify=args.verify or None))
         return 0
     return _train(args, stores)
 

@@ -609,6 +609,9 @@ def _cmd_reproduce(args) -> int:
     if unsupported:
         flags = ", ".join("--" + n.replace("_", "-") for n in unsupported)
         raise ValueError(f"reproduction {args.id!r} does not take {flags}")
+    check = getattr(module, "check_options", None)
+    if check is not None:  # the reproduction's own checks of its options, before any work
+        check(options)
     check_results_dir(args.out)  # before the work, not after it
     local = args.scheduler is None or args.backend != "dask"
     if local and (args.jobs == -1 or worker_count(args.jobs) < args.jobs):

@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import os
+import socket
 import sys
+import time
 from pathlib import Path
 
 import cloudpickle
@@ -313,3 +315,43 @@ def test_check_estimator_with_a_serial_client():
     check_estimator(
         ParameterMixingClassifier(PAClassifier(random_state=0), client="serial", random_state=0)
     )
+
+
+def test_a_scheduler_address_trains_on_that_cluster_never_here(client, monkeypatch):
+    X, y = _problem(seed=3)
+    expected = _ipm("pa1", "serial", epochs=2, n_shards=2, random_state=0).fit(X, y)
+
+    class Refused:  # the in-process runner: an address must never end up here
+        def __init__(self):
+            raise AssertionError("trained in this process")
+
+    monkeypatch.setattr("olearn.distributed.classifier.SerialRunner", Refused)
+    clients = client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.clients))
+    ipm = _ipm("pa1", client.scheduler.address, epochs=2, n_shards=2, random_state=0)
+    _equal_states(ipm.fit(X, y).estimator_.get_state(), expected.estimator_.get_state())
+    # its own client is closed after the fit (the scheduler sees as many as before)
+    for _ in range(50):
+        now = client.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.clients))
+        if now == clients:
+            break
+        time.sleep(0.1)
+    assert now == clients
+
+
+def test_an_address_that_does_not_answer_is_a_quick_clear_error():
+    X, y = _problem()
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    for address in (f"tcp://127.0.0.1:{port}", f"127.0.0.1:{port}"):
+        ipm = ParameterMixingClassifier(PAClassifier(), client=address)
+        start = time.perf_counter()
+        with pytest.raises(ConnectionError, match=f"nothing answered at '{address}'"):
+            ipm.fit(X, y)
+        assert time.perf_counter() - start < 5  # refused at once, not retried for 10 s
+        assert not hasattr(ipm, "estimator_")
+    for address in ("not an address", "serial ", "tcp://host-without-port", "foo://x:1"):
+        ipm = ParameterMixingClassifier(PAClassifier(), client=address)
+        with pytest.raises(ValueError, match="neither 'serial' nor a Dask scheduler address"):
+            ipm.fit(X, y)
+        assert not hasattr(ipm, "estimator_")

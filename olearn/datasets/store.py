@@ -26,11 +26,14 @@ source to the offset after the last listed chunk and goes on: the finished store
 to one converted without interruption (the same files, byte for byte).  A converted store
 (``complete: true``) for the same source and options is returned as is.
 
-Reading: :func:`open_store` checks the manifest (its checksum, every file's presence and
-size); :meth:`Store.verify` checks every chunk's SHA-256.  :meth:`Store.chunks` yields ``(X,
-y)`` per chunk, X a CSR matrix over memory maps: memory is bounded by one chunk.  Every online
-estimator's ``fit`` / ``partial_fit`` / ``learn_stream`` takes a store in place of ``X`` (y
-omitted).
+Reading: :func:`open_store` checks the manifest (its checksum and every field,
+:mod:`olearn.datasets._store_manifest`; every file's presence and size); :meth:`Store.verify`
+checks every chunk's SHA-256.  :meth:`Store.chunks` yields ``(X, y)`` per chunk, X a CSR matrix
+over memory maps: memory is bounded by one chunk.  A chunk is checked before anything indexes
+it (:mod:`olearn.datasets._store_read`: its SHA-256 at the store's first read of it, its
+``.npy`` headers and CSR structure at every read): a damaged one is a ValueError ending in
+"damaged; convert again", never a crash.  Every online estimator's ``fit`` / ``partial_fit`` /
+``learn_stream`` takes a store in place of ``X`` (y omitted).
 
 >>> import tempfile, pathlib, numpy as np
 >>> with tempfile.TemporaryDirectory() as folder:
@@ -48,15 +51,18 @@ import io
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 import numpy as np
 import scipy.sparse as sp
 
 from olearn._budget import require
 from olearn._io import atomic_write_many, atomic_write_text
+from olearn.datasets import _store_read as reading
 from olearn.datasets import _store_sources as sources
+from olearn.datasets._store_manifest import check_manifest, parse_manifest
 
 FORMAT = "olearn-csr-store"
 VERSION = 1
@@ -99,12 +105,15 @@ class Store:
 
     Attributes: ``path``, ``manifest`` (the dict), ``n_rows``, ``n_features``, ``nnz``,
     ``n_chunks``, ``classes`` (sorted labels), ``progress`` (True: :meth:`chunks` shows a tqdm
-    bar; estimators read the store through :meth:`chunks`).
+    bar; estimators read the store through :meth:`chunks`), ``sha256_on_read`` (True: a chunk's
+    files are checked against their SHA-256 the first time this store reads it).
     """
 
     path: Path
     manifest: dict
     progress: bool = False
+    sha256_on_read: bool = True
+    _verified: set = field(default_factory=set, repr=False, compare=False)  # chunks hashed
 
     @property
     def n_rows(self) -> int:
@@ -141,17 +150,61 @@ class Store:
         )
 
     def chunk(self, i: int) -> tuple[sp.csr_matrix, np.ndarray]:
-        """Chunk ``i`` as ``(X, y)``: X a CSR matrix over read-only memory maps."""
+        """Chunk ``i`` as ``(X, y)``: X a CSR matrix over read-only memory maps.
+
+        The chunk is checked first (:mod:`olearn.datasets._store_read`: its files' SHA-256 the
+        first time this store reads it, unless ``sha256_on_read`` is False, then at every read
+        the ``.npy`` headers and the CSR structure, in one pass); a damaged chunk raises
+        ValueError ("damaged; convert again").
+        """
+        from olearn.kernels.sparse import CSR_PROBLEMS, csr_problem  # numba: not at import
+
         entry = self.manifest["chunks"][i]
-        data, indices, indptr, labels = (
-            np.load(self.path / _chunk_name(i, part), mmap_mode="r", allow_pickle=False)
-            for part in PARTS
-        )
-        if data.shape != (entry["nnz"],) or indptr.shape != (entry["rows"] + 1,):
-            raise ValueError(f"{self.path}: chunk {i} does not match the manifest (damaged)")
-        shape = (entry["rows"], self.n_features)
-        X = sp.csr_matrix((data, indices, indptr), shape=shape, copy=False)
+        rows, nnz = entry["rows"], entry["nnz"]
+        if self.sha256_on_read and i not in self._verified:
+            for part in PARTS:
+                self._check_sha256(i, part)
+            self._verified.add(i)
+        kind = self.manifest["label_kind"]
+        expected = {
+            "data": (nnz, reading.float64),
+            "indices": (nnz, reading.index_type),
+            "indptr": (rows + 1, reading.index_type),
+            "labels": (rows, reading.label_type(kind)),
+        }
+        arrays = {part: self._part(i, part, *expected[part]) for part in PARTS}
+        data, indices, indptr, labels = (arrays[part] for part in PARTS)
+        if indices.dtype != indptr.dtype:
+            self._damaged(i, "indptr", f"holds {indptr.dtype}, the indices {indices.dtype}")
+        problem = csr_problem(indptr, indices, data, self.n_features)
+        if problem:
+            part = "indptr" if problem <= 4 else ("indices", "data")[problem - 5]
+            self._damaged(i, part, CSR_PROBLEMS[problem])
+        if not np.all(np.isin(labels, self.classes)):
+            self._damaged(i, "labels", "holds a label that is not among the store's classes")
+        X = sp.csr_matrix((data, indices, indptr), shape=(rows, self.n_features), copy=False)
         return X, np.asarray(labels)
+
+    def _part(self, i: int, part: str, length: int, dtypes) -> np.ndarray:
+        try:
+            return reading.read_part(self.path / _chunk_name(i, part), length, dtypes)
+        except reading.Damaged as err:
+            self._damaged(i, part, str(err))
+
+    def _check_sha256(self, i: int, part: str) -> None:
+        file = self.path / _chunk_name(i, part)
+        try:
+            digest = reading.sha256_file(file)
+        except OSError as err:
+            self._damaged(i, part, f"cannot be read ({err.strerror or err})")
+        if digest != self.manifest["chunks"][i]["sha256"][part]:
+            self._damaged(i, part, "checksum mismatch")
+
+    def _damaged(self, i: int, part: str, what: str) -> NoReturn:
+        raise ValueError(
+            f"store {self.path}: chunk {i}, file {_chunk_name(i, part)}: {what}; "
+            "damaged; convert again"
+        )
 
     def chunks(self, progress: bool | None = None) -> Iterator[tuple[sp.csr_matrix, np.ndarray]]:
         """Every chunk in order, as :meth:`chunk` (a tqdm bar of rows with ``progress``)."""
@@ -178,11 +231,10 @@ class Store:
 
     def verify(self) -> None:
         """Raise ValueError unless every chunk file has the SHA-256 the manifest records."""
-        for i, entry in enumerate(self.manifest["chunks"]):
+        for i in range(self.n_chunks):
             for part in PARTS:
-                path = self.path / _chunk_name(i, part)
-                if _sha256(path.read_bytes()) != entry["sha256"][part]:
-                    raise ValueError(f"{path}: checksum mismatch (damaged); convert again")
+                self._check_sha256(i, part)
+            self._verified.add(i)
 
     def to_arrays(self) -> tuple[sp.csr_matrix, np.ndarray]:
         """The whole store in memory (checked against the memory budget first)."""
@@ -193,30 +245,42 @@ class Store:
 
 
 def _read_manifest(path: Path) -> dict | None:
+    """The manifest of the store at ``path`` (None if there is none), checked completely
+    (:mod:`olearn.datasets._store_manifest`): ValueError naming the file and the field."""
     file = path / MANIFEST
     if not file.exists():
         return None
     try:
-        manifest = json.loads(file.read_text(encoding="utf-8"))
+        text = file.read_text(encoding="utf-8")
     except (OSError, ValueError) as err:
-        raise ValueError(f"{file}: not a readable store manifest ({err})") from None
-    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-        raise ValueError(f"{file}: not an olearn store manifest")
+        raise ValueError(f"{file}: not a readable store manifest ({err}); convert again") from None
+    manifest = parse_manifest(text, file)
+    if manifest.get("format") != FORMAT:
+        raise ValueError(f"{file}: not an olearn store manifest (if it was one: damaged or "
+                         "edited; convert again)")  # fmt: skip
     if manifest.get("version") != VERSION:
-        raise ValueError(f"{file}: store version {manifest.get('version')!r}, need {VERSION}")
+        version = repr(manifest.get("version"))[:40]
+        raise ValueError(f"{file}: store version {version}, need {VERSION}; convert again")
     if manifest.get("checksum") != _sha256(_canonical(manifest)):
         raise ValueError(
             f"{file}: manifest checksum mismatch (damaged or edited); convert again "
             "(overwrite=True)"
         )
+    check_manifest(manifest, file)
     return manifest
 
 
-def open_store(path: str | os.PathLike, progress: bool = False, verify: bool = False) -> Store:
+def open_store(
+    path: str | os.PathLike, progress: bool = False, verify: bool | None = None
+) -> Store:
     """Open a converted store (ValueError if it is not one, or is incomplete or damaged).
 
-    The manifest's checksum and every chunk file's presence and size are checked; with
-    ``verify=True`` also every file's SHA-256 (a full read).
+    The manifest (its checksum and every field) and every chunk file's presence and size are
+    checked now.  The files' SHA-256: ``verify=None`` (default) checks each chunk's the first
+    time the store reads the chunk (a full read of it, once: ~0.1 s per 100 MB); ``True``
+    every file now; ``False`` never (for a store known intact and read once: the structure
+    checks of every read still refuse a damage that could crash the process, but a value
+    damaged into another finite value is then read as it is).
     """
     path = Path(path)
     manifest = _read_manifest(path)
@@ -231,7 +295,7 @@ def open_store(path: str | os.PathLike, progress: bool = False, verify: bool = F
             file = path / _chunk_name(i, part)
             if not file.exists() or file.stat().st_size != entry["bytes"][part]:
                 raise ValueError(f"{file}: missing or of the wrong size (damaged); convert again")
-    store = Store(path, manifest, progress)
+    store = Store(path, manifest, progress, sha256_on_read=verify is not False)
     if verify:
         store.verify()
     return store
@@ -249,9 +313,9 @@ class _Writer:
 
     def add(self, X: sp.csr_matrix, y: np.ndarray, end_offset: int) -> None:
         i = len(self.manifest["chunks"])
-        # scipy's own choice (int32 below 2**31 non-zeros): a memory map of that dtype is
-        # used as it is, never copied to convert its indices
-        index = np.int32 if X.nnz < 2**31 - 1 else np.int64
+        # scipy's own choice (int32 below 2**31 non-zeros and columns): a memory map of that
+        # dtype is used as it is, never copied to convert its indices
+        index = np.int32 if X.nnz < 2**31 - 1 and X.shape[1] <= 2**31 else np.int64
         arrays = {
             "data": np.ascontiguousarray(X.data, dtype=np.float64),
             "indices": np.ascontiguousarray(X.indices, dtype=index),
@@ -290,12 +354,15 @@ def _begin(dest: Path, source: dict, options: dict, overwrite: bool) -> _Writer:
     or (complete, same conversion) None-equivalent handled by the caller."""
     dest.mkdir(parents=True, exist_ok=True)
     old = None if overwrite else _read_manifest(dest)
+    if old is not None and not old["chunks"] and not old["complete"]:
+        old = None  # a conversion refused before its first chunk: nothing to keep
     if old is not None and (old["source"] != source or old["options"] != options):
         raise ValueError(
             f"{dest} holds a store of another source or other options ({old['source']['path']}, "
             f"{old['options']}); choose another folder, or pass overwrite=True to replace it"
         )
-    if old is None:
+    fresh = old is None
+    if fresh:
         old = {
             "format": FORMAT,
             "version": VERSION,
@@ -314,7 +381,7 @@ def _begin(dest: Path, source: dict, options: dict, overwrite: bool) -> _Writer:
     for file in dest.glob("chunk-*.npy"):  # written by an interrupted run, never listed
         if file.name not in keep:
             file.unlink()
-    if not (dest / MANIFEST).exists() or overwrite:
+    if fresh or not (dest / MANIFEST).exists():
         writer.save()
     return writer
 
@@ -341,6 +408,18 @@ def _check_plain_text(source: Path) -> None:
         )
 
 
+_FEATURE = {"svmlight": "an 'index:value' pair", "csv": "a cell besides the label",
+            "texts": "a hashed term"}  # fmt: skip
+
+
+def _labels_option(labels: str) -> dict:
+    """The manifest's option for ``labels`` ("auto": none, so stores converted before the
+    option existed keep their options)."""
+    if labels not in ("auto", "str"):
+        raise ValueError(f"labels must be 'auto' or 'str', got {labels!r}")
+    return {"labels": "str"} if labels == "str" else {}
+
+
 def _convert(source: Path, dest, options: dict, parse, overwrite: bool, progress: bool) -> Store:
     source, dest = Path(source), Path(dest)
     if not source.is_file():
@@ -358,18 +437,24 @@ def _convert(source: Path, dest, options: dict, parse, overwrite: bool, progress
 
             bar = tqdm(total=source.stat().st_size, initial=start, unit="B", unit_scale=True)
         try:
-            for lines, end, first in sources.line_groups(source, chunk_rows, start):
-                where = f"{source}, data lines from {first} (after byte {start})"
-                X, y, kind = parse(lines, manifest["label_kind"], where)
-                manifest["label_kind"] = kind
-                writer.add(X, y, end)
+            for group in sources.line_groups(source, chunk_rows, start):
+                kind = manifest["label_kind"] or options.get("labels")
+                width = manifest["n_features"] if manifest["chunks"] else None
+                X, y, manifest["label_kind"] = parse(group, kind, width)
+                writer.add(X, y, group.end)
                 if bar is not None:
-                    bar.update(end - bar.n)
+                    bar.update(group.end - bar.n)
         finally:
             if bar is not None:
                 bar.close()
         if not manifest["chunks"]:
             raise ValueError(f"{source} has no data lines")
+        pairs = any(c["nnz"] for c in manifest["chunks"])
+        if manifest["n_features"] < 1 or (options["kind"] == "svmlight" and not pairs):
+            raise ValueError(
+                f"{source}: no line has a feature (for {options['kind']}: "
+                f"{_FEATURE[options['kind']]}); a store needs at least one"
+            )
         manifest["complete"] = True
         writer.save()
     return open_store(dest)
@@ -382,6 +467,7 @@ def convert_svmlight(
     chunk_rows: int = DEFAULT_CHUNK_ROWS,
     n_features: int | None = None,
     zero_based: bool = False,
+    labels: str = "auto",
     overwrite: bool = False,
     progress: bool = False,
 ) -> Store:
@@ -389,18 +475,20 @@ def convert_svmlight(
 
     ``zero_based=False`` (LIBSVM's convention) reads index 1 as the first column; it is not
     guessed per chunk, which could read two chunks of one file differently.  ``n_features``
-    fixes the width (a larger index is an error); None takes the largest index seen.  Labels
-    must be integers.  Returns the :class:`Store`; resumes an interrupted conversion into
-    the same ``dest`` (module docstring).
+    fixes the width (a larger index is an error); None takes the largest index seen; an index
+    is at most 2**31 - 1 (scikit-learn's reader).  Labels must be integers, read exactly:
+    int64, or their exact digits as text beyond int64 (``labels="str"``: text from the start;
+    :mod:`olearn.datasets._store_sources`).  NaN or infinite values are refused by line.
+    Returns the :class:`Store`; resumes an interrupted conversion into the same ``dest``
+    (module docstring).
     """
     if n_features is not None and (not isinstance(n_features, int) or n_features < 1):
         raise ValueError(f"n_features must be a positive int or None, got {n_features!r}")
     options = {"kind": "svmlight", "chunk_rows": chunk_rows, "n_features": n_features,
-               "zero_based": bool(zero_based)}  # fmt: skip
+               "zero_based": bool(zero_based), **_labels_option(labels)}  # fmt: skip
 
-    def parse(lines, kind, where):
-        X, y = sources.parse_svmlight(lines, n_features, bool(zero_based), where)
-        return X, y, "int"
+    def parse(group, kind, width):
+        return sources.parse_svmlight(group, n_features, bool(zero_based), kind)
 
     return _convert(source, dest, options, parse, overwrite, progress)
 
@@ -412,19 +500,23 @@ def convert_csv(
     chunk_rows: int = DEFAULT_CHUNK_ROWS,
     label_column: int = 0,
     delimiter: str = ",",
+    labels: str = "auto",
     overwrite: bool = False,
     progress: bool = False,
 ) -> Store:
     """Convert a headerless CSV file of numbers (the label in column ``label_column``, a
     negative index counts from the end) into a store.  Labels are integers if the first
-    chunk's are, else text; a ``#`` line is a comment."""
+    chunk's are all integers within int64, else text (``labels="str"``: text from the
+    start); a ``#`` line is a comment.  The ``delimiter`` is not sniffed (a conversion reads
+    every chunk alike); lines of a single cell, other widths or NaN / infinite values are
+    refused by line, naming the delimiter that splits them when another one does."""
     if not isinstance(delimiter, str) or len(delimiter) != 1:
         raise ValueError(f"delimiter must be one character, got {delimiter!r}")
     options = {"kind": "csv", "chunk_rows": chunk_rows, "label_column": int(label_column),
-               "delimiter": delimiter}  # fmt: skip
+               "delimiter": delimiter, **_labels_option(labels)}  # fmt: skip
 
-    def parse(lines, kind, where):
-        return sources.parse_csv(lines, int(label_column), delimiter, kind, where)
+    def parse(group, kind, width):
+        return sources.parse_csv(group, int(label_column), delimiter, kind, width)
 
     return _convert(source, dest, options, parse, overwrite, progress)
 
@@ -436,19 +528,21 @@ def convert_texts(
     chunk_rows: int = DEFAULT_CHUNK_ROWS,
     n_features: int = 2**20,
     japanese: bool = False,
+    labels: str = "auto",
     overwrite: bool = False,
     progress: bool = False,
 ) -> Store:
     """Convert a text corpus, one ``label<TAB>text`` document a line, into a store of hashed,
     L2-normalised term frequencies (:func:`olearn.datasets.hashed.hash_texts`: words and word
-    bigrams, or Japanese character bigrams) of width ``n_features``."""
+    bigrams, or Japanese character bigrams) of width ``n_features``; labels as
+    :func:`convert_csv`'s."""
     if not isinstance(n_features, int) or n_features < 1:
         raise ValueError(f"n_features must be a positive int, got {n_features!r}")
     options = {"kind": "texts", "chunk_rows": chunk_rows, "n_features": n_features,
-               "japanese": bool(japanese)}  # fmt: skip
+               "japanese": bool(japanese), **_labels_option(labels)}  # fmt: skip
 
-    def parse(lines, kind, where):
-        return sources.parse_texts(lines, n_features, bool(japanese), kind, where)
+    def parse(group, kind, width):
+        return sources.parse_texts(group, n_features, bool(japanese), kind)
 
     return _convert(source, dest, options, parse, overwrite, progress)
 
@@ -461,7 +555,8 @@ def write_store(X, y, dest: str | os.PathLike, *, chunk_rows: int = DEFAULT_CHUN
     if y.shape != (X.shape[0],):
         raise ValueError(f"y has shape {y.shape}, X has {X.shape[0]} rows")
     chunk_rows = _check_chunk_rows(chunk_rows)
-    kind = "int" if y.dtype.kind in "iu" else "str"
+    fits = y.dtype.kind == "i" or (y.dtype.kind == "u" and y.max(initial=0) < 2**63)
+    kind = "int" if fits else "str"  # uint64 beyond int64: the exact digits, not a wrap
     y = y.astype(np.int64 if kind == "int" else str)
     options = {"kind": "arrays", "chunk_rows": chunk_rows, "n_features": int(X.shape[1])}
     source = {"path": "<arrays>", "size": int(X.nnz), "mtime_ns": 0}

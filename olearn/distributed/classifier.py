@@ -18,6 +18,67 @@ from olearn.distributed import mixing as mixing_rules
 from olearn.distributed._runners import DaskRunner, SerialRunner
 from olearn.distributed._shards import ArrayShard, StoreShard
 
+CONNECT_TIMEOUT = 10.0  # seconds for a scheduler address to answer and have a worker
+
+
+class _ConnectedRunner(DaskRunner):
+    """A :class:`DaskRunner` on a client :func:`_connect` made: closed with the runner."""
+
+    def close(self) -> None:
+        try:
+            super().close()
+        finally:
+            self.client.close()
+
+
+def _connect(address: str) -> DaskRunner:
+    """A runner on the Dask scheduler at ``address`` (``client=`` a string other than
+    "serial"), or ValueError (not an address) / ConnectionError (no answer, or no worker,
+    within :data:`CONNECT_TIMEOUT` seconds) naming it.  A TCP address is tried with a plain
+    socket first: a closed port is refused at once, where Dask's client retries until its
+    timeout."""
+    import socket
+
+    from distributed import Client
+    from distributed.comm import parse_address, parse_host_port
+    from distributed.comm.registry import get_backend
+
+    try:
+        scheme, location = parse_address(address)
+        get_backend(scheme)  # a scheme Dask knows
+        host, port = parse_host_port(location) if scheme in ("tcp", "tls") else (None, 1)
+        if not 0 < int(port) < 65536:
+            raise ValueError(f"port {port} is not in 1..65535")
+    except (ValueError, TypeError) as err:
+        raise ValueError(
+            f"client={address!r} is neither 'serial' nor a Dask scheduler address such as "
+            f"'tcp://10.0.0.1:8786' ({err})"
+        ) from None
+    if host is not None:
+        try:
+            socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
+        except OSError as err:
+            raise ConnectionError(
+                f"nothing answered at {address!r} ({err}); start a Dask scheduler there "
+                "(`dask scheduler`), or use client='serial' to train in this process"
+            ) from None
+    try:
+        client = Client(address, timeout=CONNECT_TIMEOUT)
+    except Exception as err:  # whatever answered there, it is not a usable scheduler
+        raise ConnectionError(
+            f"no Dask scheduler answered at {address!r} within {CONNECT_TIMEOUT:g} s "
+            f"({type(err).__name__}: {err})"
+        ) from None
+    try:
+        client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
+        return _ConnectedRunner(client)
+    except Exception as err:
+        client.close()
+        raise ConnectionError(
+            f"the Dask scheduler at {address!r} has no worker after {CONNECT_TIMEOUT:g} s "
+            f"({type(err).__name__}: {err}); start workers (`dask worker {address}`)"
+        ) from None
+
 
 def _is_store(X) -> bool:
     return hasattr(X, "chunks") and hasattr(X, "manifest") and hasattr(X, "path")
@@ -44,10 +105,14 @@ class ParameterMixingClassifier(ClassifierMixin, BaseEstimator):
     mixing : {"auto", "uniform", "mistakes", "precision", "counts"}, default="auto"
         The rule; "auto" is "uniform" (Perceptron, PA, SPA), "precision" (CW family) or
         "counts" (SGD-SVM).
-    client : distributed.Client, "serial" or None, default=None
+    client : distributed.Client, str or None, default=None
         Where shards train: the Client's workers; "serial": this process, one shard after the
-        other (the same numbers as a cluster); None: a ``LocalCluster`` of ``n_workers``
-        worker processes (one thread each) started and closed within ``fit``.
+        other (the same numbers as a cluster); another string: the address of a Dask scheduler
+        (``"tcp://10.0.0.1:8786"``), connected within ``fit`` and closed after it (ValueError
+        for a string that is not an address; ConnectionError, naming it, when nothing answers
+        or it has no worker within ``CONNECT_TIMEOUT`` seconds, 10; never a fit in this
+        process); None: a ``LocalCluster`` of ``n_workers`` worker processes (one thread
+        each) started and closed within ``fit``.
     n_shards : int or None, default=None
         Shards of in-memory X, of one store or of a Dask array: contiguous runs of rows (of
         chunks), in order.
@@ -161,7 +226,7 @@ class ParameterMixingClassifier(ClassifierMixin, BaseEstimator):
 
     def _runner(self):
         if isinstance(self.client, str):
-            return SerialRunner()
+            return SerialRunner() if self.client == "serial" else _connect(self.client)
         if self.client is not None:
             return DaskRunner(self.client)
         from distributed import Client, LocalCluster

@@ -64,6 +64,42 @@ class ChunkRun:
         return np.arange(n) if rng is None else rng.permutation(n)
 
 
+def store_algorithms() -> list[str]:
+    """Registry keys of the algorithms that train from a store: those whose estimator streams
+    one (``learn_stream``): the online learners, SGD-SVM and the averaged variants; not the
+    batch learners (Crammer-Singer SVM, PCVM), which need every row in memory."""
+    from olearn import registry
+
+    return [
+        key
+        for key in registry.keys(averaged=True)
+        if hasattr(registry.get(key).estimator_class, "learn_stream")
+    ]
+
+
+def check_store_algorithms(keys: Sequence[str]) -> list[str]:
+    """``keys`` as registry keys, or ValueError naming the one that cannot train from a store
+    and listing those that can."""
+    from olearn import registry
+
+    streaming = store_algorithms()
+    out = []
+    for key in keys:
+        try:
+            spec = registry.get(key)
+        except KeyError:
+            spec = None
+        if spec is None or spec.key not in streaming:
+            what = "unknown" if spec is None else "a batch algorithm (it needs every row in memory)"
+            plain = [k for k in streaming if not k.endswith("-avg")]
+            raise ValueError(
+                f"{key!r} is {what}; store commands take online algorithms: "
+                f"{', '.join(plain)} (and their averaged '-avg' variants)"
+            )
+        out.append(spec.key)
+    return out
+
+
 def split(store, test_store=None, quick: bool = False) -> tuple[ChunkRun, ChunkRun]:
     """``(train, test)`` streams: the whole store and ``test_store``, or the store's first
     four fifths of chunks and the rest (ValueError for a one-chunk store without a test)."""
@@ -134,6 +170,12 @@ def compare(
     return pd.DataFrame(rows)
 
 
+def check_options(options: dict) -> None:
+    """The CLI's check of this reproduction's options before any work (``--algorithms``)."""
+    if options.get("algorithms"):
+        check_store_algorithms(options["algorithms"])
+
+
 def run(
     *,
     quick: bool = False,
@@ -153,8 +195,8 @@ def run(
         epochs = max(epochs)
     epochs = 1 if quick else (epochs or 1)
     seed = 0 if seed is None else seed
+    algorithms = check_store_algorithms(algorithms or DEFAULT_ALGORITHMS)
     train, test = split(store, test_store, quick)
-    algorithms = list(algorithms or DEFAULT_ALGORITHMS)
     table = compare(train, test, algorithms, epochs, seed, progress)
     name = Path(train.store.path).name
     table.insert(0, "dataset", name)

@@ -225,42 +225,51 @@ def index_problem(indptr, indices, minor):
     return 2 if lo < 0 or hi >= minor else 0
 
 
-# Problems :func:`scan_csr` / :func:`scan_dense` report (0: none), and what they mean.
-SCAN_PROBLEMS = {
-    1: "indptr must start at 0, never decrease and end at the number of stored values",
-    2: "an index is out of range",
-    3: "a value is NaN or infinite",
-}
+# What :func:`scan_csr` / :func:`csr_problem` found, by its code (0: nothing).
+CSR_PROBLEMS = (
+    "",
+    "indptr does not start at 0",
+    "indptr decreases",
+    "indptr does not end at the number of stored values",
+    "indices and data differ in length",
+    "an index is out of range",
+    "a value is NaN or infinite",
+)
+NOT_FINITE = 6  # the code of a NaN or infinite value (scan_dense's only problem)
 
 
 @jit
 def scan_csr(indptr, indices, data, n_features):
     """One pass over a CSR matrix's raw arrays, trusting nothing: ``(problem, largest, sorted)``.
 
-    ``problem`` is 0 when the arrays are a well-formed CSR matrix of ``n_features`` columns
-    with finite values, else a key of :data:`SCAN_PROBLEMS` (the first found; nothing past a
-    bad ``indptr`` entry is read).  ``largest`` is ``max_i ||x_i||^2`` (``inf`` when a row's
-    sum of squares overflows float64), ``sorted`` whether every row's indices strictly
-    increase (scipy's canonical format: no duplicates).  The estimators' door runs it once per
-    batch before anything else reads the arrays (scipy's own C code trusts them).
+    ``problem`` is 0 when ``(indptr, indices, data)`` is a CSR matrix of ``len(indptr) - 1``
+    rows over ``n_features`` columns with finite values (``indptr`` starts at 0, never
+    decreases and ends at ``len(data)``, ``indices`` is as long as ``data``, each index in
+    ``[0, n_features)``), else the code of the first problem found (:data:`CSR_PROBLEMS`;
+    nothing past a bad ``indptr`` entry is read).  ``largest`` is ``max_i ||x_i||^2`` (``inf``
+    when a row's sum of squares overflows float64), ``sorted`` whether every row's indices
+    strictly increase (scipy's canonical format: no duplicates).  The estimators' door and a
+    store's read run it once before anything else reads the arrays (scipy's own
+    ``check_format`` reads only the ends of ``indptr``, and its C code trusts the rest).
 
-    >>> ok = scan_csr(np.array([0, 2, 3]), np.array([0, 2, 1]), np.array([3.0, 4.0, 1.0]), 3)
-    >>> ok
+    >>> scan_csr(np.array([0, 2, 3]), np.array([0, 2, 1]), np.array([3.0, 4.0, 1.0]), 3)
     (0, 25.0, True)
-    >>> scan_csr(np.array([0, 2, 1]), np.array([0, 2, 1]), np.array([3.0, 4.0, 1.0]), 3)[0]
-    1
+    >>> print(CSR_PROBLEMS[scan_csr(np.array([0, 2, 1]), np.array([0, 1]), np.ones(2), 2)[0]])
+    indptr decreases
     """
-    n = indptr.shape[0] - 1
-    nnz = indices.shape[0]
-    if n < 0 or data.shape[0] != nnz or indptr[0] != 0 or indptr[n] != nnz:
+    nnz = data.shape[0]
+    if indptr.shape[0] == 0 or indptr[0] != 0:
         return 1, 0.0, False
+    n = indptr.shape[0] - 1
+    if indices.shape[0] != nnz:
+        return 4, 0.0, False
     largest = 0.0
     ordered = True
     for i in range(n):
         lo = indptr[i]
         hi = indptr[i + 1]
-        if hi < lo or hi > nnz:
-            return 1, 0.0, False
+        if hi < lo or hi > nnz:  # past the end: it must decrease to end at nnz
+            return 2, 0.0, False
         sq = 0.0
         for p in range(lo, hi):
             v = data[p]
@@ -269,24 +278,40 @@ def scan_csr(indptr, indices, data, n_features):
             if not np.isfinite(sq):
                 for p in range(lo, hi):
                     if not np.isfinite(data[p]):
-                        return 3, 0.0, False
+                        return NOT_FINITE, 0.0, False
             largest = sq
         if hi > lo:
             first = indices[lo]
             if first < 0 or first >= n_features:
-                return 2, 0.0, False
+                return 5, 0.0, False
             for p in range(lo + 1, hi):
                 j = indices[p]
                 if j < 0 or j >= n_features:
-                    return 2, 0.0, False
+                    return 5, 0.0, False
                 ordered &= j > indices[p - 1]
+    if indptr[n] != nnz:
+        return 3, 0.0, False
     return 0, largest, ordered
 
 
 @jit
+def csr_problem(indptr, indices, data, n_features):
+    """The first problem :func:`scan_csr` finds (0: a well-formed CSR matrix, finite values).
+
+    >>> csr_problem(np.array([0, 1, 2]), np.array([0, 1]), np.array([1.0, 2.0]), 2)
+    0
+    >>> print(CSR_PROBLEMS[csr_problem(np.array([0, 2]), np.array([0, 2]), np.ones(2), 2)])
+    an index is out of range
+    >>> print(CSR_PROBLEMS[csr_problem(np.array([0, 1]), np.array([0]), np.array([np.nan]), 2)])
+    a value is NaN or infinite
+    """
+    return scan_csr(indptr, indices, data, n_features)[0]
+
+
+@jit
 def scan_dense(X):
-    """``(problem, largest)`` of a C-contiguous 2-D float64 array: 3 if a value is NaN or
-    infinite (else 0) and ``max_i ||x_i||^2`` (``inf`` on overflow), in one pass."""
+    """``(problem, largest)`` of a C-contiguous 2-D float64 array: :data:`NOT_FINITE` if a
+    value is NaN or infinite (else 0) and ``max_i ||x_i||^2`` (``inf`` on overflow), one pass."""
     largest = 0.0
     for i in range(X.shape[0]):
         sq = 0.0
@@ -297,7 +322,7 @@ def scan_dense(X):
             if not np.isfinite(sq):
                 for j in range(X.shape[1]):
                     if not np.isfinite(X[i, j]):
-                        return 3, 0.0
+                        return NOT_FINITE, 0.0
             largest = sq
     return 0, largest
 

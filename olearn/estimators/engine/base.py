@@ -37,7 +37,14 @@ import scipy.sparse as sp
 from olearn._budget import require
 from olearn.estimators.engine import labels as lab
 from olearn.estimators.engine import state as st
-from olearn.kernels.sparse import SCAN_PROBLEMS, csr_rows, rows_from_csr, scan_csr, scan_dense
+from olearn.kernels.sparse import (
+    CSR_PROBLEMS,
+    NOT_FINITE,
+    csr_rows,
+    rows_from_csr,
+    scan_csr,
+    scan_dense,
+)
 
 FLOAT_MAX = float(np.finfo(np.float64).max)
 _END = object()  # the end of a batch's segments (a label can be anything hashable)
@@ -236,10 +243,10 @@ class OnlineEngine:
         if data.ndim != 1 or data.dtype.kind not in "iuf":
             raise ValueError(f"{self.owner}: malformed CSR rows: data must be 1-D real numbers")
         problem, largest, ordered = scan_csr(indptr, indices, data, d)
-        if problem == 3:
+        if problem == NOT_FINITE:
             raise ValueError(f"{self.owner}: X holds NaN or infinity (a value must be finite)")
         if problem:
-            raise ValueError(f"malformed sparse matrix (csr): {SCAN_PROBLEMS[problem]}")
+            raise ValueError(f"malformed sparse matrix (csr): {CSR_PROBLEMS[problem]}")
         if not ordered:  # unsorted or duplicate indices: scipy's canonical form, on a copy
             n = indptr.shape[0] - 1
             M = sp.csr_matrix((data, indices, indptr), shape=(n, d), copy=True)
