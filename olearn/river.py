@@ -73,6 +73,7 @@ from olearn.kernels.sparse import index_dtype
 # adapter sets itself
 _NOT_HERE = ("epochs", "shuffle", "random_state", "probability")
 _MIN_WIDTH = 8  # the first width of a growing index; then powers of two
+_KEYS = type({}.keys())  # a dict's keys view (a set-like view)
 
 
 def _bucket(name, n: int) -> int:
@@ -166,16 +167,20 @@ class Classifier(base.MiniBatchClassifier):
     def learn_one(self, x: dict, y: Any) -> None:
         """One update of the algorithm on ``x`` (a dict of numbers) with label ``y``; a
         refused sample (ValueError) leaves the model and the feature index as they were."""
-        new = self._new_names(x.keys())
-        indices, values = self._row(x, new)
-        est = self.estimator
-        if not new and hasattr(est, "engine_"):  # the usual case: known names, a model
-            est.engine_.learn_one(indices, values, y)
-            return
-        labels = np.empty(1, dtype=object)
-        labels[0] = y
-        self._learn((np.array([0, indices.shape[0]], dtype=np.int64), indices, values), labels,
-                    new)  # fmt: skip
+        new = self._join(x.keys())
+        try:
+            indices, values = self._row(x)
+            est = self.estimator
+            if not new and hasattr(est, "engine_"):  # the usual case: known names, a model
+                est.engine_.learn_one(indices, values, y)
+                return
+            labels = np.empty(1, dtype=object)
+            labels[0] = y
+            self._learn((np.array([0, indices.shape[0]], dtype=np.int64), indices, values),
+                        labels)  # fmt: skip
+        except BaseException:
+            self._unjoin(new)
+            raise
 
     def predict_one(self, x: dict, **kwargs) -> Any:
         """The class with the highest score ``w_k . x`` (lowest index on ties); None before
@@ -183,7 +188,7 @@ class Classifier(base.MiniBatchClassifier):
         est = self.estimator
         if not hasattr(est, "engine_"):
             return None
-        indices, values = self._row(x, None)
+        indices, values = self._row(x)
         scores = est.engine_.scores((np.array([0, indices.shape[0]], dtype=np.int64), indices,
                                      values))  # fmt: skip
         return est.classes_[int(np.argmax(scores[0]))]
@@ -205,15 +210,19 @@ class Classifier(base.MiniBatchClassifier):
             raise ValueError(f"X has {len(X)} rows, y {labels.shape[0]} labels")
         if labels.shape[0] == 0:
             return
-        new = self._frame_names(X)
-        self._learn(self._batch_frame(X, new), labels, new)
+        new = self._join(self._frame_names(X))
+        try:
+            self._learn(self._batch_frame(X), labels)
+        except BaseException:
+            self._unjoin(new)
+            raise
 
     def predict_many(self, X: pd.DataFrame) -> pd.Series:
         """``predict_one`` for each row of X (NaN: absent)."""
         est = self.estimator
         if not hasattr(est, "engine_"):
             return pd.Series([None] * len(X), index=X.index, dtype=object)
-        scores = est.engine_.scores(self._batch_frame(X, None))  # the kernels' own scores
+        scores = est.engine_.scores(self._batch_frame(X))  # the kernels' own scores
         return pd.Series(est.classes_[np.argmax(scores, axis=1)], index=X.index, dtype=object)
 
     def predict_proba_many(self, X: pd.DataFrame) -> pd.DataFrame:
@@ -222,16 +231,16 @@ class Classifier(base.MiniBatchClassifier):
         est = self.estimator
         if not hasattr(est, "engine_"):
             return pd.DataFrame(index=X.index)
-        proba = est.predict_proba(self._matrix(*self._batch_frame(X, None)))
+        proba = est.predict_proba(self._matrix(*self._batch_frame(X)))
         return pd.DataFrame(proba, index=X.index, columns=est.classes_.tolist())
 
     # --- the model's door ----------------------------------------------------------------
-    def _learn(self, rows: tuple, labels: np.ndarray, new: list) -> None:
-        """Learn CSR ``rows`` whose columns count the ``new`` names as joined: widen the model
-        to hold them, learn through the engine's door (the first time: a fresh model), then
-        let the names join the index.  Nothing is kept of a refused call but an unused width
-        (its columns stay zero, and the next new names take them)."""
-        width = self._width_for(len(self._names) + len(new))
+    def _learn(self, rows: tuple, labels: np.ndarray) -> None:
+        """Learn CSR ``rows`` (their columns those of the index, new names joined): widen the
+        model to hold the index (the first time: a fresh model), then learn through the
+        engine's door.  A refused call keeps nothing but an unused width (its columns stay
+        zero; the caller takes the new names back out of the index)."""
+        width = self._width_for(len(self._names))
         est = self.estimator
         first = not hasattr(est, "engine_")
         if first:  # a fresh model of the first label (the others join at their first row)
@@ -243,8 +252,6 @@ class Classifier(base.MiniBatchClassifier):
         if first:
             est.engine_ = engine
         self._width = width
-        for name in new:
-            self._names[name] = len(self._names)
 
     def _width_for(self, needed: int) -> int:
         """The width holding ``needed`` columns: the current one, or the next power of two."""
@@ -253,29 +260,33 @@ class Classifier(base.MiniBatchClassifier):
         return max(_MIN_WIDTH, 1 << (needed - 1).bit_length())
 
     # --- dicts and frames to CSR rows ----------------------------------------------------
-    def _new_names(self, names) -> list:
-        """The names not in the index yet, in order of first appearance (none with hashing)."""
-        if self.n_hash_features or not names - self._names.keys():  # a set difference, in C
+    def _join(self, names) -> list:
+        """Let the names not in the index join it, in order (none with hashing), and return
+        them: they take the next columns.  ``_unjoin`` takes them back (a refused sample).
+        O(len(names)), whatever the index's size; ``names`` are distinct (a dict's keys)."""
+        if self.n_hash_features:
             return []
-        index, new = self._names, {}
-        for name in names:
-            if name not in index:
-                new.setdefault(name, None)
-        return list(new)
+        index = self._names
+        if isinstance(names, _KEYS) and names <= index.keys():  # the usual case, in C
+            return []
+        new = [name for name in names if name not in index]
+        for name in new:
+            index[name] = len(index)
+        return new
 
-    def _columns(self, names, new) -> np.ndarray:
-        """The columns of ``names`` (in order); ``new`` names (learning) get the columns after
-        the index's, in their order; -1 for a name the model never saw (``new`` None)."""
+    def _unjoin(self, new: list) -> None:
+        for name in new:  # the last to join: the index is as it was
+            del self._names[name]
+
+    def _columns(self, names) -> np.ndarray:
+        """The columns of ``names`` (in order); -1 for a name not in the index."""
         n = len(names)
         if self.n_hash_features:
             N = self.n_hash_features
             return np.fromiter((_bucket(k, N) for k in names), np.int64, n)
-        index = self._names
-        if new:
-            index = {**index, **{name: len(index) + i for i, name in enumerate(new)}}
-        return np.fromiter(map(index.get, names, repeat(-1)), np.int64, n)
+        return np.fromiter(map(self._names.get, names, repeat(-1)), np.int64, n)
 
-    def _row(self, x: dict, new) -> tuple[np.ndarray, np.ndarray]:
+    def _row(self, x: dict) -> tuple[np.ndarray, np.ndarray]:
         """``(indices, values)`` of x as a canonical CSR row: sorted, no zeros, buckets summed."""
         try:
             values = np.fromiter(x.values(), np.float64, len(x))
@@ -287,11 +298,11 @@ class Classifier(base.MiniBatchClassifier):
         if not np.all(np.isfinite(values)):
             bad = [k for k, v in zip(x, values.tolist()) if not math.isfinite(v)]
             raise ValueError(f"feature values must be finite numbers; not {bad!r}")
-        indices = self._columns(list(x.keys()), new)
+        indices = self._columns(list(x.keys()))
         keep = (values != 0.0) & (indices >= 0)
         if not keep.all():
             indices, values = indices[keep], values[keep]
-        width = self._width_for(len(self._names) + len(new or ()))
+        width = self._width_for(len(self._names))
         return self._canonical(indices.astype(index_dtype(width), copy=False), values)
 
     def _canonical(self, indices: np.ndarray, values: np.ndarray):
@@ -308,7 +319,7 @@ class Classifier(base.MiniBatchClassifier):
 
     def _batch(self, xs: list) -> tuple:
         """CSR arrays ``(indptr, indices, data)`` of a non-empty list of dicts (known names)."""
-        parts = [self._row(x, None) for x in xs]
+        parts = [self._row(x) for x in xs]
         indptr = np.zeros(len(parts) + 1, dtype=np.int64)
         indptr[1:] = np.cumsum([p[0].shape[0] for p in parts])
         indices = np.concatenate([p[0] for p in parts]).astype(index_dtype(self._width))
@@ -325,9 +336,9 @@ class Classifier(base.MiniBatchClassifier):
         first = [int(np.argmax(present[:, j])) for j in new]
         return [names[j] for _, j in sorted(zip(first, new))]
 
-    def _batch_frame(self, X: pd.DataFrame, new) -> tuple:
+    def _batch_frame(self, X: pd.DataFrame) -> tuple:
         """CSR arrays of a DataFrame's rows, equal to ``_row`` of each row as a dict (its
-        non-NaN cells); ``new`` names get their columns as in :meth:`_columns`."""
+        non-NaN cells)."""
         try:
             dense = X.to_numpy(dtype=np.float64, na_value=np.nan)
         except (TypeError, ValueError) as err:
@@ -335,7 +346,7 @@ class Classifier(base.MiniBatchClassifier):
         present = ~np.isnan(dense)
         if np.isinf(dense).any():
             raise ValueError("feature values must be finite numbers (NaN: absent)")
-        cols = self._columns(list(X.columns), new or None)
+        cols = self._columns(list(X.columns))
         keep = (cols >= 0) & present.any(axis=0)
         dense, cols = np.where(present, dense, 0.0)[:, keep], cols[keep]
         order = np.argsort(cols, kind="stable")
@@ -346,7 +357,7 @@ class Classifier(base.MiniBatchClassifier):
         r, c = np.nonzero(dense)
         indptr = np.zeros(dense.shape[0] + 1, dtype=np.int64)
         indptr[1:] = np.cumsum(np.bincount(r, minlength=dense.shape[0]))
-        width = self._width_for(len(self._names) + len(new or ()))
+        width = self._width_for(len(self._names))
         return indptr, cols[c].astype(index_dtype(width)), dense[r, c]
 
     def _matrix(self, indptr, indices, data, width=None) -> sp.csr_matrix:

@@ -52,9 +52,27 @@ def hard_test(k: int, S: float) -> float:
 
 
 @jit
-def spa2_test(k: int, S: float, sqnorm: float, h: float) -> float:
-    """SPA-II (derived), ``h = 1/2C``: ``Q_k > (n + h) S / (k n + (k-1) h)``."""
-    return (sqnorm + h) * S / (k * sqnorm + (k - 1) * h)
+def spa2_b(sqnorm: float, C: float) -> float:
+    """SPA-II's ``b = 1/a = n / (n + 1/2C)`` in [0, 1) (hard SPA's is 1).
+
+    ``a = 1 + 1/(2 C n)`` itself overflows when ``C n`` underflows (C = 1e-300 with
+    ``n = ||x||^2 = 1e-10`` is inside C's range), and ``a / a`` then gave NaN steps; b tends
+    to 0 there, the limit C -> 0 where the step vanishes.
+
+    >>> spa2_b(1.0, 0.5), spa2_b(1e-10, 1e-300)
+    (0.5, 0.0)
+    """
+    return sqnorm / (sqnorm + 0.5 / C)
+
+
+@jit
+def spa2_test(k: int, S: float, b: float) -> float:
+    """SPA-II (derived), ``h = 1/2C``: ``Q_k > (n + h) S / (k n + (k-1) h)``, computed with
+    numerator and denominator divided by ``n + h`` as ``S / (k - 1 + b)`` (``b =
+    n / (n + h)``, :func:`spa2_b`; finite for every C > 0); the first class is always in."""
+    if k == 1:
+        return 0.0
+    return S / (k - 1.0 + b)
 
 
 @jit
@@ -69,14 +87,15 @@ def cap_test(k: int, S: float, C: float) -> float:
 
 
 @jit
-def support_tau(Q_u: float, J: int, S: float, a: float) -> float:
-    """``tau_u = Q_u - a S / (1 + a J)`` as ``(Q_u + a (J Q_u - S)) / (1 + a J)``.
+def support_tau(Q_u: float, J: int, S: float, b: float) -> float:
+    """``tau_u = Q_u - a S / (1 + a J)`` as ``(b Q_u + (J Q_u - S)) / (b + J)``, ``b = 1/a``.
 
-    Hard SPA: a = 1 (Eq. 11); SPA-II: a = 1 + 1/(2 C n).  Equal in exact arithmetic, this
-    form keeps full precision when theta is close to ``Q_u`` (e.g. SPA-II with 1/2C >> n).
+    Hard SPA: a = b = 1 (Eq. 11); SPA-II: a = 1 + 1/(2 C n), b = :func:`spa2_b`.  Equal in
+    exact arithmetic, this form keeps full precision when theta is close to ``Q_u`` (e.g.
+    SPA-II with 1/2C >> n), and stays finite when a overflows (b = 0: tau = Q_u - S / J).
     """
     excess = J * Q_u - S  # sum over the support of (Q_u - Q_v)
-    return (Q_u + a * excess) / (1.0 + a * J)
+    return (b * Q_u + excess) / (b + J)
 
 
 @jit

@@ -64,7 +64,14 @@ from olearn.core._common import (
     is_correct,
     margins_of,
 )
-from olearn.core._pa_closed_forms import cap_test, capped_tau, hard_test, spa2_test, support_tau
+from olearn.core._pa_closed_forms import (
+    cap_test,
+    capped_tau,
+    hard_test,
+    spa2_b,
+    spa2_test,
+    support_tau,
+)
 from olearn.core.pa import check_variant
 from olearn.trace import frozen_array
 
@@ -176,8 +183,8 @@ def hard_threshold(k: int, running: float) -> float:
 
 def spa2_threshold(sqnorm: float, C: float) -> Threshold:
     """SPA-II (derived): ``Q_k > (n + 1/2C) sum_{j<k} Q_j / (k n + (k-1)/2C)``."""
-    h = 0.5 / C
-    return lambda k, running: spa2_test(k, running, sqnorm, h)
+    b = spa2_b(sqnorm, C)
+    return lambda k, running: spa2_test(k, running, b)
 
 
 def cap_threshold(C: float) -> Threshold:
@@ -256,12 +263,14 @@ def _solve_derived(p: _Problem) -> _Solution:
     if p.reason != "aggressive":
         return sol
     variant, C, n, Q = p.variant, p.C, p.n, p.Q
-    a = 1.0 + 0.5 / (C * n) if variant == "II" else 1.0  # SPA-II: theta = a T
+    # SPA-II: theta = a T with a = 1 + 1/(2 C n), written with b = 1/a (spa2_b: finite for
+    # every C > 0); hard SPA: a = b = 1
+    b = spa2_b(n, C) if variant == "II" else 1.0
     test = spa2_threshold(n, C) if variant == "II" else hard_threshold
     J, S, sol.tests = search_support(Q, p.order, test, "hard")
-    sol.theta = sol.theta_hard = a * S / (1.0 + a * J)  # Eq. (11) when a = 1
-    T = S / (1.0 + a * J)
-    sol.xi = T / (2.0 * C) if variant == "II" else 0.0  # SPA-II: d/dxi gives 2 C xi = T
+    sol.theta = sol.theta_hard = S / (b + J)  # a S / (1 + a J); Eq. (11) when a = 1
+    # SPA-II: d/dxi gives 2 C xi = T = b S / (b + J), so xi = S (n / (1 + 2 C n)) / (b + J)
+    sol.xi = S * (n / (1.0 + 2.0 * C * n)) / (b + J) if variant == "II" else 0.0
     if variant == "I" and sol.theta_hard > C:  # case (b): the cap sum tau <= C binds
         J, S, cap_tests = search_support(Q, p.order, cap_threshold(C), "cap")
         sol.tests += cap_tests
@@ -270,7 +279,7 @@ def _solve_derived(p: _Problem) -> _Solution:
         sol.cap_binds = True
     sol.support = tuple(p.order[:J])
     for u in sol.support:  # tau_u = Q_u - theta, without cancellation
-        sol.tau[u] = capped_tau(Q[u], J, S, C) if sol.cap_binds else support_tau(Q[u], J, S, a)
+        sol.tau[u] = capped_tau(Q[u], J, S, C) if sol.cap_binds else support_tau(Q[u], J, S, b)
     return sol
 
 

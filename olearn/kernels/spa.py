@@ -16,7 +16,14 @@ import numpy as np
 
 from olearn._jit import jit
 from olearn._numerics import TINY_SQNORM
-from olearn.core._pa_closed_forms import cap_test, capped_tau, hard_test, spa2_test, support_tau
+from olearn.core._pa_closed_forms import (
+    cap_test,
+    capped_tau,
+    hard_test,
+    spa2_b,
+    spa2_test,
+    support_tau,
+)
 from olearn.kernels.codes import SPA1, SPA2
 
 FULL_SORT_FROM = 32  # candidates above which a full stable sort beats lazy selection
@@ -79,8 +86,7 @@ def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf):
     if p > FULL_SORT_FROM:
         sort_all(qbuf, active, p)
         ordered = p
-    h = 0.5 / C
-    a = 1.0 + h / sqnorm if code == SPA2 else 1.0  # SPA-II: theta = a T
+    b = spa2_b(sqnorm, C) if code == SPA2 else 1.0  # SPA-II: theta = a T, b = 1/a
     J = 0
     S = 0.0
     for k in range(1, p + 1):  # the support-class search
@@ -89,7 +95,7 @@ def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf):
             ordered = k
         q = -qbuf[k - 1]
         if code == SPA2:
-            thr = spa2_test(k, S, sqnorm, h)  # derived SPA-II test
+            thr = spa2_test(k, S, b)  # derived SPA-II test
         else:
             thr = hard_test(k, S)  # Eq. (8)
         if not q > thr:
@@ -116,7 +122,7 @@ def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf):
         if capped:
             tau = capped_tau(-qbuf[k], J, S, C)
         else:
-            tau = support_tau(-qbuf[k], J, S, a)  # without cancellation
+            tau = support_tau(-qbuf[k], J, S, b)  # without cancellation
         coef[u] = -tau
         T += tau
     coef[y] = T  # w_y += (sum tau) x

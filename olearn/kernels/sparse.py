@@ -81,7 +81,7 @@ def csr_rows(X, dense_view: bool = False, intercept_scaling: float = 0.0) -> tup
     >>> [block[1].tolist() for block in rows], rows[1][2].tolist()
     ([[0, 1], [2, 2]], [0.5, 0.5])
     """
-    return _with_intercept(csr_arrays(X, dense_view), X.shape[1], intercept_scaling)
+    return with_intercept(csr_arrays(X, dense_view), X.shape[1], intercept_scaling)
 
 
 # Row primitives: ``rows`` is the tuple of CSR blocks of :func:`csr_rows`; row i is the
@@ -358,10 +358,11 @@ def rows_from_csr(indptr, indices, data, n_features: int, intercept_scaling: flo
         np.ascontiguousarray(indices, dtype=index_dtype(n_features)),
         np.ascontiguousarray(data, dtype=np.float64),
     )
-    return _with_intercept(main, n_features, intercept_scaling)
+    return with_intercept(main, n_features, intercept_scaling)
 
 
-def _with_intercept(main: tuple, n_features: int, intercept_scaling: float) -> tuple:
+def with_intercept(main: tuple, n_features: int, intercept_scaling: float) -> tuple:
+    """``(main,)``, or ``(main, column)`` with the intercept column's block (:func:`csr_rows`)."""
     s = float(intercept_scaling)
     if s <= 0.0:
         return (main,)

@@ -41,9 +41,11 @@ from olearn.kernels.sparse import (
     CSR_PROBLEMS,
     NOT_FINITE,
     csr_rows,
+    index_dtype,
     rows_from_csr,
     scan_csr,
     scan_dense,
+    with_intercept,
 )
 
 FLOAT_MAX = float(np.finfo(np.float64).max)
@@ -238,10 +240,13 @@ class OnlineEngine:
             and indptr.dtype.kind in "iu" and indices.dtype.kind in "iu"
         ):  # fmt: skip
             raise ValueError(f"{self.owner}: malformed CSR rows: indptr, indices: 1-D integers")
-        if not isinstance(data, np.ndarray):
+        if not isinstance(data, np.ndarray) or data.dtype != np.float64:
             data = np.asarray(data)
-        if data.ndim != 1 or data.dtype.kind not in "iuf":
-            raise ValueError(f"{self.owner}: malformed CSR rows: data must be 1-D real numbers")
+            if data.ndim != 1 or data.dtype.kind not in "iuf":
+                raise ValueError(f"{self.owner}: malformed CSR rows: data must be 1-D reals")
+            data = data.astype(np.float64)  # one kernel type (and the scan's)
+        elif data.ndim != 1:
+            raise ValueError(f"{self.owner}: malformed CSR rows: data must be 1-D reals")
         problem, largest, ordered = scan_csr(indptr, indices, data, d)
         if problem == NOT_FINITE:
             raise ValueError(f"{self.owner}: X holds NaN or infinity (a value must be finite)")
@@ -333,21 +338,32 @@ class OnlineEngine:
         indices and values of X's columns) and its label, checked as :meth:`check` checks them
         (structure, finite values, ``||x||^2``, the label), then one step; equal to
         ``learn_rows((np.array([0, len(indices)]), indices, values), [label])`` without the
-        batch's bookkeeping.  A new label takes :meth:`learn_rows` (class growth)."""
+        batch's bookkeeping.  Anything but a known label and a canonical row of the kernels'
+        dtypes (a new class, unsorted indices, other dtypes, a refusal) takes that path."""
         y = self._label_index(label)
         indptr = np.array([0, indices.shape[0]], dtype=np.int64)
-        if y is None:
-            labels = np.empty(1, dtype=object)
-            labels[0] = label
-            self.learn_rows((indptr, indices, values), labels)
-            return
-        rows, _ = self.rows((indptr, indices, values))
-        y_idx = np.array([y], dtype=np.int64)
-        if self.classes.shape[0] > 1:
-            self.n_updates += int(self._epoch(rows, y_idx, _ORDER_ONE, _NO_MISTAKES, None))
-        else:
-            self._count_passive(1)
-        self.t += 1
+        if (
+            y is not None
+            and indices.dtype == index_dtype(self.n_features)
+            and (values.dtype == np.float64 and indices.ndim == 1 and values.ndim == 1)
+        ):
+            problem, largest, ordered = scan_csr(indptr, indices, values, self.n_features)
+            if not problem and ordered:
+                main = (indptr, indices, values)
+                rows = with_intercept(main, self.n_features, self.column_value())
+                s = self.column_value()
+                self._check_norms(largest + s * s, rows)
+                if self.classes.shape[0] > 1:
+                    n = self._epoch(rows, np.array([y], dtype=np.int64), _ORDER_ONE,
+                                    _NO_MISTAKES, None)  # fmt: skip
+                    self.n_updates += int(n)
+                else:
+                    self._count_passive(1)
+                self.t += 1
+                return
+        labels = np.empty(1, dtype=object)
+        labels[0] = label
+        self.learn_rows((indptr, indices, values), labels)
 
     def _label_index(self, label):
         """One label's class index (None if it is not a class yet), refused as

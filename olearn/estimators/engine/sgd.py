@@ -8,12 +8,16 @@ regularised: Bottou), so its rows are X's alone and the kernel keeps the bias.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import scipy.sparse as sp
 
 from olearn._budget import model_bytes
 from olearn.estimators.engine.base import OnlineEngine
 from olearn.estimators.engine.linear import MAX_STEP, load_kernel
+
+MAX_GRADIENT = 1e300  # |s y x_j|: finite, with room for the step's other term
 
 
 class SGDEngine(OnlineEngine):
@@ -62,10 +66,17 @@ class SGDEngine(OnlineEngine):
         return model_bytes(P, n_features, copies=copies), f"{what} (weights, clocks, rates)"
 
     def _weight_range(self, largest: float) -> tuple[float, float, str]:
-        # one step moves a score by at most eta s ||x||^2, eta <= 1 / (lam t0)
+        # one step moves a score by at most eta s ||x||^2, eta <= 1 / (lam t0); and the
+        # weighted hinge's gradient s y x itself must be a float64 (|s x_j| <= s ||x||)
         step = largest / (self.lam * self.t0)
         high = max(1.0, MAX_STEP / step) if step > 0 else np.inf
-        return 0.0, high, f"a step's eta s ||x||^2 must stay <= {MAX_STEP:.0e}"
+        if largest > 0:
+            high = min(high, max(1.0, MAX_GRADIENT / math.sqrt(largest)))
+        why = (
+            f"a step's eta s ||x||^2 must stay <= {MAX_STEP:.0e} and the gradient s ||x|| <= "
+            f"{MAX_GRADIENT:.0e}"
+        )
+        return 0.0, high, why
 
     def _allocate(self) -> None:
         K, d = self.classes.shape[0], self.n_features
