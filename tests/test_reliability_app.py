@@ -50,6 +50,21 @@ def worst_hand_over(**fields) -> dict:
     return {"pg": ";".join(f"{k}={v}" for k, v in parts.items())}
 
 
+def placed_hand_over(pts: str) -> dict:
+    """A hand-over link of placed points ``pts`` (``x1,x2,c_...``), its other fields valid."""
+    run = PlaygroundRun(("pa",), points=((0.0, 1.0, 0), (1.0, 0.0, 1)))
+    pg = instance_to_url(run.hand_over("pa", 1))["pg"]
+    return {"pg": re.sub(r"pts=[^;]*", f"pts={pts}", pg)}
+
+
+@pytest.mark.parametrize("pts", ["", "1,1,0", "1,1,0_2,2,0"])
+def test_a_hand_over_of_fewer_than_two_points_or_one_class_is_malformed(pts):
+    """Issue 30, item 16: no stream to learn from is a malformed link (None: the page's
+    gentle note and its default instance), never a hand-over of n = 0 at t = -1."""
+    assert instance_from_url(placed_hand_over("0,1,0_1,0,1")) is not None  # the valid one
+    assert instance_from_url(placed_hand_over(pts)) is None
+
+
 def test_the_link_that_allocated_gigabytes_is_clamped_within_the_budget():
     """Issue 22, item 2: n=2000, K=12, t=1999, test share 0.89: the test set was 16,182
     examples and every snapshot's scores against it (2001 x 12 x 16,182 floats) 3.1 GB per
@@ -221,6 +236,9 @@ def test_as_text_escapes_every_markdown_character(name):
          "1e+308"),
         ("pages/spa.py", {"scenario": "playground", **worst_hand_over(n=2000, test=0.89)},
          "0.89"),
+        # issue 30, item 16: zero or one placed point decoded to n = 0, t = -1 (an error box)
+        *(("pages/spa.py", {"scenario": "playground", **placed_hand_over(pts)}, "Playground")
+          for pts in ("", "1,1,0", "1,1,0_2,2,0")),
     ],
 )  # fmt: skip
 def test_hostile_links_give_a_gentle_note_not_an_error_box(monkeypatch, page, query, note):
