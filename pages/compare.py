@@ -20,6 +20,7 @@ from olearn.teaching.compare import (
     runs_from_a_link,
     starting_settings,
 )
+from olearn.teaching.hypers import c_grids
 from olearn.teaching.settings import CompareRun
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
@@ -27,11 +28,7 @@ require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 L = lang()
 ui = Controls("cmp")
 ALGOS = [*registry.keys(view="compare", averaged=True), "maxent", "svm"]
-C_GRIDS = {
-    "0.01, 0.1, 1": (0.01, 0.1, 1.0),
-    "0.001 … 10": (0.001, 0.01, 0.1, 1.0, 10.0),
-    "1": (1.0,),
-}
+C_GRIDS = c_grids("compare")  # quick, the protocol's, the default alone: from the registry
 
 
 def label(key):  # "svm" runs olearn's own Crammer-Singer solver (baselines.svm_implementation)

@@ -11,7 +11,13 @@ from olearn.app.cached import comparison, cw_noise, cw_step, spa_views, stream_v
 from olearn.app.frame import require_frame
 from olearn.app.ui import Controls, guard, lang, plot, query_param, tr
 from olearn.teaching.lesson import C_GRID, STEPS, deep_link
-from olearn.teaching.settings import CompareRun, PlaygroundRun, SpaScenario, default_cw
+from olearn.teaching.settings import (
+    DEFAULT_SPA,
+    CompareRun,
+    PlaygroundRun,
+    SpaScenario,
+    default_cw,
+)
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
@@ -34,7 +40,7 @@ def current() -> int:
 
 def spa_scenario(params: dict) -> SpaScenario:
     rule = {"SPA": None, "SPA-I": "I", "SPA-II": "II"}[params["rule"]]
-    return SpaScenario(params["scenario"], rule, float(params.get("C", 1.0)))
+    return SpaScenario(params["scenario"], rule, float(params.get("C", DEFAULT_SPA.C)))
 
 
 def view(step) -> int | None:
@@ -42,7 +48,7 @@ def view(step) -> int | None:
     p = step.params
     if step.view == "stream":
         keys = tuple(p["algos"].split(","))
-        run = PlaygroundRun(keys, p["kind"], p["n"], p["K"], p["noise"], seed=p["seed"], C=p["C"])
+        run = PlaygroundRun(keys, p["kind"], p["n"], p["K"], p["noise"], seed=p["seed"])
         views = stream_views(run, L, True, (520, 300), p["t"])  # the figures at step t
         plot(views["planes"], key="lesson.planes")
         plot(views["curves"], key="lesson.curve")

@@ -42,7 +42,15 @@ def worst_hand_over(**fields) -> dict:
     """The SPA page's URL for the largest run the bounds allow (4 CW learners, every number at
     its bound), with ``fields`` written over it as raw text."""
     run = PlaygroundRun(
-        CW, "blobs", MAX_POINTS, MAX_CLASSES, 0.9, 1.99, seed=2**32 - 1, C=1e6, test_fraction=0.5
+        CW,
+        "blobs",
+        MAX_POINTS,
+        MAX_CLASSES,
+        0.9,
+        1.99,
+        seed=2**32 - 1,
+        C=URL_BOUNDS["C"][2],
+        test_fraction=0.5,
     )
     base = instance_to_url(run.hand_over(CW[-1], MAX_POINTS - 1))
     parts = dict(item.split("=", 1) for item in base["pg"].split(";"))

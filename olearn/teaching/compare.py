@@ -18,8 +18,10 @@ from olearn import registry
 from olearn._budget import model_bytes, require
 from olearn.experiments.engine import Execution
 from olearn.experiments.protocol import DataRef, ProtocolConfig, run_protocol
+from olearn.teaching.hypers import quick_c_grid, view_hyper
 
 DEFAULT_ALGORITHMS = tuple(registry.keys(view="compare", default=True))
+QUICK_C_GRID = quick_c_grid("compare")  # the registry's default C and two decades below
 
 
 @dataclass(frozen=True)
@@ -30,13 +32,13 @@ class Settings:
     epochs: int = 1
     max_samples: int = 600
     scale: str = "none"
-    c_grid: tuple = (0.01, 0.1, 1.0)
+    c_grid: tuple = QUICK_C_GRID
 
 
 # The Table 4 reproduction's protocol (olearn.experiments.table4 / protocol defaults): full
 # data, 10 folds, 10 epochs (the last epochs of its table), unit rows, the registry's C grid.
 PAPER_SETTINGS = Settings(
-    folds=10, epochs=10, max_samples=0, scale="l2", c_grid=(0.001, 0.01, 0.1, 1.0, 10.0)
+    folds=10, epochs=10, max_samples=0, scale="l2", c_grid=view_hyper("compare", "C").grid
 )
 
 
@@ -144,12 +146,16 @@ def run_bytes(data, algorithms: Sequence[str], folds: int) -> tuple[int, str]:
     >>> nbytes, what = run_bytes(make_toy("blobs", n_samples=30), ["perceptron", "cw"], 5)
     >>> nbytes, what
     (2160, '2 learners x 5 folds of 3 classes x 3 features (6 model copies per fold)')
+    >>> run_bytes(make_toy("blobs", n_samples=30), ["svm", "maxent"], 5)[0]  # the baselines
+    1440
     """
     if not hasattr(data, "X"):
         return 0, ""
     n_classes = int(np.unique(np.asarray(data.y)).size)
     n_features = int(data.X.shape[1]) + 1  # + the bias column
-    copies = sum(4 if registry.get(k).family == "cw" else 2 for k in algorithms)
+    from olearn.experiments.baselines import learner  # any key the protocol takes
+
+    copies = sum(4 if learner(k).family == "cw" else 2 for k in algorithms)
     nbytes = model_bytes(n_classes, n_features, copies * int(folds))
     what = (
         f"{len(algorithms)} learners x {int(folds)} folds of {n_classes:,} classes x "
@@ -161,7 +167,7 @@ def run_bytes(data, algorithms: Sequence[str], folds: int) -> tuple[int, str]:
 def compare(
     data,
     algorithms: Sequence[str] = DEFAULT_ALGORITHMS,
-    c_grid=(0.01, 0.1, 1.0),
+    c_grid=QUICK_C_GRID,
     epochs: int = 1,
     folds: int = 5,
     seed: int = 0,

@@ -17,9 +17,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+from olearn.teaching.hypers import grid_label, quick_c_grid
 from olearn.teaching.strings import t
 
-STREAM = {"kind": "blobs", "n": 150, "K": 3, "noise": 0.0, "seed": 0, "C": 1.0, "t": 150}
+C_GRID = quick_c_grid("compare")  # the compare view's C grid (the registry's, quick)
+STREAM = {"kind": "blobs", "n": 150, "K": 3, "noise": 0.0, "seed": 0, "t": 150}
 REAL = {  # the compare view: embedded handwritten digits, a small protocol
     "data": "digits",
     "algos": "perceptron,pa1,spa1,arow,scw1",
@@ -27,10 +29,9 @@ REAL = {  # the compare view: embedded handwritten digits, a small protocol
     "epochs": 1,
     "max": 600,
     "seed": 0,
-    "grid": "0.01, 0.1, 1",  # the Compare page's name for the C grid below
+    "grid": grid_label(C_GRID),  # the Compare page's name for the C grid
     "scale": "none",
 }
-C_GRID = (0.01, 0.1, 1.0)
 
 
 @dataclass(frozen=True)

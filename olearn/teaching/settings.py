@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from olearn.teaching.hypers import algorithm_hyper, view_hyper
+
 if TYPE_CHECKING:
     from olearn.teaching.instances import Instance
     from olearn.teaching.stream import StreamRun
@@ -42,7 +44,7 @@ class PlaygroundRun:
     noise: float = 0.0
     margin: float = 0.5
     seed: int = 0
-    C: float = 1.0
+    C: float = view_hyper("playground", "C").default
     bias: bool = True
     points: tuple | None = None
     test_fraction: float = 0.0
@@ -117,7 +119,7 @@ class SpaScenario:
 
     name: str = "pa-failure"
     variant: str | None = None
-    C: float = 0.3
+    C: float = algorithm_hyper("spa1", "C").default
     seed: int = 0
     K: int | None = None
     playground: HandOver | None = field(default=None)
@@ -192,10 +194,12 @@ def default_playground() -> PlaygroundRun:
     from olearn import registry
 
     keys = tuple(registry.keys(view="playground", default=True))
-    return PlaygroundRun(keys, "blobs", 150, 3, 0.0, seed=0, C=1.0, test_fraction=0.2)
+    C = view_hyper("playground", "C").default
+    return PlaygroundRun(keys, "blobs", 150, 3, 0.0, seed=0, C=C, test_fraction=0.2)
 
 
-DEFAULT_SPA = SpaScenario("pa-failure", None, 0.3, 0, None)  # the SPA page on arrival
+# the SPA page on arrival: PA's failure, SPA-I/II's C at the registry's default
+DEFAULT_SPA = SpaScenario("pa-failure", None, algorithm_hyper("spa1", "C").default, 0, None)
 
 
 def default_cw(rule: str | None = None) -> CwWalk:
