@@ -10,14 +10,8 @@ import streamlit as st
 from olearn.app.cached import comparison, cw_noise, cw_step, spa_views, stream_views
 from olearn.app.frame import require_frame
 from olearn.app.ui import Controls, guard, lang, plot, query_param, tr
-from olearn.teaching.lesson import C_GRID, STEPS, deep_link
-from olearn.teaching.settings import (
-    DEFAULT_SPA,
-    CompareRun,
-    PlaygroundRun,
-    SpaScenario,
-    default_cw,
-)
+from olearn.teaching.lesson import C_GRID, STEPS, deep_link, playground_run
+from olearn.teaching.settings import DEFAULT_SPA, CompareRun, SpaScenario, default_cw
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
@@ -47,8 +41,7 @@ def view(step) -> int | None:
     """Draw ``step``'s view; returns the SPA walkthrough's length when it has one."""
     p = step.params
     if step.view == "stream":
-        keys = tuple(p["algos"].split(","))
-        run = PlaygroundRun(keys, p["kind"], p["n"], p["K"], p["noise"], seed=p["seed"])
+        run = playground_run(p)  # the run its page computes from the link below
         views = stream_views(run, L, True, (520, 300), p["t"])  # the figures at step t
         plot(views["planes"], key="lesson.planes")
         plot(views["curves"], key="lesson.curve")

@@ -221,7 +221,7 @@ with guard():
             "kind",
             tr("play.kind"),
             (*KINDS, "placed"),
-            "blobs",
+            D.kind,
             where=c1,
             format_func=lambda k: tr(f"play.kind.{k}"),
         )
@@ -293,6 +293,7 @@ with guard():
             n,
             K,
             noise,
+            D.margin,
             seed=seed,
             C=C,
             bias=bias,

@@ -19,6 +19,7 @@ import numpy as np
 import streamlit as st
 
 from olearn._budget import APP_BYTES
+from olearn.teaching.demo_stream import PLAYER_START
 from olearn.teaching.settings import CompareRun, CwWalk, PlaygroundRun, SpaScenario
 
 
@@ -410,7 +411,7 @@ def sgd_page(lam: float, epochs: int, seed: int, lang: str):
 # -- prepared when the server starts --------------------------------------------------------
 
 PLAYGROUND_HEIGHTS = (640, 420)  # the Playground's figure heights outside presentation mode
-PLAYGROUND_T = 20  # the Playground's first frame on arrival
+PLAYGROUND_T = PLAYER_START  # the Playground's first frame on arrival (the demo's rule)
 CW_T = 7  # the CW page's example on arrival (1-based)
 CW_NOISE = (0.2, 3)  # the CW page's label-noise experiment on arrival: noise, passes
 

@@ -17,9 +17,12 @@ True
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
+from olearn.teaching.demo_stream import STREAM as DEMO_STREAM
+from olearn.teaching.demo_stream import first_teaching_seed
 from olearn.teaching.hypers import algorithm_hyper, view_hyper
 
 if TYPE_CHECKING:
@@ -189,13 +192,31 @@ class CompareRun:
             object.__setattr__(self, name, int(getattr(self, name)))
 
 
+@functools.cache
 def default_playground() -> PlaygroundRun:
-    """The Playground's setting on arrival (its widgets' defaults read this)."""
+    """The Playground's setting on arrival (its widgets' defaults read this): the registry's
+    default learners and C, on the stream :mod:`olearn.teaching.demo_stream`'s rule chooses
+    (separable, the Perceptron visibly wrong after the player's start, PA a different curve).
+
+    >>> run = default_playground()
+    >>> run.kind, run.n, run.test_fraction, run.seed == first_teaching_seed()
+    ('separable', 150, 0.2, True)
+    """
     from olearn import registry
 
     keys = tuple(registry.keys(view="playground", default=True))
-    C = view_hyper("playground", "C").default
-    return PlaygroundRun(keys, "blobs", 150, 3, 0.0, seed=0, C=C, test_fraction=0.2)
+    s = DEMO_STREAM
+    return PlaygroundRun(
+        keys,
+        s["kind"],
+        s["n"],
+        s["K"],
+        s["noise"],
+        s["margin"],
+        seed=first_teaching_seed(),
+        C=view_hyper("playground", "C").default,
+        test_fraction=s["test"],
+    )
 
 
 # the SPA page on arrival: PA's failure, SPA-I/II's C at the registry's default
