@@ -9,7 +9,7 @@ import streamlit as st
 
 from olearn.app.cached import comparison, cw_noise, cw_step, spa_views, stream_views
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, guard, lang, plot, query_param, tr
+from olearn.app.ui import Controls, guard, lang, plot, progress_bar, query_param, tr
 from olearn.teaching.lesson import C_GRID, STEPS, deep_link, playground_run
 from olearn.teaching.settings import DEFAULT_SPA, CompareRun, SpaScenario, default_cw
 
@@ -69,7 +69,6 @@ def view(step) -> int | None:
         _, fig = cw_noise(float(p["noise"]), int(p["passes"]), 0, L)
         plot(fig, key="lesson.noise")
         return None
-    bar = st.progress(0.0, tr("lesson.progress"))
     setting = CompareRun(
         p["data"],
         tuple(p["algos"].split(",")),
@@ -80,12 +79,12 @@ def view(step) -> int | None:
         p["max"],
         p["scale"],
     )
-    res, fig_err, _, _ = comparison(
-        setting,
-        L,
-        progress=lambda share, msg: bar.progress(min(share, 1.0), tr("lesson.progress")),
-    )
-    bar.empty()
+    with progress_bar(tr("lesson.progress")) as bar:  # gone when it ends, error or not
+        res, fig_err, _, _ = comparison(
+            setting,
+            L,
+            progress=lambda share, msg: bar.progress(min(share, 1.0), tr("lesson.progress")),
+        )
     plot(fig_err, key="lesson.real")
     return None
 

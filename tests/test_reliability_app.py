@@ -281,3 +281,41 @@ def test_bounds_are_the_ones_the_playground_offers():
     clamped) and keep the worst run within the budget."""
     assert URL_BOUNDS["n"][2] == MAX_POINTS >= 400 and URL_BOUNDS["test"][2] >= 0.5
     assert math.isfinite(hand_over_bytes(instance_from_url(worst_hand_over())))
+
+
+@pytest.mark.parametrize(
+    ("page", "query", "entry"),
+    [
+        ("pages/compare.py", {"data": "digits", "max": "300", "run": "1"}, "comparison"),
+        ("pages/lesson.py", {"step": "8"}, "comparison"),
+        ("pages/reproduce.py", {"mode": "quick"}, "repro_run"),
+    ],
+)
+def test_a_failed_long_run_leaves_no_empty_progress_bar_above_its_error(
+    monkeypatch, page, query, entry
+):
+    """Issue 31: the Compare page left an empty progress bar above the error of a failed run."""
+    import olearn.app.cached
+
+    def broken(*args, **kwargs):
+        raise ValueError("this data cannot be compared")
+
+    monkeypatch.delenv("OLEARN_APP_RAISE", raising=False)
+    monkeypatch.setattr(olearn.app.cached, entry, broken)
+    at = open_page_unchecked(page, query)
+    assert not at.exception
+    assert at.error and "cannot be compared" in re.sub(r"\\(.)", r"\1", at.error[0].value)
+    assert not at.get("progress")
+
+
+def open_page_unchecked(page: str, query: dict):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app_support import APP, page_file
+
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page(page_file(page)).run()
+    return at

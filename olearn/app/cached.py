@@ -229,6 +229,7 @@ def comparison(setting: CompareRun, lang: str, upload: bytes | None = None, prog
             progress=progress,
             scale=setting.scale,
             budget=APP_BYTES,
+            fit_intercept=setting.intercept,
         )
         return res, error_figure(res, lang), curves_figure(res, lang), time_figure(res, lang)
 

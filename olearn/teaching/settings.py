@@ -172,7 +172,7 @@ class CwWalk:
 class CompareRun:
     """One Compare run: data set ``name`` (or an upload, by its content's ``digest`` and
     ``filename``), ``algorithms`` over ``c_grid``, the protocol (``epochs``, ``folds``,
-    ``seed``, ``max_samples``: 0 for all) and the feature ``scale``."""
+    ``seed``, ``max_samples``: 0 for all), the feature ``scale`` and the ``intercept``."""
 
     name: str | None
     algorithms: tuple[str, ...]
@@ -184,6 +184,7 @@ class CompareRun:
     scale: str = "none"
     digest: str | None = None
     filename: str | None = None
+    intercept: bool = False
 
     def __post_init__(self):
         object.__setattr__(self, "algorithms", tuple(self.algorithms))

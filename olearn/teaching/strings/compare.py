@@ -51,9 +51,37 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cmp.epochs": ("Epochs", "エポック数"),
     "cmp.folds": ("Folds", "分割数"),
     "cmp.max_samples": ("Subsample (0 = all)", "サブサンプル (0 = 全部)"),
-    "cmp.scale": ("Row scaling", "行の正規化"),
+    "cmp.scale": ("Scaling", "スケーリング"),
     "cmp.scale.none": ("none (the paper's features)", "なし (論文の素性)"),
-    "cmp.scale.l2": ("unit length (L2)", "単位長 (L2)"),
+    "cmp.scale.l2": ("rows to unit length (L2)", "行を単位長に (L2)"),
+    "cmp.scale.standard": ("columns standardised", "列を標準化"),
+    "cmp.intercept": ("Intercept", "切片"),
+    "cmp.intercept.on": ("with an intercept", "切片あり"),
+    "cmp.intercept.off": ("no intercept", "切片なし"),
+    "cmp.ran": (
+        "{folds}-fold cross-validation, {epochs} epoch(s), scaling: {scale}, {intercept}.",
+        "{folds} 分割交差検証、{epochs} エポック、スケーリング: {scale}、{intercept}。",
+    ),
+    "cmp.note.baseline": (
+        "Always answering the most frequent class: {error} % error on the same folds.",
+        "常に最も多いクラスと答えた場合: 同じ分割で誤り率 {error} %。",
+    ),
+    "cmp.note.trivial": (
+        "Every learner is no better than always answering the most frequent class "
+        "({error} % error): these numbers say little about the learners. Try standardised "
+        "columns, an intercept or more epochs.",
+        "どの学習器も、常に最も多いクラスと答える場合 (誤り率 {error} %) より良くありません: "
+        "この数字は学習器についてほとんど何も語りません。列の標準化・切片・エポック数の"
+        "増加を試してください。",
+    ),
+    "cmp.note.off_centre": (
+        "The data's mean lies {spreads} standard deviations from the origin: a linear model "
+        "through the origin (or one with a small intercept) cannot separate classes that far "
+        "out. Standardise the columns.",
+        "データの平均が原点から標準偏差の {spreads} 倍離れています: 原点を通る線形モデル "
+        "(あるいは小さな切片をもつもの) ではこれほど遠くのクラスを分けられません。列を"
+        "標準化してください。",
+    ),
     "cmp.run": ("Run the comparison", "比較を実行"),
     "cmp.press_run": (
         "Choose the settings and press the button.",
@@ -88,10 +116,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{ours} 件 (論文: 全部)",
     ),
     "cmp.caveat.scale": (
-        "row scaling {ours} (reproduction: {paper})",
-        "行の正規化 {ours} (再現: {paper})",
+        "scaling {ours} (reproduction: {paper})",
+        "スケーリング {ours} (再現: {paper})",
     ),
     "cmp.caveat.c_grid": ("C grid {ours} (reproduction {paper})", "C の候補 {ours} (再現 {paper})"),
+    "cmp.caveat.intercept": ("an intercept (paper: none)", "切片あり (論文: なし)"),
     "cmp.all": ("all", "全部"),
     "cmp.protocol": (
         "The protocol's choices (as the CLI prints them)",
