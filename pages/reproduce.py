@@ -18,11 +18,12 @@ with guard():
     cat = repro_catalogue()
     titles = dict(zip(cat["id"], cat["title"]))
     ids = cat["id"].tolist()
+    offline = cat.loc[cat["offline"], "id"].tolist()  # runs in a hall without the internet
     id_ = ui.select(
         "id",
         tr("rep.choose"),
         ids,
-        ids[0],
+        (offline or ids)[0],
         format_func=lambda i: tr(f"rep.name.{i}") if titles[i] else f"{i} (—)",
     )
     if not dict(zip(cat["id"], cat["available"]))[id_]:

@@ -176,6 +176,9 @@ def reproduce_claim(calls, query) -> None:
         assert id_ == query["id"] and quick
         result, _ = cached.repro_run(id_, quick, "en")
         assert len(result.table) and result.table["ours"].notna().all()
+        # "digits is not the paper's data ... the paper column stays empty"
+        assert set(result.table["dataset"]) == {"digits"} and result.table["paper"].isna().all()
+        assert "not the paper's data" in result.summary
 
 
 def lesson_claim(calls, query) -> None:

@@ -76,6 +76,9 @@ def main() -> None:
             key="present",
             help=t("ui.present.help", lang),
         )
+        share = st.sidebar.button(  # opens after the page ran: its link is then complete
+            t("ui.share.button", lang), icon=":material/qr_code_2:", key="ui.share"
+        )
         with st.sidebar.expander(t("ui.share", lang), icon=":material/link:"):
             st.caption(t("ui.share.help", lang))
             st.caption(t("ui.png_hint", lang))
@@ -90,6 +93,10 @@ def main() -> None:
         # compiled in the background meanwhile (olearn._warmup.page_running)
         with guard(), _warmup.page_running():
             navigation.run()
+        if "all" not in hidden and share:  # the link with this run's state, and its QR code
+            from olearn.app import share as sharing
+
+            sharing.dialog(lang)
         if not _warmup.warming():  # the page is drawn: the notice goes, unless still true
             notice.empty()
         if _warmup.enabled():  # once per process: see olearn._warmup.start_background
