@@ -5,7 +5,7 @@ import streamlit as st
 from olearn.app.cached import repro_catalogue, repro_run
 from olearn.app.frame import require_frame
 from olearn.app.ui import Controls, blank_missing, guard, header, lang, plot, progress_bar, tr
-from olearn.teaching.reproduce import extra_tables, localized, start_mode
+from olearn.teaching.reproduce import extra_tables, first_shown, localized, start_mode
 from olearn.teaching.reproduce_summary import summary_lines
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
@@ -18,12 +18,11 @@ with guard():
     cat = repro_catalogue()
     titles = dict(zip(cat["id"], cat["title"]))
     ids = cat["id"].tolist()
-    offline = cat.loc[cat["offline"], "id"].tolist()  # runs in a hall without the internet
     id_ = ui.select(
         "id",
         tr("rep.choose"),
         ids,
-        (offline or ids)[0],
+        first_shown(cat),  # one that runs in a hall without the internet
         format_func=lambda i: tr(f"rep.name.{i}") if titles[i] else f"{i} (—)",
     )
     if not dict(zip(cat["id"], cat["available"]))[id_]:

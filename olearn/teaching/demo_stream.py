@@ -72,8 +72,14 @@ def check_setting(setting) -> DemoCheck:
     from dataclasses import replace
 
     run = replace(setting, keys=("perceptron", "pa")).stream()
-    perceptron, pa = (np.asarray(run.mistakes[k]) for k in ("perceptron", "pa"))
     separable = setting.points is None and setting.kind == "separable" and setting.noise == 0
+    return _check(run, separable)
+
+
+def _check(run, separable: bool) -> DemoCheck:
+    """The rule's numbers on a :class:`~olearn.teaching.stream.StreamRun` of the Perceptron
+    and PA."""
+    perceptron, pa = (np.asarray(run.mistakes[k]) for k in ("perceptron", "pa"))
     wrong = np.flatnonzero(perceptron)
     quiet = len(perceptron) - 1 - int(wrong[-1]) if len(wrong) else len(perceptron)
     late = int(perceptron[PLAYER_START:].sum())
@@ -82,10 +88,10 @@ def check_setting(setting) -> DemoCheck:
 
 def demo_check(seed: int, stream: dict | None = None) -> DemoCheck:
     """The rule's numbers for seed ``seed`` of ``stream`` (default :data:`STREAM`)."""
-    from olearn.teaching.settings import PlaygroundRun
+    from olearn.teaching.stream import run_stream  # (the settings import this module)
 
     s = {**STREAM, **(stream or {})}
-    setting = PlaygroundRun(
+    run = run_stream(
         ("perceptron", "pa"),
         s["kind"],
         s["n"],
@@ -95,7 +101,7 @@ def demo_check(seed: int, stream: dict | None = None) -> DemoCheck:
         seed=seed,
         test_fraction=s["test"],
     )
-    return check_setting(setting)
+    return _check(run, s["kind"] == "separable" and s["noise"] == 0)
 
 
 @functools.cache

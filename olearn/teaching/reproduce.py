@@ -42,6 +42,17 @@ def catalogue() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+def first_shown(cat: pd.DataFrame) -> str:
+    """The reproduction the page opens on: the first that runs offline (a lecture hall's),
+    else the first.
+
+    >>> first_shown(catalogue())
+    'matsushima-digits'
+    """
+    offline = [i for i, ok in zip(cat["id"], cat["offline"]) if ok]
+    return (offline or list(cat["id"]))[0]
+
+
 def run(id_: str, quick: bool = True, progress: Callable | None = None) -> ReproResult:
     """Run reproduction ``id_`` (``progress(done, total, message)``); a clear error when the
     module is not in this build or its data is missing."""
