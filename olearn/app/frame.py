@@ -82,6 +82,10 @@ def main() -> None:
         with st.sidebar.expander(t("ui.share", lang), icon=":material/link:"):
             st.caption(t("ui.share.help", lang))
             st.caption(t("ui.png_hint", lang))
+        with st.sidebar.expander(t("ui.references", lang), icon=":material/menu_book:"):
+            from olearn.citations import references
+
+            st.markdown("\n".join(f"- {entry}" for entry in references()))
         image_format_choice(t("ui.image_format", lang), t("ui.image_format.help", lang))
     navigation = st.navigation(_groups(lang))
     notice = st.empty()  # the page's first jitted call would otherwise wait silently

@@ -3,10 +3,10 @@
 STRINGS: dict[str, tuple[str, str]] = {
     "cmp.title": ("Compare on real data", "実データで比較"),
     "cmp.intro": (
-        "The protocol of seed 000: K-fold cross-validation, C tuned on one randomly chosen "
+        "The protocol of [[000]]: K-fold cross-validation, C tuned on one randomly chosen "
         "fold, error averaged over the folds. Embedded data run at once; the real corpora "
         "need $OLEARN_DATA. Results are cached: the same settings come back instantly.",
-        "seed 000 の手順: K 分割交差検証、ランダムに選んだ一つの分割で C を調整、誤り率は"
+        "[[000]] の手順: K 分割交差検証、ランダムに選んだ一つの分割で C を調整、誤り率は"
         "分割の平均。同梱データはすぐに実行でき、実コーパスには $OLEARN_DATA が必要です。"
         "結果はキャッシュされ、同じ設定ならすぐに表示されます。",
     ),
@@ -90,7 +90,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cmp.card": ("Dataset card", "データセットカード"),
     "cmp.errors": ("Test error on {dataset}", "{dataset} でのテスト誤り率"),
     "cmp.ours": ("ours", "本実装"),
-    "cmp.paper": ("paper (seed 000 Table 4)", "論文 (seed 000 表 4)"),
+    "cmp.paper": ("paper ([[000]], Table 4)", "論文 ([[000]], 表 4)"),
     "cmp.error_axis": ("error (%)", "誤り率 (%)"),
     "cmp.curves": (
         "Online mistake rate (progressive validation)",
@@ -101,10 +101,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cmp.times": ("Training time per fold", "分割あたりの学習時間"),
     "cmp.time_axis": ("seconds (log)", "秒 (対数)"),
     "cmp.paper_protocol": (
-        "This dataset is in seed 000's Table 4: the settings start from the reproduction's "
+        "This dataset is in Table 4 of [[000]]: the settings start from the reproduction's "
         "protocol (all data, 10 folds, 10 epochs, unit-length rows, C from 0.001 to 10), so "
         "the paper column compares like with like. Any change is noted beside that column.",
-        "このデータセットは seed 000 の表 4 にあります: 設定は再現と同じ手順 (全データ、"
+        "このデータセットは [[000]] の表 4 にあります: 設定は再現と同じ手順 (全データ、"
         "10 分割、10 エポック、行を単位長に正規化、C は 0.001 から 10) から始まるので、"
         "論文の列と同じ条件で比べられます。変更すると論文の列の横に注記が出ます。",
     ),

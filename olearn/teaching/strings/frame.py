@@ -28,6 +28,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "ui.share": ("Link to this view (seed included)", "この画面へのリンク (シード込み)"),
     "ui.share.button": ("Share this view", "この画面を共有"),
+    "ui.references": ("References", "参考文献"),
     "ui.share.title": ("Share this view", "この画面を共有"),
     "ui.share.qr": ("QR code of this view's link", "この画面へのリンクの QR コード"),
     "ui.share.qr_help": (
