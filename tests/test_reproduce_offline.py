@@ -44,7 +44,9 @@ def test_the_digits_reproduction_runs_without_data_or_network(hall):
 def test_the_paper_corpora_reproduction_needs_them(hall):
     """The check can fail: Table 4 on the paper's corpora cannot run in the same hall."""
     with pytest.raises(OSError):
-        reproduction("matsushima-table4").run(quick=True, datasets=("usps",), curves=False)
+        reproduction("matsushima-table4").run(
+            quick=True, datasets=("usps",), curves=False, data_home=str(hall)
+        )  # (named: a process that loaded USPS before keeps it in memory under no name)
 
 
 def test_the_page_offers_the_offline_reproduction_first():

@@ -221,14 +221,26 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{min_margin} (SPA の制約: ≥ {required})。正しく分類: {correct}。",
     ),
     # figure labels
-    "fig.plane": ("Weights w_u, example x", "重み w_u と例 x"),
-    "fig.scores": ("Scores s_u = w_u · x", "スコア s_u = w_u · x"),
-    "fig.margins": ("Margins m_u = s_y − s_u", "マージン m_u = s_y − s_u"),
-    "fig.Q": ("Q_u = (1 − m_u) / ‖x‖²", "Q_u = (1 − m_u) / ‖x‖²"),
-    "fig.tau": ("τ_u = Q_u − θ (solid) over θ (faint)", "τ_u = Q_u − θ (濃) と θ (淡)"),
+    "fig.plane": ("Weights w<sub>u</sub>, example x", "重み w<sub>u</sub> と例 x"),
+    "fig.scores": (
+        "Scores s<sub>u</sub> = w<sub>u</sub> · x",
+        "スコア s<sub>u</sub> = w<sub>u</sub> · x",
+    ),
+    "fig.margins": (
+        "Margins m<sub>u</sub> = s<sub>y</sub> − s<sub>u</sub>",
+        "マージン m<sub>u</sub> = s<sub>y</sub> − s<sub>u</sub>",
+    ),
+    "fig.Q": (
+        "Q<sub>u</sub> = (1 − m<sub>u</sub>) / ‖x‖²",
+        "Q<sub>u</sub> = (1 − m<sub>u</sub>) / ‖x‖²",
+    ),
+    "fig.tau": (
+        "τ<sub>u</sub> = Q<sub>u</sub> − θ (solid), θ (faint)",
+        "τ<sub>u</sub> = Q<sub>u</sub> − θ (濃) と θ (淡)",
+    ),
     "fig.before": ("before", "更新前"),
     "fig.after": ("after", "更新後"),
-    "fig.band": ("margin-1 zone below s_y", "s_y の下のマージン 1 の帯"),
+    "fig.band": ("margin-1 zone below s<sub>y</sub>", "s<sub>y</sub> の下のマージン 1 の帯"),
     "fig.threshold": ("threshold", "しきい値"),
     "fig.C": ("C", "C"),
     "fig.tau_axis": ("τ", "τ"),
