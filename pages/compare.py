@@ -7,7 +7,7 @@ import streamlit as st
 from olearn import registry
 from olearn.app.cached import comparison, dataset_card
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, as_text, guard, header, lang, plot, tr
+from olearn.app.ui import Controls, as_text, guard, header, lang, plot, progress_bar, tr
 from olearn.datasets import names as dataset_names
 from olearn.datasets.upload import MAX_BYTES
 from olearn.teaching.compare import (
@@ -17,9 +17,12 @@ from olearn.teaching.compare import (
     departures,
     display_table,
     learner_label,
+    notes,
     runs_from_a_link,
     starting_settings,
+    table_formats,
 )
+from olearn.teaching.hypers import c_grids
 from olearn.teaching.settings import CompareRun
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
@@ -27,11 +30,7 @@ require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 L = lang()
 ui = Controls("cmp")
 ALGOS = [*registry.keys(view="compare", averaged=True), "maxent", "svm"]
-C_GRIDS = {
-    "0.01, 0.1, 1": (0.01, 0.1, 1.0),
-    "0.001 … 10": (0.001, 0.01, 0.1, 1.0, 10.0),
-    "1": (1.0,),
-}
+C_GRIDS = c_grids("compare")  # quick, the protocol's, the default alone: from the registry
 
 
 def label(key):  # "svm" runs olearn's own Crammer-Singer solver (baselines.svm_implementation)
@@ -69,19 +68,17 @@ def store_results(path, algos, epochs, seed):
     if not st.button(tr("cmp.run"), type="primary", key="cmp.store_run"):
         st.info(tr("cmp.press_run"))
         return
-    bar = st.progress(0.0)
     try:
-        table, note = compare_on_store(
-            path, algos, epochs, seed,
-            progress=lambda share, msg: bar.progress(
-                min(share, 1.0), tr("cmp.progress", message=as_text(msg))
-            ),
-        )  # fmt: skip
+        with progress_bar() as bar:
+            table, note = compare_on_store(
+                path, algos, epochs, seed,
+                progress=lambda share, msg: bar.progress(
+                    min(share, 1.0), tr("cmp.progress", message=as_text(msg))
+                ),
+            )  # fmt: skip
     except ValueError as exc:  # not a store, interrupted, damaged, nothing chosen
-        bar.empty()
         st.error(tr("cmp.store.bad", message=as_text(str(exc))), icon=":material/warning:")
         return
-    bar.empty()
     st.caption(note)
     columns = {c: tr(f"cmp.store.col.{c}") for c in ("algorithm", "error %", "train s", "rows/s")}
     st.dataframe(table.rename(columns=columns), hide_index=True)
@@ -108,19 +105,21 @@ def dataset_controls(source: str) -> dict:
         )
         with st.expander(tr("cmp.card")):
             st.json(dataset_card(name), expanded=1)
-    # a paper dataset starts from the Table 4 reproduction's protocol, others small
-    start = starting_settings(name)
+    # a paper dataset starts from the Table 4 reproduction's protocol, an upload from its
+    # own (standardised columns, an intercept, 10 epochs), others small
+    start = starting_settings(name, upload=source == "upload")
     start_grid = next(k for k, v in C_GRIDS.items() if v == start.c_grid)
-    if st.session_state.get("cmp.last_data", name) != name:  # the dataset changed
+    if st.session_state.get("cmp.last_data", (source, name)) != (source, name):  # changed
         for key, value in (
             ("epochs", start.epochs),
             ("folds", start.folds),
             ("max", start.max_samples),
             ("scale", start.scale),
             ("grid", start_grid),
+            ("intercept", start.intercept),
         ):
             ui.set(key, value)
-    st.session_state["cmp.last_data"] = name
+    st.session_state["cmp.last_data"] = (source, name)
     if start == PAPER_SETTINGS:
         st.caption(tr("cmp.paper_protocol"))
     c1, c2, c3, c4, c5 = st.columns([4, 2, 1, 1, 1])
@@ -136,7 +135,7 @@ def dataset_controls(source: str) -> dict:
     epochs = ui.number("epochs", tr("cmp.epochs"), 1, 20, start.epochs, where=c3, step=1)
     folds = ui.number("folds", tr("cmp.folds"), 2, 10, start.folds, where=c4, step=1)
     seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c5, step=1)
-    m1, m2 = st.columns([4, 2])
+    m1, m2, m3 = st.columns([4, 3, 1.4], vertical_alignment="bottom")
     max_samples = ui.select_slider(
         "max",
         tr("cmp.max_samples"),
@@ -147,12 +146,13 @@ def dataset_controls(source: str) -> dict:
     scale = ui.select(
         "scale",
         tr("cmp.scale"),
-        ["none", "l2"],
+        ["none", "l2", "standard"],
         start.scale,
         where=m2,
         radio=True,
         format_func=lambda v: tr(f"cmp.scale.{v}"),
     )
+    intercept = ui.toggle("intercept", tr("cmp.intercept"), start.intercept, where=m3)
     return {
         "name": name,
         "filename": filename,
@@ -164,6 +164,7 @@ def dataset_controls(source: str) -> dict:
         "seed": int(seed),
         "max_samples": int(max_samples),
         "scale": scale,
+        "intercept": bool(intercept),
     }
 
 
@@ -175,7 +176,7 @@ def dataset_results(source: str, chosen: dict) -> None:
     settings = tuple(v for k, v in chosen.items() if k != "upload")  # what a run is of
     clicked = st.button(tr("cmp.run"), type="primary", key="cmp.run")
     asked = "cmp.ran" not in st.session_state and st.query_params.get("run") == "1"
-    protocol = Settings(folds, epochs, max_samples, scale, C_GRIDS[grid])
+    protocol = Settings(folds, epochs, max_samples, scale, C_GRIDS[grid], chosen["intercept"])
     from_link = asked and runs_from_a_link(name, protocol)  # a long run waits for the click
     if clicked or from_link:
         st.session_state["cmp.ran"] = settings
@@ -186,7 +187,6 @@ def dataset_results(source: str, chosen: dict) -> None:
     if st.session_state.get("cmp.ran") != settings:
         st.info(tr("cmp.press_run"))
         return
-    bar = st.progress(0.0)
     setting = CompareRun(
         name,
         chosen["algos"],
@@ -198,16 +198,17 @@ def dataset_results(source: str, chosen: dict) -> None:
         scale,
         digest=hashlib.sha256(upload).hexdigest() if upload is not None else None,
         filename=chosen["filename"],
+        intercept=chosen["intercept"],
     )
-    res, fig_err, fig_curves, fig_time = comparison(
-        setting,
-        L,
-        upload,
-        progress=lambda share, msg: bar.progress(
-            min(share, 1.0), tr("cmp.progress", message=as_text(msg))
-        ),
-    )
-    bar.empty()
+    with progress_bar() as bar:
+        res, fig_err, fig_curves, fig_time = comparison(
+            setting,
+            L,
+            upload,
+            progress=lambda share, msg: bar.progress(
+                min(share, 1.0), tr("cmp.progress", message=as_text(msg))
+            ),
+        )
     table = res.table
     gaps = departures(name, protocol)
     if gaps and "paper %" in table:  # one line beside the paper column
@@ -217,7 +218,22 @@ def dataset_results(source: str, chosen: dict) -> None:
         )
         table = table.copy()
         table.insert(table.columns.get_loc("paper %") + 1, tr("cmp.caveat"), items)
-    st.dataframe(display_table(table, L), hide_index=True)
+    # what ran, in one visible line (the protocol's full text stays in the expander below)
+    st.caption(
+        tr(
+            "cmp.ran",
+            folds=folds,
+            epochs=epochs,
+            scale=tr(f"cmp.scale.{scale}"),
+            intercept=tr("cmp.intercept.on" if chosen["intercept"] else "cmp.intercept.off"),
+        )
+    )
+    shown = display_table(table, L)
+    st.table(shown.style.format(table_formats(L), na_rep="", subset=[
+        c for c in table_formats(L) if c in shown
+    ]))  # fmt: skip
+    for key, values in notes(res):  # the trivial baseline; a warning when it wins
+        (st.caption if key == "cmp.note.baseline" else st.warning)(tr(key, **values))
     st.download_button(
         tr("ui.download_csv"),
         res.table.to_csv(index=False),

@@ -8,14 +8,17 @@ import streamlit as st
 from olearn.app.cached import cs_figure_at, cs_page, cs_player_views
 from olearn.app.downloads import animation_button, cs_html
 from olearn.app.frame import require_frame
+from olearn.app.hypers import hyper_options
 from olearn.app.player import chart_key, player
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
+from olearn.teaching.hypers import algorithm_hyper
 from olearn.teaching.strings import num
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 L = lang()
 ui = Controls("cs")
+C_HYPER = algorithm_hyper("cs-svm", "C")  # the slider's range and default: the registry's
 hide_all = "all" in ui.hidden
 CHART = chart_key("cs.fig")
 SPEEDS = (2, 5, 10, 20)
@@ -44,7 +47,7 @@ with guard():
     )
     n = ui.select_slider("n", tr("play.n"), [20, 40, 60, 100, 150], 60, where=c2)
     K = ui.slider("K", tr("play.K"), 2, 5, 3, where=c3)
-    C = ui.select_slider("C", "C", [0.01, 0.1, 0.3, 1.0, 3.0, 10.0], 1.0, where=c4)
+    C = ui.select_slider("C", "C", hyper_options(C_HYPER), C_HYPER.default, where=c4)
     seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c5, step=1)
     with st.spinner():
         walk = cs_page(kind, int(n), int(K), float(C), int(seed))

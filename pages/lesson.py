@@ -9,9 +9,9 @@ import streamlit as st
 
 from olearn.app.cached import comparison, cw_noise, cw_step, spa_views, stream_views
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, guard, lang, plot, query_param, tr
-from olearn.teaching.lesson import C_GRID, STEPS, deep_link
-from olearn.teaching.settings import CompareRun, PlaygroundRun, SpaScenario, default_cw
+from olearn.app.ui import Controls, guard, lang, plot, progress_bar, query_param, tr
+from olearn.teaching.lesson import C_GRID, STEPS, deep_link, playground_run
+from olearn.teaching.settings import DEFAULT_SPA, CompareRun, SpaScenario, default_cw
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
@@ -34,15 +34,14 @@ def current() -> int:
 
 def spa_scenario(params: dict) -> SpaScenario:
     rule = {"SPA": None, "SPA-I": "I", "SPA-II": "II"}[params["rule"]]
-    return SpaScenario(params["scenario"], rule, float(params.get("C", 1.0)))
+    return SpaScenario(params["scenario"], rule, float(params.get("C", DEFAULT_SPA.C)))
 
 
 def view(step) -> int | None:
     """Draw ``step``'s view; returns the SPA walkthrough's length when it has one."""
     p = step.params
     if step.view == "stream":
-        keys = tuple(p["algos"].split(","))
-        run = PlaygroundRun(keys, p["kind"], p["n"], p["K"], p["noise"], seed=p["seed"], C=p["C"])
+        run = playground_run(p)  # the run its page computes from the link below
         views = stream_views(run, L, True, (520, 300), p["t"])  # the figures at step t
         plot(views["planes"], key="lesson.planes")
         plot(views["curves"], key="lesson.curve")
@@ -70,7 +69,6 @@ def view(step) -> int | None:
         _, fig = cw_noise(float(p["noise"]), int(p["passes"]), 0, L)
         plot(fig, key="lesson.noise")
         return None
-    bar = st.progress(0.0, tr("lesson.progress"))
     setting = CompareRun(
         p["data"],
         tuple(p["algos"].split(",")),
@@ -81,12 +79,12 @@ def view(step) -> int | None:
         p["max"],
         p["scale"],
     )
-    res, fig_err, _, _ = comparison(
-        setting,
-        L,
-        progress=lambda share, msg: bar.progress(min(share, 1.0), tr("lesson.progress")),
-    )
-    bar.empty()
+    with progress_bar(tr("lesson.progress")) as bar:  # gone when it ends, error or not
+        res, fig_err, _, _ = comparison(
+            setting,
+            L,
+            progress=lambda share, msg: bar.progress(min(share, 1.0), tr("lesson.progress")),
+        )
     plot(fig_err, key="lesson.real")
     return None
 

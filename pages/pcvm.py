@@ -5,7 +5,9 @@ import streamlit as st
 
 from olearn.app.cached import pcvm_figures, pcvm_page
 from olearn.app.frame import require_frame
+from olearn.app.hypers import hyper_options
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
+from olearn.teaching.hypers import algorithm_hyper
 from olearn.teaching.pcvm_walk import sweep_table
 from olearn.teaching.strings import num
 
@@ -13,6 +15,7 @@ require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 L = lang()
 ui = Controls("pcvm")
+LAM = algorithm_hyper("pcvm", "lam")  # the slider's range and default: the registry's
 hide_all = "all" in ui.hidden
 present = hide_all or presenting()  # the figure, the step's text and its buttons side by side
 
@@ -38,8 +41,13 @@ with guard():
         format_func=lambda k: tr(f"play.kind.{k}"),
     )
     n = ui.select_slider("n", tr("play.n"), [30, 60, 80, 120, 200], 80, where=c2)
-    lam = ui.select_slider(
-        "lam", tr("pcvm.lambda"), [0.0, 10.0, 1000.0, 20000.0, 80000.0], 20000.0, where=c3
+    lam = ui.select_slider(  # 0: gamma fixed at 1 (Chen's PCVM), then the registry's range
+        "lam",
+        tr("pcvm.lambda"),
+        [0.0, *hyper_options(LAM)],
+        LAM.default,
+        where=c3,
+        format_func=lambda v: tr("pcvm.gamma_one") if v == 0 else f"{v:g}",
     )
     theta = ui.select_slider("theta", tr("pcvm.theta"), [0.3, 0.5, 0.7, 1.0, 1.5], 0.7, where=c4)
     seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c5, step=1)

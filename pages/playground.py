@@ -7,6 +7,7 @@ from olearn.app import page_path
 from olearn.app.cached import PLAYGROUND_HEIGHTS, PLAYGROUND_T, stream_views
 from olearn.app.downloads import animation_button, stream_html
 from olearn.app.frame import require_frame
+from olearn.app.hypers import hyper_options, view_hypers
 from olearn.app.player import chart_key, player
 from olearn.app.ui import (
     Controls,
@@ -38,7 +39,7 @@ L = lang()
 ui = Controls("play")
 ONLINE = registry.keys(view="playground")
 D = default_playground()  # the arrival's setting (prepared when the server starts)
-C_VALUES = [0.001, 0.01, 0.1, 0.3, 1.0, 3.0, 10.0, 100.0]
+C_VALUES = hyper_options(view_hypers("playground")["C"])  # the registry's range of C
 TEST_SHARES = [0.0, 0.1, 0.2, 0.3, 0.5]
 SPEEDS = (2, 5, 10, 20, 30, 60)
 DEFAULT_POINTS = "-2,1,0;-1.5,2,0;2,1.5,1;1.5,2.5,1;0,-2,2;0.5,-2.5,2;-1,0.5,0;1,0.2,1"
@@ -220,7 +221,7 @@ with guard():
             "kind",
             tr("play.kind"),
             (*KINDS, "placed"),
-            "blobs",
+            D.kind,
             where=c1,
             format_func=lambda k: tr(f"play.kind.{k}"),
         )
@@ -292,6 +293,7 @@ with guard():
             n,
             K,
             noise,
+            D.margin,
             seed=seed,
             C=C,
             bias=bias,

@@ -4,8 +4,8 @@ import streamlit as st
 
 from olearn.app.cached import repro_catalogue, repro_run
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, blank_missing, guard, header, lang, plot, tr
-from olearn.teaching.reproduce import extra_tables, localized, start_mode
+from olearn.app.ui import Controls, blank_missing, guard, header, lang, plot, progress_bar, tr
+from olearn.teaching.reproduce import extra_tables, first_shown, localized, start_mode
 from olearn.teaching.reproduce_summary import summary_lines
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
@@ -22,7 +22,7 @@ with guard():
         "id",
         tr("rep.choose"),
         ids,
-        ids[0],
+        first_shown(cat),  # one that runs in a hall without the internet
         format_func=lambda i: tr(f"rep.name.{i}") if titles[i] else f"{i} (—)",
     )
     if not dict(zip(cat["id"], cat["available"]))[id_]:
@@ -42,16 +42,15 @@ with guard():
             st.info(tr("rep.press_full" if linked == "full" else "rep.press"))
         else:
             ui.values["mode"] = mode
-            bar = st.progress(0.0)
-            result, fig = repro_run(
-                id_,
-                mode == "quick",
-                L,
-                progress=lambda done, total, msg: bar.progress(
-                    min(done / max(total, 1), 1.0), msg[:80]
-                ),
-            )
-            bar.empty()
+            with progress_bar() as bar:  # gone when the run ends, error or not
+                result, fig = repro_run(
+                    id_,
+                    mode == "quick",
+                    L,
+                    progress=lambda done, total, msg: bar.progress(
+                        min(done / max(total, 1), 1.0), msg[:80]
+                    ),
+                )
             st.caption(tr("rep.mode", mode=tr(f"rep.mode.{mode}")))
             st.dataframe(blank_missing(localized(result.table, L)), hide_index=True)
             st.download_button(  # the CSV keeps the original columns and values

@@ -4,12 +4,15 @@ import streamlit as st
 
 from olearn.app.cached import sgd_page
 from olearn.app.frame import require_frame
+from olearn.app.hypers import hyper_options
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
+from olearn.teaching.hypers import algorithm_hyper
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 
 L = lang()
 ui = Controls("sgd")
+LAM = algorithm_hyper("sgd-svm", "lam")  # the slider's range and default: the registry's
 hide_all = "all" in ui.hidden
 present = hide_all or presenting()  # the figure, the step's text and its buttons side by side
 
@@ -26,7 +29,7 @@ with guard():
     )
     row = box.columns([3, 2, 1]) if not hide_all else [None] * 3  # no empty box
     c1, c2, c3 = row
-    lam = ui.select_slider("lam", tr("sgd.lam"), [1e-4, 3e-4, 1e-3, 3e-3, 1e-2], 1e-3, where=c1)
+    lam = ui.select_slider("lam", tr("sgd.lam"), hyper_options(LAM), LAM.default, where=c1)
     epochs = ui.slider("epochs", tr("sgd.epochs"), 1, 5, 3, where=c2)
     seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=c3, step=1)
     with st.spinner():

@@ -10,9 +10,11 @@ import streamlit as st
 
 from olearn.app.cached import spa_views
 from olearn.app.frame import require_frame
+from olearn.app.hypers import hyper_options
 from olearn.app.stepper import block_key, initial_css, stepper
 from olearn.app.ui import Controls, clamp_notes, guard, lang, plot, tr
 from olearn.teaching.hand_over_url import instance_from_url, instance_to_url
+from olearn.teaching.hypers import algorithm_hyper
 from olearn.teaching.settings import DEFAULT_SPA, SpaScenario
 from olearn.teaching.spa_walk import SCENARIOS
 
@@ -23,7 +25,7 @@ ui = Controls("spa")
 RULES = {"SPA": None, "SPA-I": "I", "SPA-II": "II"}
 RULE_OF_SCENARIO = {"printed-I": "SPA-I", "printed-II": "SPA-II"}  # a scenario picks its rule
 BLOCKS = ("spatext", "spatable")  # the per-sub-step containers the stepper shows and hides
-C_VALUES = [0.001, 0.003, 0.01, 0.03, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 3.0, 10.0, 30.0, 100.0]
+C_VALUES = hyper_options(algorithm_hyper("spa1", "C"))  # SPA-I/II's C, from the registry
 
 
 def reset_step():

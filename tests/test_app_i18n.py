@@ -32,6 +32,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 import olearn.teaching.strings as strings_mod  # noqa: E402
 from olearn import datasets, registry  # noqa: E402
 from olearn.app.frame import PAGES  # noqa: E402
+from olearn.citations import SOURCES, cite, expand  # noqa: E402
 from tests.app_support import APP, page_file  # noqa: E402
 
 # Proper nouns, library and notation names that stay as they are in Japanese text.
@@ -55,6 +56,9 @@ VERBATIM_COLUMNS = {"home.col.source", "home.col.licence"}
 def _names() -> set[str]:
     names = {spec.name for spec in registry.ALGORITHMS} | {spec.key for spec in registry.ALGORITHMS}
     names |= set(datasets.names())
+    # the sources' citations and the reference list: bibliographic text, quoted as published
+    names |= {source.full for source in SOURCES.values()}
+    names |= {cite(key, lang) for key in SOURCES for lang in ("en", "ja")}
     return names
 
 
@@ -72,6 +76,7 @@ class _Recorded(str):
 class _RecordingTable(dict):
     def __getitem__(self, key):
         en, ja = dict.__getitem__(self, key)
+        ja = expand(ja, "ja")  # a source's token as the page shows it: its citation
         _Recorded.sink.add(ja)
         return en, _Recorded(ja)
 

@@ -355,8 +355,8 @@ def test_compare_runs_the_protocol_with_progress_and_download():
     at.select_slider(key="cmp.max").set_value(300).run()
     at.button(key="cmp.run").click().run()
     assert_clean(at)
-    table = at.dataframe[0].value
-    assert table["algorithm"].tolist() == ["Perceptron", "SPA-I"]
+    table = at.table[0].value
+    assert table.index.tolist() == ["Perceptron", "SPA-I"] and "key" not in table
     assert table["error %"].between(0, 100).all()
     assert len(charts(at)) == 3
     assert at.get("download_button")
@@ -381,7 +381,7 @@ def test_compare_on_a_paper_dataset_starts_from_the_reproduction_protocol():
     at.number_input(key="cmp.epochs").set_value(2).run()
     at.button(key="cmp.run").click().run()
     assert_clean(at)
-    table = at.dataframe[0].value
+    table = at.table[0].value
     columns = list(table.columns)
     note = columns[columns.index("paper %") + 1]
     assert "3 folds (paper 10)" in table[note].iloc[0]
@@ -705,9 +705,9 @@ def test_compare_link_starts_only_a_short_run():
         "pages/compare.py",
         {"data": "digits", "algos": "perceptron,pa1", "max": "300", "folds": "2", "run": "1"},
     )
-    assert short.dataframe  # ran from the link
+    assert short.table  # ran from the link
     long = open_page("pages/compare.py", {"data": "usps", "run": "1"})
-    assert not long.dataframe  # waits: the paper's protocol on USPS takes minutes
+    assert not long.table  # waits: the paper's protocol on USPS takes minutes
     from olearn.teaching.strings import t
 
     assert any(i.value == t("cmp.press_run") for i in long.info)

@@ -42,12 +42,35 @@ def worst_hand_over(**fields) -> dict:
     """The SPA page's URL for the largest run the bounds allow (4 CW learners, every number at
     its bound), with ``fields`` written over it as raw text."""
     run = PlaygroundRun(
-        CW, "blobs", MAX_POINTS, MAX_CLASSES, 0.9, 1.99, seed=2**32 - 1, C=1e6, test_fraction=0.5
+        CW,
+        "blobs",
+        MAX_POINTS,
+        MAX_CLASSES,
+        0.9,
+        1.99,
+        seed=2**32 - 1,
+        C=URL_BOUNDS["C"][2],
+        test_fraction=0.5,
     )
     base = instance_to_url(run.hand_over(CW[-1], MAX_POINTS - 1))
     parts = dict(item.split("=", 1) for item in base["pg"].split(";"))
     parts.update({k: str(v) for k, v in fields.items()})
     return {"pg": ";".join(f"{k}={v}" for k, v in parts.items())}
+
+
+def placed_hand_over(pts: str) -> dict:
+    """A hand-over link of placed points ``pts`` (``x1,x2,c_...``), its other fields valid."""
+    run = PlaygroundRun(("pa",), points=((0.0, 1.0, 0), (1.0, 0.0, 1)))
+    pg = instance_to_url(run.hand_over("pa", 1))["pg"]
+    return {"pg": re.sub(r"pts=[^;]*", f"pts={pts}", pg)}
+
+
+@pytest.mark.parametrize("pts", ["", "1,1,0", "1,1,0_2,2,0"])
+def test_a_hand_over_of_fewer_than_two_points_or_one_class_is_malformed(pts):
+    """Issue 30, item 16: no stream to learn from is a malformed link (None: the page's
+    gentle note and its default instance), never a hand-over of n = 0 at t = -1."""
+    assert instance_from_url(placed_hand_over("0,1,0_1,0,1")) is not None  # the valid one
+    assert instance_from_url(placed_hand_over(pts)) is None
 
 
 def test_the_link_that_allocated_gigabytes_is_clamped_within_the_budget():
@@ -221,6 +244,9 @@ def test_as_text_escapes_every_markdown_character(name):
          "1e+308"),
         ("pages/spa.py", {"scenario": "playground", **worst_hand_over(n=2000, test=0.89)},
          "0.89"),
+        # issue 30, item 16: zero or one placed point decoded to n = 0, t = -1 (an error box)
+        *(("pages/spa.py", {"scenario": "playground", **placed_hand_over(pts)}, "Playground")
+          for pts in ("", "1,1,0", "1,1,0_2,2,0")),
     ],
 )  # fmt: skip
 def test_hostile_links_give_a_gentle_note_not_an_error_box(monkeypatch, page, query, note):
@@ -255,3 +281,41 @@ def test_bounds_are_the_ones_the_playground_offers():
     clamped) and keep the worst run within the budget."""
     assert URL_BOUNDS["n"][2] == MAX_POINTS >= 400 and URL_BOUNDS["test"][2] >= 0.5
     assert math.isfinite(hand_over_bytes(instance_from_url(worst_hand_over())))
+
+
+@pytest.mark.parametrize(
+    ("page", "query", "entry"),
+    [
+        ("pages/compare.py", {"data": "digits", "max": "300", "run": "1"}, "comparison"),
+        ("pages/lesson.py", {"step": "8"}, "comparison"),
+        ("pages/reproduce.py", {"mode": "quick"}, "repro_run"),
+    ],
+)
+def test_a_failed_long_run_leaves_no_empty_progress_bar_above_its_error(
+    monkeypatch, page, query, entry
+):
+    """Issue 31: the Compare page left an empty progress bar above the error of a failed run."""
+    import olearn.app.cached
+
+    def broken(*args, **kwargs):
+        raise ValueError("this data cannot be compared")
+
+    monkeypatch.delenv("OLEARN_APP_RAISE", raising=False)
+    monkeypatch.setattr(olearn.app.cached, entry, broken)
+    at = open_page_unchecked(page, query)
+    assert not at.exception
+    assert at.error and "cannot be compared" in re.sub(r"\\(.)", r"\1", at.error[0].value)
+    assert not at.get("progress")
+
+
+def open_page_unchecked(page: str, query: dict):
+    from streamlit.testing.v1 import AppTest
+
+    from tests.app_support import APP, page_file
+
+    at = AppTest.from_file(str(APP), default_timeout=120)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.run()
+    at.switch_page(page_file(page)).run()
+    return at

@@ -20,6 +20,7 @@ import numpy as np
 import streamlit as st
 
 from olearn._budget import APP_BYTES
+from olearn.teaching.demo_stream import PLAYER_START
 from olearn.teaching.settings import CompareRun, CwWalk, PlaygroundRun, SpaScenario
 
 
@@ -229,6 +230,7 @@ def comparison(setting: CompareRun, lang: str, upload: bytes | None = None, prog
             progress=progress,
             scale=setting.scale,
             budget=APP_BYTES,
+            fit_intercept=setting.intercept,
         )
         return res, error_figure(res, lang), curves_figure(res, lang), time_figure(res, lang)
 
@@ -411,7 +413,7 @@ def sgd_page(lam: float, epochs: int, seed: int, lang: str):
 # -- prepared when the server starts --------------------------------------------------------
 
 PLAYGROUND_HEIGHTS = (640, 420)  # the Playground's figure heights outside presentation mode
-PLAYGROUND_T = 20  # the Playground's first frame on arrival
+PLAYGROUND_T = PLAYER_START  # the Playground's first frame on arrival (the demo's rule)
 CW_T = 7  # the CW page's example on arrival (1-based)
 CW_NOISE = (0.2, 3)  # the CW page's label-noise experiment on arrival: noise, passes
 

@@ -77,9 +77,16 @@ def main() -> None:
             key="present",
             help=t("ui.present.help", lang),
         )
+        share = st.sidebar.button(  # opens after the page ran: its link is then complete
+            t("ui.share.button", lang), icon=":material/qr_code_2:", key="ui.share"
+        )
         with st.sidebar.expander(t("ui.share", lang), icon=":material/link:"):
             st.caption(t("ui.share.help", lang))
             st.caption(t("ui.png_hint", lang))
+        with st.sidebar.expander(t("ui.references", lang), icon=":material/menu_book:"):
+            from olearn.citations import references
+
+            st.markdown("\n".join(f"- {entry}" for entry in references()))
         image_format_choice(t("ui.image_format", lang), t("ui.image_format.help", lang))
     navigation = st.navigation(_groups(lang))
     notice = st.empty()  # the page's first jitted call would otherwise wait silently
@@ -91,6 +98,10 @@ def main() -> None:
         # compiled in the background meanwhile (olearn.app.server.background.page_running)
         with guard(), background.page_running():
             navigation.run()
+        if "all" not in hidden and share:  # the link with this run's state, and its QR code
+            from olearn.app import share as sharing
+
+            sharing.dialog(lang)
         if not background.warming():  # the page is drawn: the notice goes, unless still true
             notice.empty()
         if _warmup.enabled():  # once per process: see background.start_background

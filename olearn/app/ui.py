@@ -91,6 +91,17 @@ def guard():
         st.error(tr(key, message=message), icon=":material/warning:")
 
 
+@contextmanager
+def progress_bar(text: str | None = None):
+    """``st.progress`` for a long call, removed when the call ends, also when it fails (an
+    error is then shown alone, not under an empty bar)."""
+    bar = st.progress(0.0, text)
+    try:
+        yield bar
+    finally:
+        bar.empty()
+
+
 def blank_missing(frame):
     """``frame`` for ``st.dataframe`` with missing values shown blank (Streamlit writes
     "None"); floats to 6 significant digits; the numbers stay numbers (a pandas Styler, so

@@ -27,6 +27,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from olearn._io import atomic_write
+from olearn.citations import cited
 from olearn.datasets._base import ARRAY_META, STATISTICS_KEYS, Dataset, make_dataset
 
 
@@ -114,6 +115,7 @@ def read(path: Path, sources_now: dict[str, str]) -> Dataset | None:
             X, y = _matrix_from(f, "X"), f["y"]
             X_test = _matrix_from(f, "X_test") if "y_test" in f else None
             y_test = f["y_test"] if "y_test" in f else None
+        card = cited(card)  # a card cached by an older olearn named its sources by number
         return make_dataset(str(card.pop("name", path.stem)), X, y, card, X_test, y_test)
     except _UNREADABLE as exc:
         warnings.warn(
@@ -136,7 +138,7 @@ def read_card(path: Path, sources_now: dict[str, str]) -> dict | None:
         return None
     if any(sources.get(k) != v for k, v in sources_now.items()) or not path.is_file():
         return None
-    return meta
+    return cited(meta)
 
 
 def card_path(path: Path) -> Path:

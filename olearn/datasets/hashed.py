@@ -33,6 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 from sklearn.feature_extraction.text import HashingVectorizer
 
+from olearn.citations import cite
 from olearn.datasets import livedoor, newsgroups, reuters
 from olearn.datasets._base import Dataset, make_dataset
 from olearn.datasets._text import japanese_char_ngrams, stratified_split, strip_newsgroup_header
@@ -42,7 +43,7 @@ TECH_GROUPS = ("comp.", "sci.", "misc.forsale")  # 20news group prefixes labelle
 TECH_LIVEDOOR = ("it-life-hack", "kaden-channel", "smax")
 SEED_TABLE_1 = {
     "sgd-balanced": {
-        "source": "seed 004 Table 1, data (1) (MeSH)",
+        "source": f"{cite('004')}, Table 1, data (1) (MeSH)",
         "n_features": 1363944,
         "nnz_per_row": 261,
         "positive_share": 0.54,
@@ -50,7 +51,7 @@ SEED_TABLE_1 = {
         "n_test": 7632,
     },
     "sgd-rare": {
-        "source": "seed 004 Table 1, data (2) (LSHTC3)",
+        "source": f"{cite('004')}, Table 1, data (2) (LSHTC3)",
         "n_features": 2085164,
         "nnz_per_row": 47,
         "positive_share": 0.0025,
@@ -178,7 +179,8 @@ def static_card(name: str) -> dict:
         "url": " ; ".join(URLS[f] for f in files),
         "licence": " | ".join(corpora[f].LICENCE for f in files),
         "notes": (
-            "Mirrors the shape of seed 004's non-public data: HashingVectorizer 2^20 features, "
+            f"Mirrors the shape of the non-public data of {cite('004')}: HashingVectorizer 2^20 "
+            "features, "
             "alternate_sign=False, English word 1-2-grams, Japanese character bigrams, term "
             "frequencies with unit-L2 rows; labels +1/-1; 10% held-out test split."
         ),

@@ -46,6 +46,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
+from olearn.citations import cite
 from olearn.datasets._base import Dataset, make_dataset
 from olearn.datasets._corpus import iter_tar_texts, memo_by_file
 from olearn.datasets._text import StemmedWords, strip_newsgroup_header
@@ -76,7 +77,8 @@ PREPROCESS = {
     "tfidf": ("as 'ucd', then tf-idf (smoothed idf, rows to unit L2 norm)", 3),
 }
 OL_8_1 = (
-    "Seed 000 used UCD's 'ol-8-1' (8 groups, 2,586 documents, 9,971 features, word counts), no "
+    f"{cite('000')} used UCD's 'ol-8-1' (8 groups, 2,586 documents, 9,971 features, word "
+    "counts), no "
     "longer available. Known of the UCD sets: stop words removed, stemmed, terms in < 3 "
     "documents dropped, raw term frequencies; the 'l' sets had one cluster with 60% of the "
     "documents. Unknown: which posts, the class sizes (not recoverable from the 20NG archive), "
@@ -191,7 +193,7 @@ def static_card() -> dict:
     from olearn.datasets._download import URLS
 
     return {
-        "title": "20 Newsgroups, 8 groups (seed 000 'ol-8-1'-like subset)",
+        "title": f"20 Newsgroups, 8 groups ({cite('000')} 'ol-8-1'-like subset)",
         "source": SOURCE,
         "url": URLS[ARCHIVE],
         "licence": LICENCE,
@@ -199,7 +201,7 @@ def static_card() -> dict:
         "sampled from the bydate archive; stop words removed, Porter-stemmed, terms in >= 3 "
         f"documents, raw counts (option preprocess='plain' or 'tfidf'). {OL_8_1}",
         "paper_table": {
-            "source": "seed 000 Table 3",
+            "source": f"{cite('000')}, Table 3",
             "n_classes": 8,
             "n_samples": 2586,
             "n_features": 9971,

@@ -46,6 +46,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer
 
+from olearn.citations import cite
 from olearn.datasets import livedoor, newsgroups, reuters
 from olearn.datasets._base import Dataset, make_dataset
 from olearn.datasets._text import japanese_char_ngrams, stratified_split, strip_newsgroup_header
@@ -193,7 +194,7 @@ def static_card(pair: str) -> dict:
         else "lowercase words"
     )
     mirror = (
-        f" Mirrors seed 002's {spec.seed_pair} pair by analogy only: {spec.analogy}."
+        f" Mirrors the {spec.seed_pair} pair of {cite('002')} by analogy only: {spec.analogy}."
         if spec.seed_pair
         else " An English pair of the same form (no seed counterpart)."
     )
@@ -208,7 +209,7 @@ def static_card(pair: str) -> dict:
         "negative": spec.negative,
         "seed_pair": spec.seed_pair,
         "paper_table": {
-            "source": "seed 002 section 3",
+            "source": f"{cite('002')}, section 3",
             "n_samples": 400,
             "n_test": 800,
             "features": "binary word presence",

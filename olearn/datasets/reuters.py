@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.feature_extraction.text import CountVectorizer
 
+from olearn.citations import cite
 from olearn.datasets._base import Dataset, make_dataset
 from olearn.datasets._corpus import iter_tar_texts, memo_by_file
 
@@ -74,7 +75,7 @@ LICENCE = (
     "research purposes only. Cite as 'Reuters-21578, Distribution 1.0'."
 )
 PAPER_TABLE = {
-    "source": "seed 000 Table 3",
+    "source": f"{cite('000')}, Table 3",
     "n_classes": 20,
     "n_samples": 7800,
     "n_features": 34488,
@@ -233,7 +234,8 @@ def build_reuters20(
             f"{'; exact duplicate texts dropped' if dedupe else ''}. Text = TITLE + BODY "
             f"(signature 'Reuter' removed), read as latin-1; words of 2+ word characters, "
             f"{'lowercased' if lowercase else 'case kept'}; vocabulary: terms in >= {min_df} of "
-            "these documents; raw counts. Seed 000 says only that it 'shaped' Reuters-21578 "
+            f"these documents; raw counts. {cite('000')} says only that it 'shaped' "
+            "Reuters-21578 "
             "into 20 classes, so this rule is ours, chosen to land near its sizes."
         ),
         "options": {
@@ -254,7 +256,7 @@ def static_card() -> dict:
     from olearn.datasets._download import URLS
 
     return {
-        "title": "Reuters-21578, 20 single-topic classes (seed 000 Table 3)",
+        "title": f"Reuters-21578, 20 single-topic classes ({cite('000')}, Table 3)",
         "source": SOURCE,
         "url": URLS[ARCHIVE],
         "licence": LICENCE,

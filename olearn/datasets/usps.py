@@ -21,12 +21,18 @@ from pathlib import Path
 import numpy as np
 from sklearn.datasets import load_svmlight_file
 
+from olearn.citations import cite
 from olearn.datasets._archive import corrupt, read_compressed
 from olearn.datasets._base import Dataset, make_dataset
 
 TRAIN, TEST = "usps.bz2", "usps.t.bz2"
 N_FEATURES = 16 * 16
-PAPER_TABLE = {"source": "seed 000 Table 3", "n_classes": 10, "n_samples": 7291, "n_features": 256}
+PAPER_TABLE = {
+    "source": f"{cite('000')}, Table 3",
+    "n_classes": 10,
+    "n_samples": 7291,
+    "n_features": 256,
+}
 
 
 def read_usps_file(path: Path) -> tuple[np.ndarray, np.ndarray]:
@@ -80,7 +86,7 @@ def static_card() -> dict:
             "'ZIP code' files (same samples in the same order), whose pixel preprocessing "
             "(deslanted images, many exact -1, 3-4 decimals) is ESL's, not LIBSVM's (smooth, 6 "
             "decimals). Error rates on it are close to, not identical with, numbers published on "
-            "LIBSVM's usps files (as seed 000's)."
+            f"LIBSVM's usps files (as {cite('000')}'s)."
         ),
         "paper_table": PAPER_TABLE,
     }

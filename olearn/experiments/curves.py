@@ -15,7 +15,13 @@ import pandas as pd
 
 from olearn.experiments.baselines import learner as get_learner
 from olearn.experiments.engine import Execution
-from olearn.experiments.protocol import ProtocolConfig, build_estimator, dataset_name, prepared
+from olearn.experiments.protocol import (
+    ProtocolConfig,
+    build_estimator,
+    dataset_name,
+    prepared,
+    standardized,
+)
 
 STREAM_SALT = 1_000_003  # separates the stream order's seed from the folds' seeds
 
@@ -63,6 +69,8 @@ def curve_task(
     if not spec.online:
         raise ValueError(f"{spec.name} is not an online learner: it has no learning curve")
     X, y = prepared(data, config)
+    if config.scale == "standard":  # one stream over all the data: the whole data's numbers
+        (X,) = standardized(X)
     order = stream_order(len(y), config.seed)
     est = build_estimator(spec, params, config, random_state=config.seed)
     mistakes = est.learn_stream(X[order], y[order], classes=np.unique(y))

@@ -44,10 +44,11 @@ import numpy as np
 import pandas as pd
 
 from olearn import registry
+from olearn.citations import cite
 from olearn.experiments.reproduction import Progress, ReproResult
 
 ID = "cw-family-claims"
-TITLE = "Seed 001's claims on the CW family: one pass, label noise, parameter sensitivity"
+TITLE = f"{cite('001')}'s claims on the CW family: one pass, label noise, parameter sensitivity"
 SEED = "001"
 
 # the learners of the label-noise study: the registry's "noise" view (CW family + baselines)
@@ -455,7 +456,7 @@ def _summary(setup, seeds, table, sens, verdicts, elapsed, *, jobs, quick) -> st
             shown,
             "",
         ]
-    lines.append("Seed 001's claims:")
+    lines.append(f"{cite('001')}'s claims:")
     for v in verdicts:
         lines.append(
             f"- {v['claim']}: {v['verdict'].upper()} ({v['holds_on']}/{v['of']} "

@@ -33,12 +33,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from olearn.citations import cite
 from olearn.experiments.reproduction import Progress, ReproResult
 
 ID = "pcvm-lambda"
-TITLE = "Seed 002, Tables 1-3: PCVM accuracy, gamma and non-zero weights against lambda"
+TITLE = f"{cite('002')}, Tables 1-3: PCVM accuracy, gamma and non-zero weights against lambda"
 SEED = "002"
-REFERENCE = "seed 002, Tables 1-3"
+REFERENCE = f"{cite('002')}, Tables 1-3"
 
 LAMBDAS = (10000.0, 20000.0, 40000.0, 80000.0)
 NONZERO = 1e-8  # Table 3 counts |w_i| > 1e-8

@@ -20,6 +20,7 @@ Progress = Callable[[int, int, str], None]
 # ID -> module implementing it.
 REPRODUCTIONS: dict[str, str] = {
     "matsushima-table4": "olearn.experiments.table4",
+    "matsushima-digits": "olearn.experiments.table4_digits",  # embedded data: runs offline
     "cw-family-claims": "olearn.experiments.cw_claims",
     "pcvm-lambda": "olearn.experiments.pcvm_lambda",
     "ono-sgd-figure1": "olearn.experiments.sgd_figure1",

@@ -33,10 +33,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from olearn.citations import cite
 from olearn.experiments.reproduction import Progress, ReproResult
 
 ID = "ono-sgd-figure1"
-TITLE = "SGD-SVM with per-feature learning rates: test F vs training time (seed 004, Figure 1)"
+TITLE = (
+    f"SGD-SVM with per-feature learning rates: test F vs training time ({cite('004')}, Figure 1)"
+)
 SEED = "004"
 
 DATASETS = ("sgd-balanced", "sgd-rare")
@@ -370,7 +373,8 @@ def run(
             f"epochs{'' if max_samples is None else f', {max_samples} training rows'}"
             f"{' (quick run)' if quick else ''}.",
             "The seed's Figure 1 has no numbers (paper = NaN); its claims are quoted per row.",
-            "Note: seed 004 section 4.2 says 従来手法 (conventional) where its own conclusion "
+            f"Note: {cite('004')}, section 4.2, says 従来手法 (conventional) where its own "
+            "conclusion "
             "means 提案手法 (proposed); we check the conclusion.",
             *verdicts,
             *notes,

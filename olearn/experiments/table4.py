@@ -35,6 +35,7 @@ import numpy as np
 import pandas as pd
 
 from olearn import registry
+from olearn.citations import cite
 from olearn.experiments.curves import learning_curves
 from olearn.experiments.engine import Execution
 from olearn.experiments.paired import SPA_VS_PA, paired_table, verdict
@@ -47,9 +48,9 @@ from olearn.experiments.protocol import (
 from olearn.experiments.reproduction import Progress, ReproResult
 
 ID = "matsushima-table4"
-TITLE = "Seed 000, Table 4: error rates (%) under 10-fold CV, C tuned on one random fold"
+TITLE = f"{cite('000')}, Table 4: error rates (%) under 10-fold CV, C tuned on one random fold"
 SEED = "000"
-REFERENCE = "seed 000, Table 4"
+REFERENCE = f"{cite('000')}, Table 4"
 
 DATASETS = ("20news-8", "usps", "reuters-20")
 # (label in the paper's table, protocol key), in the paper's column order: Perc first here.

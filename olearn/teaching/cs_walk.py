@@ -9,6 +9,9 @@ import numpy as np
 import pandas as pd
 
 from olearn.core.cs_svm import CSStepTrace, cs_svm_solve, objective_from_coef
+from olearn.teaching.hypers import algorithm_hyper
+
+C_DEFAULT = algorithm_hyper("cs-svm", "C").default  # the registry's
 
 MAX_STEPS = 3000
 
@@ -47,7 +50,11 @@ class CSWalk:
 
 
 def cs_walk(
-    kind: str = "blobs", n_samples: int = 60, n_classes: int = 3, C: float = 1.0, seed: int = 0
+    kind: str = "blobs",
+    n_samples: int = 60,
+    n_classes: int = 3,
+    C: float = C_DEFAULT,
+    seed: int = 0,
 ) -> CSWalk:
     """Solve, keep every sub-problem and the weights after each.
 

@@ -21,6 +21,7 @@ from olearn.teaching.stream import (
     points_from_text,
     points_to_text,
     stream_bytes,
+    stream_data,
 )
 
 
@@ -71,6 +72,9 @@ def instance_from_url(params: Mapping, notes: list | None = None) -> HandOver | 
 
     >>> instance_from_url({"pg": "algos=nope;t=1"}) is None, instance_from_url({}) is None
     (True, True)
+    >>> one = "algos=pa;kind=placed;n=1;K=2;noise=0;margin=0.5;seed=0;C=1;bias=1;learner=pa;t=0"
+    >>> instance_from_url({"pg": one + ";test=0;pts=1,1,0"}) is None  # no stream: not a hand-over
+    True
     >>> url = instance_to_url(PlaygroundRun(("spa",), "blobs", 40).hand_over("spa", 7))
     >>> notes = []
     >>> instance_from_url({"pg": url["pg"].replace("n=40", "n=10000000")}, notes).run.n, notes
@@ -89,6 +93,8 @@ def instance_from_url(params: Mapping, notes: list | None = None) -> HandOver | 
         if key not in keys:
             return None
         points = points_from_text(f["pts"].replace("_", ";")) if f["kind"] == "placed" else None
+        if points is not None:  # fewer than two points, or one class: no stream to learn from
+            stream_data(points=points)
         kind = "blobs" if points is not None else f["kind"]
         if kind not in KINDS:
             return None

@@ -20,6 +20,9 @@ import numpy as np
 
 from olearn.core.pa import pa_step
 from olearn.core.spa import spa_printed_step, spa_step
+from olearn.teaching.hypers import algorithm_hyper
+
+C_DEFAULT = algorithm_hyper("spa1", "C").default  # the registry's
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,7 @@ class Instance:
     W: np.ndarray
     x: np.ndarray
     y: int
-    C: float = 1.0
+    C: float = C_DEFAULT
     bias: bool = False
 
 
@@ -66,7 +69,12 @@ def find_pa_failure(K: int = 3, d: int = 2, seed: int = 0, max_tries: int = 100_
 
 
 def find_printed_discrepancy(
-    variant: str, K: int = 4, d: int = 2, C: float = 1.0, seed: int = 0, max_tries: int = 100_000
+    variant: str,
+    K: int = 4,
+    d: int = 2,
+    C: float = C_DEFAULT,
+    seed: int = 0,
+    max_tries: int = 100_000,
 ) -> Instance:
     """A state where the seed's printed Table 2 and the derived SPA-I / SPA-II step differ.
 

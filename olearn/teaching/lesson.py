@@ -14,12 +14,50 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
+from olearn.teaching.hypers import grid_label, quick_c_grid
+from olearn.teaching.settings import PlaygroundRun, default_playground
 from olearn.teaching.strings import t
 
-STREAM = {"kind": "blobs", "n": 150, "K": 3, "noise": 0.0, "seed": 0, "C": 1.0, "t": 150}
+C_GRID = quick_c_grid("compare")  # the compare view's C grid (the registry's, quick)
+
+
+def playground_params(run: PlaygroundRun) -> dict:
+    """The Playground's URL parameters that rebuild ``run`` (every setting of its stream and
+    learners: the test share and the bias included), at its last example."""
+    return {
+        "kind": run.kind,
+        "n": run.n,
+        "K": run.K,
+        "noise": run.noise,
+        "test": run.test_fraction,
+        "seed": run.seed,
+        "C": run.C,
+        "bias": int(run.bias),
+        "t": run.length,
+    }
+
+
+def playground_run(params: dict) -> PlaygroundRun:
+    """The run the Playground computes for URL ``params`` (:func:`playground_params` plus
+    ``algos``); what the URL leaves out is the Playground's default."""
+    return replace(
+        default_playground(),
+        keys=tuple(params["algos"].split(",")),
+        kind=params["kind"],
+        n=params["n"],
+        K=params["K"],
+        noise=params["noise"],
+        test_fraction=params["test"],
+        seed=params["seed"],
+        C=params["C"],
+        bias=bool(params["bias"]),
+    )
+
+
+STREAM = playground_params(default_playground())  # the Playground's stream on arrival
 REAL = {  # the compare view: embedded handwritten digits, a small protocol
     "data": "digits",
     "algos": "perceptron,pa1,spa1,arow,scw1",
@@ -27,10 +65,9 @@ REAL = {  # the compare view: embedded handwritten digits, a small protocol
     "epochs": 1,
     "max": 600,
     "seed": 0,
-    "grid": "0.01, 0.1, 1",  # the Compare page's name for the C grid below
+    "grid": grid_label(C_GRID),  # the Compare page's name for the C grid
     "scale": "none",
 }
-C_GRID = (0.01, 0.1, 1.0)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,14 @@ import pandas as pd
 
 from olearn.core._pcvm_basis import basis
 from olearn.core.pcvm import PCVMConfig, pcvm_fit
+from olearn.teaching.hypers import algorithm_hyper
+
+LAM = algorithm_hyper("pcvm", "lam")  # the registry's lambda: default, range, grid
+# the sweep: every decade from the range's low end up to the grid, then the grid
+LAMBDAS = (
+    *(LAM.low * 10.0**k for k in range(8) if LAM.low * 10.0**k < min(LAM.grid)),
+    *LAM.grid,
+)
 
 
 @dataclass(frozen=True)
@@ -51,7 +59,7 @@ def _data(kind: str, n_samples: int, noise: float, seed: int):
 def pcvm_walk(
     kind: str = "moons",
     n_samples: int = 80,
-    lam: float | None = 20000.0,
+    lam: float | None = LAM.default,
     theta: float = 0.7,
     noise: float = 0.05,
     seed: int = 0,
@@ -94,7 +102,7 @@ def lambda_sweep(
     theta: float = 0.7,
     noise: float = 0.05,
     seed: int = 0,
-    lambdas=(10.0, 100.0, 1000.0, 10000.0, 20000.0, 40000.0, 80000.0),
+    lambdas=LAMBDAS,
 ):
     """Final gamma, weights left and accuracy against lambda (and gamma = 1), on held-out
     points from the same generator (seed + 1).

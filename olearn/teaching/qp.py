@@ -22,6 +22,9 @@ import quadprog
 
 from olearn.core._common import check_C, check_state
 from olearn.core.pa import check_variant
+from olearn.teaching.hypers import algorithm_hyper
+
+C_DEFAULT = algorithm_hyper("spa1", "C").default  # the registry's
 
 
 @dataclass(frozen=True)
@@ -72,7 +75,9 @@ def dual_objective(W: np.ndarray, tau: np.ndarray, x: np.ndarray, y: int) -> flo
     return float(tau @ (1.0 - margins)) - 0.5 * float(np.sum(delta**2))
 
 
-def qp_step(W, x, y: int, variant: str | None = None, C: float = 1.0, constrained=None) -> QPAnswer:
+def qp_step(
+    W, x, y: int, variant: str | None = None, C: float = C_DEFAULT, constrained=None
+) -> QPAnswer:
     """Solve one SPA / SPA-I / SPA-II step with quadprog; with ``constrained = [rival]``, the
     single-constraint PA / PA-I / PA-II step (default: every wrong class, SPA).
 

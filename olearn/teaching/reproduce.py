@@ -16,20 +16,41 @@ from olearn.teaching import strings
 
 
 def catalogue() -> pd.DataFrame:
-    """id, title, seed and whether its module exists in this build.
+    """id, title, seed, whether its module exists in this build (``available``) and whether
+    it runs on embedded data alone, without ``$OLEARN_DATA`` or the internet (``offline``).
 
-    >>> "matsushima-table4" in catalogue()["id"].tolist()
-    True
+    >>> cat = catalogue().set_index("id")
+    >>> bool(cat.loc["matsushima-table4", "available"]), cat["offline"].sum() >= 1
+    (True, np.True_)
     """
+    from olearn.datasets import names
+
+    embedded = {*names("toy"), *names("embedded")}
     rows = []
     for id_, module in REPRODUCTIONS.items():
         present = importlib.util.find_spec(module) is not None
         title = seed = ""
+        offline = False
         if present:
             mod = reproduction(id_)
             title, seed = getattr(mod, "TITLE", ""), getattr(mod, "SEED", "")
-        rows.append({"id": id_, "title": title, "seed": seed, "available": present})
+            datasets = tuple(getattr(mod, "DATASETS", ()))
+            offline = bool(datasets) and set(datasets) <= embedded
+        rows.append(
+            {"id": id_, "title": title, "seed": seed, "available": present, "offline": offline}
+        )
     return pd.DataFrame(rows)
+
+
+def first_shown(cat: pd.DataFrame) -> str:
+    """The reproduction the page opens on: the first that runs offline (a lecture hall's),
+    else the first.
+
+    >>> first_shown(catalogue())
+    'matsushima-digits'
+    """
+    offline = [i for i, ok in zip(cat["id"], cat["offline"]) if ok]
+    return (offline or list(cat["id"]))[0]
 
 
 def run(id_: str, quick: bool = True, progress: Callable | None = None) -> ReproResult:

@@ -229,12 +229,14 @@ Claims = Callable[[ReproResult, str], tuple[pd.DataFrame, list[str]]]
 # the per-reproduction parts: its setup, its claims
 SETUPS: dict[str, Part] = {
     "matsushima-table4": _setup_table4,
+    "matsushima-digits": _setup_table4,
     "cw-family-claims": _setup_cw,
     "pcvm-lambda": _setup_pcvm,
     "ono-sgd-figure1": _setup_sgd,
 }
 CLAIMS: dict[str, Claims] = {
     "matsushima-table4": _claims_table4,
+    "matsushima-digits": _claims_table4,
     "cw-family-claims": _claims_cw,
     "pcvm-lambda": _claims_pcvm,
     "ono-sgd-figure1": _claims_sgd,

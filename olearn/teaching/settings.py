@@ -17,8 +17,13 @@ True
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
+
+from olearn.teaching.demo_stream import STREAM as DEMO_STREAM
+from olearn.teaching.demo_stream import first_teaching_seed
+from olearn.teaching.hypers import algorithm_hyper, view_hyper
 
 if TYPE_CHECKING:
     from olearn.teaching.instances import Instance
@@ -42,7 +47,7 @@ class PlaygroundRun:
     noise: float = 0.0
     margin: float = 0.5
     seed: int = 0
-    C: float = 1.0
+    C: float = view_hyper("playground", "C").default
     bias: bool = True
     points: tuple | None = None
     test_fraction: float = 0.0
@@ -117,7 +122,7 @@ class SpaScenario:
 
     name: str = "pa-failure"
     variant: str | None = None
-    C: float = 0.3
+    C: float = algorithm_hyper("spa1", "C").default
     seed: int = 0
     K: int | None = None
     playground: HandOver | None = field(default=None)
@@ -167,7 +172,7 @@ class CwWalk:
 class CompareRun:
     """One Compare run: data set ``name`` (or an upload, by its content's ``digest`` and
     ``filename``), ``algorithms`` over ``c_grid``, the protocol (``epochs``, ``folds``,
-    ``seed``, ``max_samples``: 0 for all) and the feature ``scale``."""
+    ``seed``, ``max_samples``: 0 for all), the feature ``scale`` and the ``intercept``."""
 
     name: str | None
     algorithms: tuple[str, ...]
@@ -179,6 +184,7 @@ class CompareRun:
     scale: str = "none"
     digest: str | None = None
     filename: str | None = None
+    intercept: bool = False
 
     def __post_init__(self):
         object.__setattr__(self, "algorithms", tuple(self.algorithms))
@@ -187,15 +193,35 @@ class CompareRun:
             object.__setattr__(self, name, int(getattr(self, name)))
 
 
+@functools.cache
 def default_playground() -> PlaygroundRun:
-    """The Playground's setting on arrival (its widgets' defaults read this)."""
+    """The Playground's setting on arrival (its widgets' defaults read this): the registry's
+    default learners and C, on the stream :mod:`olearn.teaching.demo_stream`'s rule chooses
+    (separable, the Perceptron visibly wrong after the player's start, PA a different curve).
+
+    >>> run = default_playground()
+    >>> run.kind, run.n, run.test_fraction, run.seed == first_teaching_seed()
+    ('separable', 150, 0.2, True)
+    """
     from olearn import registry
 
     keys = tuple(registry.keys(view="playground", default=True))
-    return PlaygroundRun(keys, "blobs", 150, 3, 0.0, seed=0, C=1.0, test_fraction=0.2)
+    s = DEMO_STREAM
+    return PlaygroundRun(
+        keys,
+        s["kind"],
+        s["n"],
+        s["K"],
+        s["noise"],
+        s["margin"],
+        seed=first_teaching_seed(),
+        C=view_hyper("playground", "C").default,
+        test_fraction=s["test"],
+    )
 
 
-DEFAULT_SPA = SpaScenario("pa-failure", None, 0.3, 0, None)  # the SPA page on arrival
+# the SPA page on arrival: PA's failure, SPA-I/II's C at the registry's default
+DEFAULT_SPA = SpaScenario("pa-failure", None, algorithm_hyper("spa1", "C").default, 0, None)
 
 
 def default_cw(rule: str | None = None) -> CwWalk:

@@ -8,6 +8,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from olearn.teaching.hypers import algorithm_hyper
+
+LAM_DEFAULT = algorithm_hyper("sgd-svm", "lam").default  # the registry's
+
 
 def zipf_task(n_samples: int = 600, n_features: int = 200, seed: int = 0, split: int = 0):
     """Binary data whose feature j appears with probability ~ 1/(j+1) (word-like), labelled
@@ -53,7 +57,7 @@ def f_measure(w, b, X, y) -> float:
 
 
 def sgd_compare(
-    lam: float = 1e-3,
+    lam: float = LAM_DEFAULT,
     epochs: int = 3,
     n_samples: int = 600,
     seed: int = 0,

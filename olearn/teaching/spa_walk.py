@@ -18,9 +18,12 @@ import pandas as pd
 from olearn.core.pa import check_variant, pa_step
 from olearn.core.spa import SPATrace, spa_printed_step, spa_step
 from olearn.teaching import instances as inst_mod
+from olearn.teaching.hypers import algorithm_hyper
 from olearn.teaching.instances import Instance
 from olearn.teaching.qp import objective, qp_step
 from olearn.teaching.strings import num, t
+
+C_DEFAULT = algorithm_hyper("spa1", "C").default  # the registry's
 
 SCENARIOS = (
     "pa-failure",
@@ -33,7 +36,7 @@ SCENARIOS = (
 )
 
 
-def scenario(name: str, seed: int = 0, K: int | None = None, C: float = 1.0) -> Instance:
+def scenario(name: str, seed: int = 0, K: int | None = None, C: float = C_DEFAULT) -> Instance:
     """The preset instance ``name`` (see :data:`SCENARIOS`; "playground" is built by
     :meth:`olearn.teaching.settings.HandOver.instance`).  ``K`` defaults to the smallest number of
     classes the scenario needs (3, or 4 for three rivals and the printed SPA-II test).
@@ -485,7 +488,7 @@ class SpaSolution:
     T_hard: float
 
 
-def spa_solve(inst: Instance, variant: str | None = None, C: float = 1.0) -> SpaSolution:
+def spa_solve(inst: Instance, variant: str | None = None, C: float = C_DEFAULT) -> SpaSolution:
     """SPA's update of ``inst`` under ``variant`` and ``C``, with everything it is checked
     against."""
     variant = check_variant(variant)
@@ -517,7 +520,7 @@ def spa_solve(inst: Instance, variant: str | None = None, C: float = 1.0) -> Spa
 
 
 def spa_walkthrough(
-    inst: Instance, variant: str | None = None, C: float = 1.0, lang: str = "en"
+    inst: Instance, variant: str | None = None, C: float = C_DEFAULT, lang: str = "en"
 ) -> Walkthrough:
     """Everything the SPA page shows for ``inst`` under SPA / SPA-I / SPA-II.
 

@@ -21,8 +21,11 @@ import numpy as np
 
 from olearn import registry
 from olearn._budget import APP_BYTES, require
+from olearn.teaching.hypers import view_hyper
 from olearn.teaching.strings import num
 from olearn.teaching.strings import t as tt
+
+C_DEFAULT = view_hyper("playground", "C").default  # the registry's
 
 MAX_ALGORITHMS = 4
 MAX_POINTS = 400  # the Playground's largest stream (its n slider); placed points and links too:
@@ -30,7 +33,6 @@ MAX_POINTS = 400  # the Playground's largest stream (its n slider); placed point
 MAX_CLASSES = 6  # the Playground's K slider and class buttons; 12 classes took 4x longer to draw
 MAX_TEST_FRACTION = 0.5  # the Playground's largest test share: as many test examples as n
 MAX_COORD = 1e6  # |x1|, |x2| of a placed point (plotly and the regions stay exact far beyond)
-MAX_C = 1e6
 MAX_SEED = 2**32 - 1
 MAX_MARGIN = 1.99  # below make_toy's bound (half its box of 4)
 TEST_CHUNK_BYTES = 8 * 2**20  # the test scores of a block of snapshots, computed at a time
@@ -187,7 +189,7 @@ def run_stream(
     margin: float = 0.5,
     *,
     seed: int = 0,
-    C: float = 1.0,
+    C: float = C_DEFAULT,
     bias: bool = True,
     points: tuple | None = None,
     test_fraction: float = 0.0,
@@ -357,7 +359,7 @@ URL_BOUNDS = {
     "t": (int, 0, MAX_POINTS - 1),
     "noise": (float, 0.0, 0.9),
     "margin": (float, 0.0, MAX_MARGIN),
-    "C": (float, 1e-6, MAX_C),
+    "C": (float, view_hyper("playground", "C").low, view_hyper("playground", "C").high),
     "test": (float, 0.0, MAX_TEST_FRACTION),
 }
 

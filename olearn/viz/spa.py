@@ -26,10 +26,21 @@ class _Layer:
         self.annotations.append(kw)
 
     def vline(
-        self, x, xref, yref, text=None, dash="dash", color="#222", *, width=1.5, label_left=False
+        self,
+        x,
+        xref,
+        yref,
+        text=None,
+        dash="dash",
+        color="#222",
+        *,
+        width=1.5,
+        label_left=False,
+        label_top=False,
     ):
         """A vertical line with its label at the bottom, right of the line (or left of it
-        when ``label_left``: a line near the right edge keeps its label inside the plot)."""
+        when ``label_left``: a line near the right edge keeps its label inside the plot;
+        above the plot area with ``label_top``, clear of bars at the bottom)."""
         self.shapes.append(
             dict(
                 type="line",
@@ -46,7 +57,7 @@ class _Layer:
             self.annotate(
                 x=x,
                 xref=xref,
-                y=0.0,
+                y=1.0 if label_top else 0.0,
                 yref=f"{yref} domain",
                 text=text,
                 showarrow=False,
@@ -141,21 +152,25 @@ def _plane(fig, walk, step, col: int, layer: _Layer) -> None:
         )
         if text:
             # the label sits beyond the tip, along the arrow, so labels of arrows pointing
-            # different ways never cover each other or the shafts
+            # different ways never cover each other or the shafts; drawn after every arrow
+            # (the example's too), so no shaft crosses a label
             norm = float(np.hypot(tip[0], tip[1])) or 1.0
-            layer.annotate(
-                x=tip[0],
-                y=tip[1],
-                xref=xref,
-                yref=yref,
-                text=text,
-                showarrow=False,
-                xshift=16 * tip[0] / norm,
-                yshift=16 * tip[1] / norm,
-                font=dict(color=color, size=16),
-                bgcolor="rgba(255,255,255,0.75)",
+            labels_last.append(
+                dict(
+                    x=tip[0],
+                    y=tip[1],
+                    xref=xref,
+                    yref=yref,
+                    text=text,
+                    showarrow=False,
+                    xshift=16 * tip[0] / norm,
+                    yshift=16 * tip[1] / norm,
+                    font=dict(color=color, size=16),
+                    bgcolor="rgba(255,255,255,0.75)",
+                )
             )
 
+    labels_last: list[dict] = []
     tips = W1 if step.stage == "update" else shown
     labels = _tip_labels(tips[:, :2])
     for u in range(K):
@@ -181,6 +196,8 @@ def _plane(fig, walk, step, col: int, layer: _Layer) -> None:
         else:
             arrow(shown[u, :2], c, w, text=labels[u])
     arrow(x[:2], EXAMPLE_COLOR, 2.5)
+    for label in labels_last:
+        layer.annotate(**label)
     fig.add_trace(
         dict(
             type="scatter",
@@ -406,7 +423,9 @@ def _paint_tau(p: _Panel) -> str:
     right = max([b + h for b, h in zip(base, top)] + [theta, 0.0])
     left = min(base + [0.0])
     span = right - left + 1e-9
-    p.layer.vline(theta, p.xref, p.yref, f"θ = {theta:.3g}", label_left=theta > left + span / 2)
+    # θ's label above the bars (at the foot of the line it sat on the lowest bar)
+    p.layer.vline(theta, p.xref, p.yref, f"θ = {theta:.3g}", label_left=theta > left + span / 2,
+                  label_top=True)  # fmt: skip
     p.fig.update_xaxes(
         title_text=t("fig.tau", p.lang),
         row=1,
@@ -527,7 +546,7 @@ def cap_figure(walk) -> go.Figure:
                 x=tab["C"],
                 y=tab[col],
                 mode="lines",
-                name=f"τ_{u}",
+                name=f"τ<sub>{u}</sub>",  # plotly draws the subscript
                 line=dict(color=class_color(u), width=2),
             )
         )
@@ -576,7 +595,8 @@ def cap_figure(walk) -> go.Figure:
     fig.update_xaxes(type="log", title_text=t("fig.C", lang))
     fig.update_yaxes(title_text=t("fig.tau_axis", lang), rangemode="tozero")
     del y
-    out = style(fig, height=420, title=t("spa.cap_title", lang), legend_below=True)
+    # titled by what it plots: the page's tab and the lesson already say "how C shapes the step"
+    out = style(fig, height=420, title=t("spa.cap_fig_title", lang), legend_below=True)
     # the legend wraps to three rows in a narrow column: keep it clear of the axis title "C"
     out.update_layout(legend=dict(y=-0.3), margin=dict(b=125))
     return out

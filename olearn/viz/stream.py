@@ -170,7 +170,8 @@ def _static_plane_traces(run, xa: str, ya: str, box: tuple) -> list[dict]:
             x=[float(box[1])],
             y=[float(box[3])],
             mode="text",
-            textposition="bottom left",  # inside the panel's top-right corner
+            # above the panel's top-right corner, outside the plot: no boundary crosses it
+            textposition="top left",
             textfont=dict(size=16, color="#111"),
             cliponaxis=False,
             hoverinfo="skip",
@@ -255,6 +256,7 @@ def planes_parts(
             anchor=ya,
             showgrid=False,
             zeroline=False,
+            constrain="domain",  # equal scales by a narrower panel, never a longer range
             showticklabels=bottom,  # the rows share their range: ticks once, at the bottom
             title=dict(text=tt("play.axis1", lang) if bottom else ""),
         )
@@ -265,6 +267,7 @@ def planes_parts(
             showgrid=False,
             zeroline=False,
             scaleanchor=xa,
+            constrain="domain",  # (a longer range left most of a tall panel empty)
             showticklabels=left,
             title=dict(text=tt("play.axis2", lang) if left else ""),
         )
@@ -311,6 +314,18 @@ def _spread(values: list[float], gap: float) -> list[float]:
     for rank, i in enumerate(order):
         out[i] = round(placed[rank], 6)
     return out
+
+
+def count_ticks(top: float, most: int = 6) -> dict:
+    """Axis settings for a count from 0 to ``top``: ticks at whole numbers only, a 1-2-5
+    step giving at most ``most`` of them (plotly's own choice put ticks at 0.5 on a count).
+
+    >>> count_ticks(1.08), count_ticks(14)["dtick"], count_ticks(130)["dtick"]
+    ({'tickmode': 'linear', 'tick0': 0, 'dtick': 1}, 5, 50)
+    """
+    steps = (m * 10**e for e in range(12) for m in (1, 2, 5))
+    step = next(s for s in steps if top / s <= most)
+    return {"tickmode": "linear", "tick0": 0, "dtick": step}
 
 
 def curves_animation(run, lang: str = "en", height: int = 300, t0: int = 0) -> go.Figure:
@@ -421,10 +436,11 @@ def curves_parts(
             )
             fd.append(dict(x=[t, t], y=[0, cursor_tops[what] * 1.05], meta=t))
         frames.append(dict(name=str(t), data=fd, traces=moving))
-    # room on the right for the direct labels (~9 px a character on a ~350 px wide plot)
-    label_share = min(0.4, 9 * max(len(name) for name in run.names) / 350)
+    # the axis ends at the stream's end; the direct labels sit in the right margin (~9 px a
+    # character), not on an axis running past the last example
+    label_px = 9 * max(len(name) for name in run.names) + 14
     layout["xaxis"] = dict(
-        range=[0, (run.n + 1) / (1 - label_share)],
+        range=[0, run.n],
         title=dict(text=tt("play.t", lang)),
         anchor="y2" if has_test else "y",
         zeroline=False,
@@ -433,6 +449,7 @@ def curves_parts(
         domain=[split, 1.0],
         range=[0, tops["y"]],  # from zero
         title=dict(text=tt("play.count_axis", lang)),
+        **count_ticks(tops["y"]),  # whole mistakes only
     )
     if has_test:
         layout["yaxis2"] = dict(
@@ -444,7 +461,7 @@ def curves_parts(
     data[0]["meta"] = t0
     fig = go.Figure(data=data, layout=layout, _validate=False)
     fig = style(fig, height=height)
-    fig.update_layout(margin=dict(l=70, r=10, t=10, b=50), dragmode=False)
+    fig.update_layout(margin=dict(l=70, r=label_px, t=10, b=50), dragmode=False)
     return fig, frames
 
 

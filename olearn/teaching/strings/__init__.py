@@ -52,10 +52,15 @@ def t(key: str, lang: str = "en", **fmt) -> str:
     """The string ``key`` in ``lang`` ("en" or "ja"), formatted with ``fmt``.
 
     Unknown languages fall back to English; an unknown key raises ``KeyError`` (a typo must
-    not reach the screen silently).
+    not reach the screen silently).  A source's token ``[[000]]`` becomes its citation
+    (authors and year, :func:`olearn.citations.cite`).
     """
     en, ja = STRINGS[key]
     text = ja if lang == "ja" else en
+    if "[[" in text:  # a source named by its token: its citation (olearn.citations)
+        from olearn.citations import expand
+
+        text = expand(text, lang)
     return text.format(**fmt) if fmt else text
 
 

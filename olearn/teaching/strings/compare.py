@@ -3,10 +3,10 @@
 STRINGS: dict[str, tuple[str, str]] = {
     "cmp.title": ("Compare on real data", "実データで比較"),
     "cmp.intro": (
-        "The protocol of seed 000: K-fold cross-validation, C tuned on one randomly chosen "
+        "The protocol of [[000]]: K-fold cross-validation, C tuned on one randomly chosen "
         "fold, error averaged over the folds. Embedded data run at once; the real corpora "
         "need $OLEARN_DATA. Results are cached: the same settings come back instantly.",
-        "seed 000 の手順: K 分割交差検証、ランダムに選んだ一つの分割で C を調整、誤り率は"
+        "[[000]] の手順: K 分割交差検証、ランダムに選んだ一つの分割で C を調整、誤り率は"
         "分割の平均。同梱データはすぐに実行でき、実コーパスには $OLEARN_DATA が必要です。"
         "結果はキャッシュされ、同じ設定ならすぐに表示されます。",
     ),
@@ -51,9 +51,37 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cmp.epochs": ("Epochs", "エポック数"),
     "cmp.folds": ("Folds", "分割数"),
     "cmp.max_samples": ("Subsample (0 = all)", "サブサンプル (0 = 全部)"),
-    "cmp.scale": ("Row scaling", "行の正規化"),
+    "cmp.scale": ("Scaling", "スケーリング"),
     "cmp.scale.none": ("none (the paper's features)", "なし (論文の素性)"),
-    "cmp.scale.l2": ("unit length (L2)", "単位長 (L2)"),
+    "cmp.scale.l2": ("rows to unit length (L2)", "行を単位長に (L2)"),
+    "cmp.scale.standard": ("columns standardised", "列を標準化"),
+    "cmp.intercept": ("Intercept", "切片"),
+    "cmp.intercept.on": ("with an intercept", "切片あり"),
+    "cmp.intercept.off": ("no intercept", "切片なし"),
+    "cmp.ran": (
+        "{folds}-fold cross-validation, {epochs} epoch(s), scaling: {scale}, {intercept}.",
+        "{folds} 分割交差検証、{epochs} エポック、スケーリング: {scale}、{intercept}。",
+    ),
+    "cmp.note.baseline": (
+        "Always answering the most frequent class: {error} % error on the same folds.",
+        "常に最も多いクラスと答えた場合: 同じ分割で誤り率 {error} %。",
+    ),
+    "cmp.note.trivial": (
+        "Every learner is no better than always answering the most frequent class "
+        "({error} % error): these numbers say little about the learners. Try standardised "
+        "columns, an intercept or more epochs.",
+        "どの学習器も、常に最も多いクラスと答える場合 (誤り率 {error} %) より良くありません: "
+        "この数字は学習器についてほとんど何も語りません。列の標準化・切片・エポック数の"
+        "増加を試してください。",
+    ),
+    "cmp.note.off_centre": (
+        "The data's mean lies {spreads} standard deviations from the origin: a linear model "
+        "through the origin (or one with a small intercept) cannot separate classes that far "
+        "out. Standardise the columns.",
+        "データの平均が原点から標準偏差の {spreads} 倍離れています: 原点を通る線形モデル "
+        "(あるいは小さな切片をもつもの) ではこれほど遠くのクラスを分けられません。列を"
+        "標準化してください。",
+    ),
     "cmp.run": ("Run the comparison", "比較を実行"),
     "cmp.press_run": (
         "Choose the settings and press the button.",
@@ -62,7 +90,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cmp.card": ("Dataset card", "データセットカード"),
     "cmp.errors": ("Test error on {dataset}", "{dataset} でのテスト誤り率"),
     "cmp.ours": ("ours", "本実装"),
-    "cmp.paper": ("paper (seed 000 Table 4)", "論文 (seed 000 表 4)"),
+    "cmp.paper": ("paper ([[000]], Table 4)", "論文 ([[000]], 表 4)"),
     "cmp.error_axis": ("error (%)", "誤り率 (%)"),
     "cmp.curves": (
         "Online mistake rate (progressive validation)",
@@ -73,10 +101,10 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cmp.times": ("Training time per fold", "分割あたりの学習時間"),
     "cmp.time_axis": ("seconds (log)", "秒 (対数)"),
     "cmp.paper_protocol": (
-        "This dataset is in seed 000's Table 4: the settings start from the reproduction's "
+        "This dataset is in Table 4 of [[000]]: the settings start from the reproduction's "
         "protocol (all data, 10 folds, 10 epochs, unit-length rows, C from 0.001 to 10), so "
         "the paper column compares like with like. Any change is noted beside that column.",
-        "このデータセットは seed 000 の表 4 にあります: 設定は再現と同じ手順 (全データ、"
+        "このデータセットは [[000]] の表 4 にあります: 設定は再現と同じ手順 (全データ、"
         "10 分割、10 エポック、行を単位長に正規化、C は 0.001 から 10) から始まるので、"
         "論文の列と同じ条件で比べられます。変更すると論文の列の横に注記が出ます。",
     ),
@@ -88,10 +116,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{ours} 件 (論文: 全部)",
     ),
     "cmp.caveat.scale": (
-        "row scaling {ours} (reproduction: {paper})",
-        "行の正規化 {ours} (再現: {paper})",
+        "scaling {ours} (reproduction: {paper})",
+        "スケーリング {ours} (再現: {paper})",
     ),
     "cmp.caveat.c_grid": ("C grid {ours} (reproduction {paper})", "C の候補 {ours} (再現 {paper})"),
+    "cmp.caveat.intercept": ("an intercept (paper: none)", "切片あり (論文: なし)"),
     "cmp.all": ("all", "全部"),
     "cmp.protocol": (
         "The protocol's choices (as the CLI prints them)",

@@ -7,11 +7,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "cs.intro": (
         "The dual decomposes by example: pick an example p, fix every other dual variable, "
-        "solve its small problem exactly (the fixed point of seed 003), repeat. The dual "
+        "solve its small problem exactly (the fixed point of [[003]]), repeat. The dual "
         "objective rises, the primal falls, and the gap closes on LIBLINEAR's optimum of the "
         "same objective. One SPA-I step is exactly one such sub-problem.",
         "双対問題は例ごとに分解できます: 例 p を選び、他の双対変数を固定してその小さな問題を"
-        "厳密に解き (seed 003 の不動点)、繰り返します。双対目的関数は上がり、主目的関数は"
+        "厳密に解き ([[003]] の不動点)、繰り返します。双対目的関数は上がり、主目的関数は"
         "下がり、ギャップは同じ目的関数の LIBLINEAR の最適値に向かって閉じます。SPA-I の"
         "一回の更新はちょうどこの部分問題一つです。",
     ),

@@ -1,16 +1,17 @@
 """UI strings: confidence-weighted page (key -> (English, Japanese))."""
 
 STRINGS: dict[str, tuple[str, str]] = {
+    "cw.fig.error_log": ("test error (%, log scale)", "テスト誤り率 (%、対数目盛)"),
     "cw.title": ("One confidence-weighted update", "信頼度重み付き学習の一回の更新"),
     "cw.intro": (
         "CW keeps a Gaussian N(μ, Σ) over the weights. One update moves the mean by α Σ y x "
         "and shrinks the covariance along x by β, just enough that a weight drawn from the "
         "new Gaussian classifies x right with probability η (CW), or trading that off against "
-        "a loss (AROW, SCW). Seed 001 teaches all four.",
+        "a loss (AROW, SCW). [[001]] teaches all four.",
         "CW は重みに対するガウス分布 N(μ, Σ) を保持します。一回の更新で平均を α Σ y x だけ"
         "動かし、共分散を x の方向に β だけ縮めます。新しい分布から引いた重みが確率 η で x を"
         "正しく分類するのに必要なだけ (CW)、または損失とのトレードオフで (AROW, SCW)。"
-        "seed 001 が四つすべてを解説しています。",
+        "[[001]] が四つすべてを解説しています。",
     ),
     "cw.rule": ("Rule", "更新則"),
     "walks.settings": ("Settings", "設定"),
@@ -74,8 +75,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "cw.fig.mu_before": ("μ before", "更新前の μ"),
     "cw.fig.mu_after": ("μ after", "更新後の μ"),
     "cw.noise_title": (
-        "Seed 001's claim: CW breaks under label noise, AROW and SCW do not",
-        "seed 001 の主張: CW はラベルノイズで崩れ、AROW と SCW は崩れない",
+        "The claim of [[001]]: CW breaks under label noise, AROW and SCW do not",
+        "[[001]] の主張: CW はラベルノイズで崩れ、AROW と SCW は崩れない",
     ),
     "cw.noise": ("Training labels flipped", "反転した訓練ラベルの割合"),
     "cw.passes": ("Passes", "パス数"),

@@ -27,6 +27,25 @@ STRINGS: dict[str, tuple[str, str]] = {
         "しています。最初の図の表示に数秒余分にかかることがあります。",
     ),
     "ui.share": ("Link to this view (seed included)", "この画面へのリンク (シード込み)"),
+    "ui.share.button": ("Share this view", "この画面を共有"),
+    "ui.references": ("References", "参考文献"),
+    "ui.share.title": ("Share this view", "この画面を共有"),
+    "ui.share.qr": ("QR code of this view's link", "この画面へのリンクの QR コード"),
+    "ui.share.qr_help": (
+        "Students scan it with a phone's camera and see this view, in this state. The code "
+        "is drawn on this server: nothing is sent elsewhere.",
+        "学生はスマートフォンのカメラで読み取れば、この状態のこの画面を開けます。コードは"
+        "このサーバーで描かれ、外部には何も送られません。",
+    ),
+    "ui.share.local": (
+        "This address names this computer only: phones cannot open it. Start the server with "
+        "`olearn app --server.address 0.0.0.0` and open the app by this computer's network "
+        "address (e.g. http://192.168.1.20:8501) before sharing.",
+        "このアドレスはこのコンピュータ自身を指すため、スマートフォンからは開けません。"
+        "`olearn app --server.address 0.0.0.0` でサーバーを起動し、このコンピュータの"
+        "ネットワーク上のアドレス (例: http://192.168.1.20:8501) でアプリを開いてから"
+        "共有してください。",
+    ),
     "ui.share.help": (
         "The address bar's URL reproduces this screen, seed included. Add "
         "`&hide=all` "

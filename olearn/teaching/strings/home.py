@@ -124,12 +124,12 @@ STRINGS.update(
             "USPS 手書き数字 (16x16, LIBSVM 形式)",
         ),
         "home.ds.20news-8": (
-            "20 Newsgroups, 8 groups (paper 000's subset)",
-            "20 Newsgroups の 8 グループ (論文 000 の部分集合)",
+            "20 Newsgroups, 8 groups ([[000]]'s subset)",
+            "20 Newsgroups の 8 グループ ([[000]] の部分集合)",
         ),
         "home.ds.reuters-20": (
-            "Reuters-21578, 20 single-topic classes (paper 000, Table 3)",
-            "Reuters-21578, 単一トピックの 20 クラス (論文 000 の表 3)",
+            "Reuters-21578, 20 single-topic classes ([[000]], Table 3)",
+            "Reuters-21578, 単一トピックの 20 クラス ([[000]] の表 3)",
         ),
         "home.ds.pair": (
             "Document pair {pos} (+1) vs {neg} (−1)",

@@ -59,12 +59,12 @@ STRINGS: dict[str, tuple[str, str]] = {
         "Multiclass PA updates at most two classes: the correct one and the best rival. "
         "Here three wrong classes score above the correct class. PA satisfies its one "
         "constraint against the best rival, and another rival is left on top: after the "
-        "update the example is **still misclassified** (paper 000, section 2). Binary PA "
+        "update the example is **still misclassified** ([[000]], section 2). Binary PA "
         "never has this problem; it comes with more than two classes.",
         "多クラス PA が更新するのは高々二つのクラス、正解クラスと最大の対抗クラスだけです。"
         "ここでは三つの不正解クラスが正解クラスより高いスコアを持ちます。PA は最大の対抗"
         "クラスに対する一つの制約を満たしますが、別の対抗クラスが上に残り、更新後も例は"
-        "**誤分類されたまま** です (論文 000, 2 節)。2 値分類では起こらない、多クラス特有の"
+        "**誤分類されたまま** です ([[000]], 2 節)。2 値分類では起こらない、多クラス特有の"
         "問題です。",
     ),
     # 4
@@ -85,12 +85,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lesson.slack.title": ("SPA-I, SPA-II and C", "SPA-I, SPA-II と C"),
     "lesson.slack.text": (
         "As PA-I and PA-II do for PA, SPA-I adds C ξ and SPA-II adds C ξ² to the objective "
-        "(paper 000, Table 2): one slack ξ for all wrong classes. SPA-I caps the total step "
+        "([[000]], Table 2): one slack ξ for all wrong classes. SPA-I caps the total step "
         "at Σ τ ≤ C; SPA-II shrinks every τ smoothly. The plot: each τ and their sum as C "
         "grows, with the hard SPA step dashed. The printed Table 2 contains misprints; the "
         "SPA page shows the printed and the derived formulas side by side.",
         "PA に対する PA-I, PA-II と同じく、SPA-I は C ξ、SPA-II は C ξ² を目的関数に加えます"
-        " (論文 000, 表 2)。スラック ξ はすべての不正解クラスで共通です。SPA-I はステップの"
+        " ([[000]], 表 2)。スラック ξ はすべての不正解クラスで共通です。SPA-I はステップの"
         "合計を Σ τ ≤ C で抑え、SPA-II はすべての τ を滑らかに縮めます。図: C を大きく"
         "したときの各 τ とその合計 (破線はハード SPA)。印刷された表 2 には誤植があり、"
         "SPA のページで印刷された式と導出した式を並べて示しています。",
@@ -100,24 +100,24 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lesson.cw.text": (
         "Confidence-weighted learning keeps a Gaussian N(μ, Σ) over the weights: μ is the "
         "most plausible weight vector, Σ how sure it is. Features seen often have small "
-        "variance and move little; rare ones move a lot (source 001). One update finds the "
+        "variance and move little; rare ones move a lot ([[001]]). One update finds the "
         "Gaussian closest to the old one under which this example is classified correctly "
         "with probability at least η. The plot: the Gaussian before and after.",
         "信頼度重み付き学習 (CW) は重みにガウス分布 N(μ, Σ) を持ちます。μ は最ももっともらしい"
         "重み、Σ はそれにどれだけ自信があるかです。よく現れる特徴は分散が小さく少しだけ、"
-        "まれな特徴は大きく動きます (資料 001)。一回の更新は、この例を確率 η 以上で正しく"
+        "まれな特徴は大きく動きます ([[001]])。一回の更新は、この例を確率 η 以上で正しく"
         "分類する分布のうち、元の分布に最も近いものを選びます。図: 更新前後のガウス分布。",
     ),
     # 7
     "lesson.noise.title": ("AROW and SCW under label noise", "ラベルノイズ下の AROW と SCW"),
     "lesson.noise.text": (
         "CW's weakness: with noisy labels its performance drops sharply, because like PA it "
-        "makes sure every given example is classified correctly (source 001). AROW balances "
+        "makes sure every given example is classified correctly ([[001]]). AROW balances "
         "three aims: growing confidence, classifying the example, staying close to the old "
         "Gaussian. SCW adds a soft margin with a price C, as PA-I does. The plot: errors "
         "with a share of the labels flipped.",
         "CW の弱点: ラベルにノイズがあると性能が急に落ちます。PA と同じく、与えられた例を"
-        "必ず正しく分類するように更新するからです (資料 001)。AROW は、確信度を上げる・"
+        "必ず正しく分類するように更新するからです ([[001]])。AROW は、確信度を上げる・"
         "例を正しく分類する・元の分布に近い、の三つを同時に考えます。SCW は PA-I のように"
         "重み C のソフトマージンを加えます。図: ラベルの一部を反転させたときの誤り。",
     ),
@@ -125,12 +125,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lesson.real.title": ("Side by side on real data", "実データで並べて比較"),
     "lesson.real.text": (
         "The same learners on real data: handwritten digits (8x8 images, 10 classes), "
-        "cross-validated error for each, C chosen on one fold as in paper 000's protocol. "
-        "Paper 000 reports SPA below PA and the Perceptron on 20 Newsgroups, USPS and "
+        "cross-validated error for each, C chosen on one fold as in the protocol of [[000]]. "
+        "[[000]] report SPA below PA and the Perceptron on 20 Newsgroups, USPS and "
         "Reuters (Table 4); the Reproduce page recomputes that table. Numbers here are "
         "computed now, on a small sample, and say nothing about the paper's corpora.",
         "同じ学習器を実データで比べます: 手書き数字 (8x8 画像, 10 クラス) での交差検証の誤り率。"
-        "C は論文 000 の手順どおり一つの分割で選びます。論文 000 は 20 Newsgroups, USPS, "
+        "C は [[000]] の手順どおり一つの分割で選びます。[[000]] は 20 Newsgroups, USPS, "
         "Reuters で SPA の誤り率が PA やパーセプトロンより低いと報告しています (表 4)。"
         "その表は「論文の再現」ページで再計算できます。ここの数値はその場で小さな標本から"
         "計算したもので、論文のコーパスについては何も言いません。",

@@ -13,22 +13,28 @@ STRINGS: dict[str, tuple[str, str]] = {
     ),
     "rep.choose": ("Reproduction", "再現"),
     "rep.name.matsushima-table4": (
-        "Source paper 000, Table 4: error rates of the PA and SPA families, 10-fold CV",
-        "元論文 000 の表 4: PA 系と SPA 系の誤り率 (10 分割交差検証)",
+        "[[000]], Table 4: error rates of the PA and SPA families, 10-fold CV",
+        "[[000]] の表 4: PA 系と SPA 系の誤り率 (10 分割交差検証)",
+    ),
+    "rep.name.matsushima-digits": (
+        "[[000]], Table 4's protocol on scikit-learn's digits (embedded: runs "
+        "offline; not the paper's data)",
+        "[[000]] の表 4 の手順を scikit-learn の digits で (同梱データ: オフラインで"
+        "実行可; 論文のデータではありません)",
     ),
     "rep.name.cw-family-claims": (
-        "Source paper 001: the claims on the CW family (one pass, label noise, parameters, "
+        "[[001]]: the claims on the CW family (one pass, label noise, parameters, "
         "AROW against NHERD)",
-        "元論文 001: CW 系 (CW・AROW・SCW・NHERD) についての主張 (1 回の走査、ラベル雑音、"
+        "[[001]]: CW 系 (CW・AROW・SCW・NHERD) についての主張 (1 回の走査、ラベル雑音、"
         "パラメータ、AROW と NHERD の比較)",
     ),
     "rep.name.pcvm-lambda": (
-        "Source paper 002, Tables 1-3: PCVM's accuracy, gamma and non-zero weights against lambda",
-        "元論文 002 の表 1-3: λ に対する PCVM の正解率・γ・非零の重み",
+        "[[002]], Tables 1-3: PCVM's accuracy, gamma and non-zero weights against lambda",
+        "[[002]] の表 1-3: λ に対する PCVM の正解率・γ・非零の重み",
     ),
     "rep.name.ono-sgd-figure1": (
-        "Source paper 004, Figure 1: SGD-SVM with per-feature learning rates",
-        "元論文 004 の図 1: 素性ごとの学習率をもつ SGD-SVM",
+        "[[004]], Figure 1: SGD-SVM with per-feature learning rates",
+        "[[004]] の図 1: 素性ごとの学習率をもつ SGD-SVM",
     ),
     "rep.quick": ("Run (quick)", "実行 (クイック)"),
     "rep.full": ("Run the full reproduction", "完全な再現を実行"),
@@ -245,6 +251,16 @@ STRINGS: dict[str, tuple[str, str]] = {
         "The paper prints no numbers for these cells (the paper column is empty): its claims "
         "are checked instead.",
         "論文にはこれらのセルの数値がありません (論文の列は空): 代わりに論文の主張を検証します。",
+    ),
+    "rep.sum.note.matsushima-digits": (
+        "Digits is not the paper's data: scikit-learn's 8x8 handwritten digits (1,797 images "
+        "of 64 pixels) ship with scikit-learn, so this runs without the corpora or the "
+        "internet; the paper's nearest set is USPS (7,291 images of 16x16). The paper prints "
+        "no number for digits: the paper column is empty and its claims are checked on digits.",
+        "digits は論文のデータではありません: scikit-learn の 8x8 の手書き数字 (1,797 枚、"
+        "64 画素) は scikit-learn に同梱されているため、コーパスやインターネットなしで実行"
+        "できます。論文で最も近いのは USPS (16x16 の 7,291 枚) です。論文には digits の数値が"
+        "ないため、論文の列は空で、論文の主張を digits で検証します。",
     ),
     "rep.sum.note.pcvm-lambda": (
         "The paper's corpus (Mainichi) is not public: livedoor pairs mirror its pairs by "

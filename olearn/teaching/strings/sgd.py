@@ -6,11 +6,11 @@ STRINGS: dict[str, tuple[str, str]] = {
         "SGD-SVM: 全体で一つの学習率か素性ごとの学習率か",
     ),
     "sgd.intro": (
-        "Bottou's SGD uses η_t = 1/(λ(t + t₀)) for every weight. Seed 004 gives each feature "
+        "Bottou's SGD uses η_t = 1/(λ(t + t₀)) for every weight. [[004]] gives each feature "
         "its own clock t_j (the examples in which it appeared), so a rare word keeps a large "
         "rate when it finally shows up. The data here are word-like: a few frequent features, "
         "many rare ones.",
-        "Bottou の SGD は全ての重みに η_t = 1/(λ(t + t₀)) を使います。seed 004 は素性ごとに"
+        "Bottou の SGD は全ての重みに η_t = 1/(λ(t + t₀)) を使います。[[004]] は素性ごとに"
         "時計 t_j (その素性が現れた例の数) を持たせ、稀な単語が現れたときに大きな学習率を"
         "保ちます。ここでのデータは単語のように、少数の頻出素性と多数の稀な素性からなります。",
     ),

@@ -5,11 +5,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "spa.intro": (
         "A small multiclass state (one weight vector per class) receives one example "
         "(x, y). Multiclass PA moves only the correct class and the best rival; the "
-        "Support-Class PA (SPA; source paper: Matsushima et al., 000) solves the whole "
+        "Support-Class PA (SPA; [[000]]) solves the whole "
         "problem: a margin of 1 over *every* wrong class. Walk through its sub-steps below.",
         "クラスごとに重みベクトルを持つ小さな多クラスの状態が、一つの例 (x, y) を受け取り"
         "ます。多クラス PA は正解クラスと最大の対抗クラスしか動かしませんが、サポート"
-        "クラス PA (SPA; 出典論文: 松島ら, 000) は *すべての* 不正解クラスに対して"
+        "クラス PA (SPA; [[000]]) は *すべての* 不正解クラスに対して"
         "マージン 1 を課す問題を厳密に解きます。以下でその小ステップをたどります。",
     ),
     "spa.scenario": ("Scenario", "シナリオ"),
@@ -81,6 +81,7 @@ STRINGS: dict[str, tuple[str, str]] = {
         "τ の最大差: {diff}; 目的関数値 閉形式 {obj_cf}, ソルバー {obj_qp}。",
     ),
     "spa.cap_title": ("How C shapes the step", "C がステップをどう変えるか"),
+    "spa.cap_fig_title": ("Each τ and their sum T against C", "C に対する各 τ とその和 T"),
     "spa.cap_binds": (
         "At C = {C} the cap binds: Σ τ = C < {T_hard} (the hard step's total); slack ξ = {xi}.",
         "C = {C} では上限が効いています: Σ τ = C < {T_hard} (ハードな更新の合計); "
@@ -220,14 +221,26 @@ STRINGS: dict[str, tuple[str, str]] = {
         "{min_margin} (SPA の制約: ≥ {required})。正しく分類: {correct}。",
     ),
     # figure labels
-    "fig.plane": ("Weights w_u, example x", "重み w_u と例 x"),
-    "fig.scores": ("Scores s_u = w_u · x", "スコア s_u = w_u · x"),
-    "fig.margins": ("Margins m_u = s_y − s_u", "マージン m_u = s_y − s_u"),
-    "fig.Q": ("Q_u = (1 − m_u) / ‖x‖²", "Q_u = (1 − m_u) / ‖x‖²"),
-    "fig.tau": ("τ_u = Q_u − θ (solid) over θ (faint)", "τ_u = Q_u − θ (濃) と θ (淡)"),
+    "fig.plane": ("Weights w<sub>u</sub>, example x", "重み w<sub>u</sub> と例 x"),
+    "fig.scores": (
+        "Scores s<sub>u</sub> = w<sub>u</sub> · x",
+        "スコア s<sub>u</sub> = w<sub>u</sub> · x",
+    ),
+    "fig.margins": (
+        "Margins m<sub>u</sub> = s<sub>y</sub> − s<sub>u</sub>",
+        "マージン m<sub>u</sub> = s<sub>y</sub> − s<sub>u</sub>",
+    ),
+    "fig.Q": (
+        "Q<sub>u</sub> = (1 − m<sub>u</sub>) / ‖x‖²",
+        "Q<sub>u</sub> = (1 − m<sub>u</sub>) / ‖x‖²",
+    ),
+    "fig.tau": (
+        "τ<sub>u</sub> = Q<sub>u</sub> − θ (solid), θ (faint)",
+        "τ<sub>u</sub> = Q<sub>u</sub> − θ (濃) と θ (淡)",
+    ),
     "fig.before": ("before", "更新前"),
     "fig.after": ("after", "更新後"),
-    "fig.band": ("margin-1 zone below s_y", "s_y の下のマージン 1 の帯"),
+    "fig.band": ("margin-1 zone below s<sub>y</sub>", "s<sub>y</sub> の下のマージン 1 の帯"),
     "fig.threshold": ("threshold", "しきい値"),
     "fig.C": ("C", "C"),
     "fig.tau_axis": ("τ", "τ"),
@@ -258,8 +271,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "一致し、三つ目のクラスから異なります。印刷されたステップサイズは正しい式です。",
     ),
     "spa.f.note.None": (
-        "Hard SPA: Table 1 and Eq. (8)/(9) are right; n = ‖x‖².",
-        "ハード SPA: 表 1 と式 (8)(9) は正しい式です。n = ‖x‖²。",
+        "Hard SPA: Table 1 and Eq. (8)/(9) are right.",
+        "ハード SPA: 表 1 と式 (8)(9) は正しい式です。",
     ),
     "spa.f.n": ("n = ‖x‖² throughout.", "n = ‖x‖² とします。"),
     "spa.col.class": ("class", "クラス"),
