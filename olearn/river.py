@@ -170,14 +170,17 @@ class Classifier(base.MiniBatchClassifier):
         new = self._join(x.keys())
         try:
             indices, values = self._row(x)
-            est = self.estimator
-            if not new and hasattr(est, "engine_"):  # the usual case: known names, a model
-                est.engine_.learn_one(indices, values, y)
+            engine = getattr(self.estimator, "engine_", None)
+            if engine is None:  # the first sample: a fresh model
+                labels = np.empty(1, dtype=object)
+                labels[0] = y
+                rows = (np.array([0, indices.shape[0]], dtype=np.int64), indices, values)
+                self._learn(rows, labels)
                 return
-            labels = np.empty(1, dtype=object)
-            labels[0] = y
-            self._learn((np.array([0, indices.shape[0]], dtype=np.int64), indices, values),
-                        labels)  # fmt: skip
+            if new:  # checked first: the budget, the full covariance's limit
+                engine.widen(self._width_for(len(self._names)))
+                self._width = engine.n_features
+            engine.learn_one(indices, values, y)  # the door for one sample
         except BaseException:
             self._unjoin(new)
             raise
