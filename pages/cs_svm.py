@@ -6,9 +6,9 @@ import bisect
 import streamlit as st
 
 from olearn.app.cached import cs_figure_at, cs_page, cs_player_views
+from olearn.app.components.player import chart_key, player
 from olearn.app.downloads import animation_button, cs_html
 from olearn.app.frame import require_frame
-from olearn.app.player import chart_key, player
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
 from olearn.teaching.strings import num
 

@@ -6,9 +6,9 @@ import streamlit as st
 
 from olearn import registry
 from olearn.app.cached import CW_NOISE, CW_T, cw_family, cw_noise, cw_step, cw_updates
+from olearn.app.components.stepper import block_key, initial_css, stepper, window
 from olearn.app.frame import require_frame
 from olearn.app.hypers import hyper_label, hyper_options, takes, view_hypers
-from olearn.app.stepper import block_key, initial_css, stepper, window
 from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
 from olearn.teaching.cw_walk import STREAM_LENGTH
 from olearn.teaching.settings import CwWalk, default_cw

@@ -5,9 +5,9 @@ import streamlit as st
 from olearn import registry
 from olearn.app import page_path
 from olearn.app.cached import PLAYGROUND_HEIGHTS, PLAYGROUND_T, stream_views
+from olearn.app.components.player import chart_key, player
 from olearn.app.downloads import animation_button, stream_html
 from olearn.app.frame import require_frame
-from olearn.app.player import chart_key, player
 from olearn.app.ui import (
     Controls,
     as_text,

@@ -9,8 +9,8 @@ checks follow below.
 import streamlit as st
 
 from olearn.app.cached import spa_views
+from olearn.app.components.stepper import block_key, initial_css, stepper
 from olearn.app.frame import require_frame
-from olearn.app.stepper import block_key, initial_css, stepper
 from olearn.app.ui import Controls, clamp_notes, guard, lang, plot, tr
 from olearn.teaching.hand_over_url import instance_from_url, instance_to_url
 from olearn.teaching.settings import DEFAULT_SPA, SpaScenario

@@ -3,6 +3,8 @@
 - :mod:`olearn.app.frame`: navigation, language switch, page config (``main()``).
 - :mod:`olearn.app.ui`: widgets synced with the URL, the error guard, figure rendering.
 - :mod:`olearn.app.cached`: cached entry points into :mod:`olearn.teaching` for the pages.
+- :mod:`olearn.app.components`: the browser components (the frame player, the stepper) and
+  their JavaScript, CSS and HTML.
 - :mod:`olearn.app.launch`: ``olearn app``, which runs :data:`ENTRY` with Streamlit.
 
 The page scripts live in the repository's top-level ``pages/`` folder; ``olearn/pages`` is a

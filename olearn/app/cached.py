@@ -152,7 +152,7 @@ class SpaViews:
 
 @st.cache_resource(show_spinner=False, max_entries=256)
 def spa_views(scenario: SpaScenario, lang: str) -> SpaViews:
-    from olearn.app.stepper import digest
+    from olearn.app.components.stepper import digest
     from olearn.teaching.spa_walk import shown
     from olearn.viz.spa import cap_figure, pa_vs_spa_figure, spa_step_figure
 
@@ -297,7 +297,7 @@ class CwStepView:
 
 def cw_family(setting: CwWalk, lang: str) -> str:
     """The stepper's name for the CW page's data in ``lang``."""
-    from olearn.app.stepper import digest
+    from olearn.app.components.stepper import digest
 
     return digest(setting, lang)
 
@@ -424,7 +424,7 @@ def prepare_defaults(langs=("en", "ja")) -> None:
     between two values it lets a page being drawn go first
     (:func:`olearn._warmup.yield_to_pages`)."""
     from olearn import _warmup
-    from olearn.app.stepper import window
+    from olearn.app.components.stepper import window
     from olearn.teaching.settings import DEFAULT_SPA, default_cw, default_playground
     from olearn.teaching.strings import t
 

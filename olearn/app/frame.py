@@ -14,7 +14,7 @@ import streamlit as st
 
 from olearn import _warmup
 from olearn.app import page_path
-from olearn.app.assets import asset
+from olearn.app.components.assets import asset
 from olearn.app.downloads import image_format_choice
 from olearn.app.ui import forget_pending, guard, hidden_set, presenting, query_param
 from olearn.teaching.strings import LANGS, t

@@ -31,7 +31,7 @@ import streamlit as st
 
 from olearn._budget import BudgetError
 from olearn.app import downloads
-from olearn.app.player import chart_key
+from olearn.app.components.player import chart_key
 from olearn.teaching.strings import LANGS, t
 
 RAISE_ENV = "OLEARN_APP_RAISE"  # set to 1 (tests) to let page errors propagate

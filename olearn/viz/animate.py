@@ -2,8 +2,8 @@
 buttons and a slider), so ``fig.show()``, Jupyter, VS Code and ``fig.write_html()`` play them
 with no olearn code in the browser.
 
-The app does not use these figures: its player (:mod:`olearn.app.player`) takes the figure
-without frames and the frames as plain dicts (the ``*_parts`` builders), because attaching
+The app does not use these figures: its player (:mod:`olearn.app.components.player`) takes the
+figure without frames and the frames as plain dicts (the ``*_parts`` builders), because attaching
 frames to a ``plotly.graph_objects.Figure`` validates every one (~1.5 s for the Playground's
 400 frames).  :func:`animation_html` writes the same parts as a self-contained HTML file
 without that cost (the app's download).

@@ -1,5 +1,5 @@
 """The Crammer-Singer page's figure: the decomposition one sub-problem at a time (seed 003),
-drawn once and played in the browser by :mod:`olearn.app.player` (frames of the moving
+drawn once and played in the browser by :mod:`olearn.app.components.player` (frames of the moving
 traces, a note per frame); :func:`cs_animation` is the same figure playing by itself."""
 
 from __future__ import annotations
@@ -176,8 +176,8 @@ def n_dynamic(walk) -> int:
 
 
 def cs_frames(walk, lang: str = "en") -> tuple[list[int], list[dict], list[str]]:
-    """What the in-browser player (:mod:`olearn.app.player`) plays: the sub-problems shown
-    (every one that changed W, at most 240), one frame each (the moving traces as plain
+    """What the in-browser player (:mod:`olearn.app.components.player`) plays: the sub-problems
+    shown (every one that changed W, at most 240), one frame each (the moving traces as plain
     dicts, ``data[0].meta`` = the frame's index), and one note each (HTML: the sub-problem's
     title and its numbers in words), so the text beside the figure follows every frame."""
     steps = _cs_frames(walk)

@@ -9,8 +9,8 @@
 
 Each returns a figure carrying its frames and a play control (:mod:`olearn.viz.animate`):
 ``fig.show()`` or ``fig.write_html(path)`` plays it.  The ``*_parts`` builders return what
-:mod:`olearn.app.player` plays client-side instead: the figure at ``t0`` without frames, and
-the frames as plain dicts (no plotly.py validation, which costs seconds for 400 frames).
+:mod:`olearn.app.components.player` plays client-side instead: the figure at ``t0`` without
+frames, and the frames as plain dicts (no plotly.py validation, which costs seconds for 400 frames).
 
 Only scatter traces are used (the frames animate without a full redraw) and figures are
 built from plain dicts (no per-trace validation).  Which points are drawn (seen so far,
@@ -454,7 +454,8 @@ ELLIPSE_POINTS = 60  # points drawn on each 1-sigma ellipse
 def _ellipse_frame(run, keys: list[str], t: int, packed: bool = False) -> list[dict]:
     """The weight-space traces at t: per learner and class, the ellipse and the mean.
     ``packed``: each ellipse as its parameters ``[cx, cy, semi-major, semi-minor, angle,
-    points]``, drawn by the browser (``olearn/app/assets/geometry.js``), not as points."""
+    points]``, drawn by the browser (``olearn/app/components/assets/geometry.js``), not as
+    points."""
     from olearn.core.cw_geometry import covariance_ellipse, ellipse_points
 
     out = []

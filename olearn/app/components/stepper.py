@@ -33,11 +33,12 @@ server writes, shows the step on screen (``reportUntilArrived`` in ``component_b
 player's too; ``test_a_lost_report_of_the_stepper_is_sent_again_until_the_url_shows_the_step``
 loses one on purpose and fails without the resend).
 
-The figures are sent once per window and session (:func:`olearn.app.player.send_once`), not
-on every report's rerun.  Before the component has mounted, a CSS rule the page
+The figures are sent once per window and session
+(:func:`olearn.app.components.player.send_once`), not on every report's rerun.  Before the
+component has mounted, a CSS rule the page
 emits (:func:`initial_css`) shows only the server's current step, so there is no flash of
-all steps.  The browser code is ``olearn/app/assets/stepper.js`` (after ``component_base.js``,
-which it shares with the player); the stepper's state is
+all steps.  The browser code is ``olearn/app/components/assets/stepper.js`` (after
+``component_base.js``, which it shares with the player); the stepper's state is
 public on its root element (``.ols``: ``data-id``, ``data-moves``, ``data-latency``), which
 ``benchmarks/app_timing.py`` reads.
 
@@ -59,8 +60,8 @@ import json
 
 import streamlit as st
 
-from olearn.app.assets import asset
-from olearn.app.player import report_of, send_once
+from olearn.app.components.assets import asset
+from olearn.app.components.player import report_of, send_once
 
 _component = st.components.v2.component(
     "olearn_stepper",

@@ -1,4 +1,4 @@
-// The frame player (olearn.app.player): Play / Pause / Step / Back / Rewind, a time slider,
+// The frame player (olearn.app.components.player): Play / Pause / Step / Back / Rewind, a time slider,
 // a speed, the keys space, ← and →, every chart of the page moved to the same frame in the
 // browser.  Its state is public on its root element (.olp): data-t, data-n, data-sig,
 // data-url (the frame's name in the URL), data-playing, data-ready (every chart shows

@@ -1,4 +1,4 @@
-// The stepper (olearn.app.stepper): Previous / Next / a slider / the keys ← and →, the page's
+// The stepper (olearn.app.components.stepper): Previous / Next / a slider / the keys ← and →, the page's
 // steps shown in the browser.  Its state is public on its root element (.ols): data-id (the
 // step shown), data-moves and data-latency (the last move: ms from the click to the painted
 // charts).

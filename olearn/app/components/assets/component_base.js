@@ -1,5 +1,5 @@
 // What the player (player.js) and the stepper (stepper.js) share, loaded before each of them
-// (olearn.app.player / olearn.app.stepper join the files): a state that outlives a mount, the
+// (olearn.app.components.player / olearn.app.components.stepper join the files): a state that outlives a mount, the
 // page's keys, and keeping every chart on the shown frame or step.
 
 // The states of one kind of component, by key: Streamlit mounts a component again on every
@@ -74,7 +74,7 @@ function urlParam(name) {
 // meanwhile kept in `S.owed` and sent then.  Such a press asks the server for a run of its
 // own, and a report reaching the server just after it, while that run starts and before its
 // callbacks ran, makes Streamlit (1.67) drop the press: the newer request replaces the one
-// its run took (Regenerate clicked just after Pause was lost, see olearn/app/player.py).  A
+// its run took (Regenerate clicked just after Pause was lost, see olearn/app/components/player.py).  A
 // mount means a run reached the component, past its callbacks.  Call on every mount (it
 // releases what the last press held); returns the function that stops listening.
 function holdReportsOnPresses(S, root, wait = 3000) {

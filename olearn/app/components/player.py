@@ -31,9 +31,9 @@ test_a_report_waits_for_the_run_a_press_elsewhere_asked_for``).
 Each chart's ``layout.meta`` carries a signature of its data; the player waits for charts
 with its signature before adding frames, and re-applies the current frame whenever a chart
 was redrawn (plotly's ``plotly_afterplot`` event, or a chart added to the page).  The browser
-code is in ``olearn/app/assets`` (``player.js``, after ``component_base.js``, which it shares
-with the stepper; ``plotly_svg.js``, the fast path, holds every read of plotly.js internals);
-the player's state is public on its root element (``.olp``:
+code is in ``olearn/app/components/assets`` (``player.js``, after ``component_base.js``, which
+it shares with the stepper; ``plotly_svg.js``, the fast path, holds every read of plotly.js
+internals); the player's state is public on its root element (``.olp``:
 ``data-t``, ``data-ready``, ``data-rendered``, ``data-latency``..., see ``player.js``), which
 the browser tests and ``benchmarks/app_timing.py`` read.
 """
@@ -45,7 +45,7 @@ import re
 
 import streamlit as st
 
-from olearn.app.assets import asset
+from olearn.app.components.assets import asset
 
 _component = st.components.v2.component(
     "olearn_player",
