@@ -7,7 +7,7 @@ import streamlit as st
 from olearn import registry
 from olearn.app.cached import comparison, dataset_card
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, as_text, guard, header, lang, plot, tr
+from olearn.app.ui import Controls, as_text, fill, guard, lang, plot, projector, stage_box, tr
 from olearn.datasets import names as dataset_names
 from olearn.datasets.upload import MAX_BYTES
 from olearn.teaching.compare import (
@@ -217,18 +217,26 @@ def dataset_results(source: str, chosen: dict) -> None:
         )
         table = table.copy()
         table.insert(table.columns.get_loc("paper %") + 1, tr("cmp.caveat"), items)
-    st.dataframe(display_table(table, L), hide_index=True)
-    st.download_button(
-        tr("ui.download_csv"),
-        res.table.to_csv(index=False),
-        file_name=f"olearn-compare-{res.dataset}.csv",
-        mime="text/csv",
-        key="cmp.csv",
-    )
+    if projector():  # the errors' figure first, the table beside it
+        figure, beside = st.columns([3, 2], gap="medium")
+        with figure, stage_box("cmp"):
+            plot(fig_err, key="cmp.err", **fill())
+    else:
+        beside = st.container()
+    with beside:
+        st.dataframe(display_table(table, L), hide_index=True)
+        st.download_button(
+            tr("ui.download_csv"),
+            res.table.to_csv(index=False),
+            file_name=f"olearn-compare-{res.dataset}.csv",
+            mime="text/csv",
+            key="cmp.csv",
+        )
     left, right = st.columns(2)
-    with left:
-        plot(fig_err, key="cmp.err")
-    with right:
+    if not projector():
+        with left:
+            plot(fig_err, key="cmp.err")
+    with right if not projector() else left:
         plot(fig_curves, key="cmp.curves")
     plot(fig_time, key="cmp.time")
     with st.expander(tr("cmp.protocol")):
@@ -236,7 +244,7 @@ def dataset_results(source: str, chosen: dict) -> None:
 
 
 with guard():
-    header(tr("cmp.title"), tr("cmp.intro"))
+    ui.header(tr("cmp.title"), tr("cmp.intro"))
     with ui.panel():  # presentation mode: a closed "Settings" box, the results on screen
         source = ui.select(
             "source",

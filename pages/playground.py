@@ -12,11 +12,13 @@ from olearn.app.ui import (
     Controls,
     as_text,
     figure_height,
+    fill,
     guard,
-    header,
     lang,
     plot,
+    projector,
     stage,
+    stage_box,
     swatch_css,
     tr,
 )
@@ -155,14 +157,15 @@ def learners_view(run: PlaygroundRun, band: bool) -> None:
     views = stream_views(run, L, bool(band), heights, t0)
 
     left, right = stage((3, 2))
-    with left:
-        plot(views["planes"], key=CHARTS["planes"])
-    with right:
+    with left, stage_box("planes"):
+        plot(views["planes"], key=CHARTS["planes"], **fill())
+    with right, stage_box("player"):
         charts = {CHARTS["planes"]: views["frames"]["planes"]}
         charts[CHARTS["curves"]] = views["frames"]["curves"]
         if views["weights"] is not None:
             charts[CHARTS["weights"]] = views["frames"]["weights"]
         labels = {k: tr(f"play.{k}") for k in ("play", "pause", "step", "back", "rewind", "fps")}
+        labels["keys"] = tr("keys.player") if projector() else ""
         pos = player(
             "play.player",
             charts,
@@ -180,9 +183,11 @@ def learners_view(run: PlaygroundRun, band: bool) -> None:
             if pos.get("fps") in SPEEDS:
                 ui.set("fps", int(pos["fps"]))
                 fps = int(pos["fps"])
-        plot(views["curves"], key=CHARTS["curves"])
-        if not ui.all_hidden:
+        plot(views["curves"], key=CHARTS["curves"], **fill())
+        if not projector():  # (there, the player shows the keys)
             st.caption(tr("play.keys_hint"))
+    if not ui.all_hidden:  # (below the stage in projector mode)
+        with right if not projector() else st.container():
             animation_button(
                 (tr("ui.download_html"), tr("ui.download_html.help")),
                 lambda: stream_html(views, tr("play.title")),
@@ -213,7 +218,7 @@ def learners_view(run: PlaygroundRun, band: bool) -> None:
 
 
 with guard():
-    header(tr("play.title"), tr("play.intro"))
+    ui.header(tr("play.title"), tr("play.intro"))
     with ui.panel():
         c1, c2, c3, c4, c5, c6 = ui.columns([2, 1.2, 1, 1, 1, 1.3], vertical_alignment="bottom")
         kind = ui.select(

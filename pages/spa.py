@@ -11,7 +11,7 @@ import streamlit as st
 from olearn.app.cached import spa_views
 from olearn.app.components.stepper import block_key, initial_css, stepper
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, clamp_notes, guard, lang, plot, tr
+from olearn.app.ui import Controls, clamp_notes, fill, guard, lang, plot, projector, stage_box, tr
 from olearn.teaching.hand_over_url import instance_from_url, instance_to_url
 from olearn.teaching.settings import DEFAULT_SPA, SpaScenario
 from olearn.teaching.spa_walk import SCENARIOS
@@ -37,13 +37,43 @@ def scenario_changed():
         ui.set("rule", rule)
 
 
+def formulas(walk, stacked: bool) -> None:
+    """The rule's printed formulas beside the derived ones (``stacked``: one above the other,
+    for the side column of projector mode)."""
+    table_no = "1" if walk.variant is None else "2"
+    printed, derived = tr("spa.f.printed", table=table_no), tr("spa.f.derived")
+    if stacked:
+        for what, p_tex, d_tex in walk.formulas:
+            st.markdown(f"**{what}** · {printed}")
+            st.latex(p_tex)
+            st.markdown(f"**{what}** · {derived}")
+            st.latex(d_tex)
+    else:
+        head = st.columns([1, 2, 3])
+        head[1].markdown(f"**{printed}**")
+        head[2].markdown(f"**{derived}**")
+        for what, p_tex, d_tex in walk.formulas:
+            row = st.columns([1, 2, 3], vertical_alignment="center")
+            row[0].markdown(what)
+            with row[1]:
+                st.latex(p_tex)
+            with row[2]:
+                st.latex(d_tex)
+    cases = " " + tr("spa.f.cases") if walk.variant == "I" else ""
+    st.caption(tr(f"spa.f.note.{walk.variant}") + cases + " " + tr("spa.f.n"))
+
+
+def qp_check(walk, views) -> None:
+    """The closed form's step against a generic QP solver's."""
+    st.markdown(walk.qp_text)
+    st.dataframe(views.qp, hide_index=True)
+
+
 with guard():
     present = ui.is_hidden("all")
-    if not present:
-        st.title(tr("spa.title"))
-        st.caption(tr("spa.intro"))
-    # no row of empty columns in presentation mode (the widgets are hidden there)
-    c1, c2, c3, c4, c5 = [None] * 5 if present else st.columns([3, 2, 2, 1, 1])
+    ui.header(tr("spa.title"), tr("spa.intro"))
+    box = ui.settings()  # None with hide=all: no row of empty columns
+    c1, c2, c3, c4, c5 = [None] * 5 if box is None else box.columns([3, 2, 2, 1, 1])
     name = ui.select(
         "scenario",
         tr("spa.scenario"),
@@ -94,7 +124,8 @@ with guard():
     family = views.family
     index = ui.state("step", 0, lambda v: isinstance(v, int) and 0 <= v < n_steps)
 
-    fig_col, text_col = st.columns([3, 2], gap="medium")
+    fig_col, text_col = st.columns([5, 4] if projector() else [3, 2], gap="medium")
+    side = text_col
     with text_col:
         # every sub-step is rendered once; the stepper (in the browser) shows one of them
         reported = stepper(
@@ -103,7 +134,12 @@ with guard():
             index,
             family,
             {"spa-fig": list(views.steps_json)},
-            {"prev": tr("spa.prev"), "next": tr("spa.next"), "slider": tr("spa.substep")},
+            {
+                "prev": tr("spa.prev"),
+                "next": tr("spa.next"),
+                "slider": tr("spa.substep"),
+                "keys": tr("keys.step") if projector() else "",
+            },
             blocks=BLOCKS,
             titles=[tr("spa.step_of", i=i + 1, n=n_steps) for i in range(n_steps)],
             url=("step", 0),
@@ -111,15 +147,24 @@ with guard():
         if reported is not None and 0 <= reported < n_steps:
             index = ui.adopt("step", reported)
         st.html(initial_css("spa", BLOCKS, index))
-        if present:
+        if projector():
             st.caption(
                 f"{tr(f'spa.scenario.{name}')} · {rule}" + (f" · C = {C}" if RULES[rule] else "")
             )
+            # what the lecture points to beside the walk: the QP check and the formulas
+            step_tab, qp_tab, formulas_tab = st.container(key="spa-side").tabs(
+                [tr("spa.tab.step"), tr("spa.tab.qp"), tr("spa.tab.formulas")]
+            )
+            side = step_tab
+            with qp_tab:
+                qp_check(walk, views)
+            with formulas_tab:
+                formulas(walk, stacked=True)
     # the figure is sent before the sub-steps' texts (which go under the stepper all the
     # same): a class arriving at once sees it sooner (benchmarks/classroom.py)
-    with fig_col:
-        plot(views.steps[index], key="spa-fig")
-    with text_col:
+    with fig_col, stage_box("spa"):
+        plot(views.steps[index], key="spa-fig", **fill())
+    with side:
         for i, step in enumerate(walk.steps):
             with st.container(key=block_key("spatext", i)):
                 st.markdown(f"#### {step.title}")
@@ -127,20 +172,9 @@ with guard():
                 for formula in step.latex:
                     st.latex(formula)
 
-    st.markdown(f"#### {tr('spa.formulas')}")
-    head = st.columns([1, 2, 3])
-    table_no = "1" if walk.variant is None else "2"
-    head[1].markdown(f"**{tr('spa.f.printed', table=table_no)}**")
-    head[2].markdown(f"**{tr('spa.f.derived')}**")
-    for what, printed, derived in walk.formulas:
-        row = st.columns([1, 2, 3], vertical_alignment="center")
-        row[0].markdown(what)
-        with row[1]:
-            st.latex(printed)
-        with row[2]:
-            st.latex(derived)
-    cases = " " + tr("spa.f.cases") if walk.variant == "I" else ""
-    st.caption(tr(f"spa.f.note.{walk.variant}") + cases + " " + tr("spa.f.n"))
+    if not projector():  # (in projector mode beside the walk)
+        st.markdown(f"#### {tr('spa.formulas')}")
+        formulas(walk, stacked=False)
 
     left, right = st.columns(2)
     with left, st.container(border=True):
@@ -156,8 +190,7 @@ with guard():
         [tr("spa.qp_title"), tr("spa.cap_title"), tr("spa.printed_title"), tr("spa.state")]
     )
     with tabs[0]:
-        st.markdown(walk.qp_text)
-        st.dataframe(views.qp, hide_index=True)
+        qp_check(walk, views)
     with tabs[1]:
         if walk.variant is None:
             st.info(tr("spa.cap_free", C="∞", T=f"{walk.spa.tau_sum:.4g}"))

@@ -180,15 +180,23 @@ def hidden_set() -> set[str]:
     return {h.strip() for h in str(raw).split(",") if h.strip()}
 
 
+def projector() -> bool:
+    """Projector mode: ``?present=1`` (the sidebar's switch) or a lesson's ``hide=all`` view.
+    The page's title shrinks to one line, its intro goes, and its main view fills one screen
+    (:func:`stage_box`), from 1280x720 down to 1024x576 (a 1280x720 projector at 125% zoom)."""
+    return presenting() or "all" in hidden_set()
+
+
 # figure heights that fit 1280x720 in presentation mode (the header, title and one row of
-# buttons take ~150 px) and a comfortable height otherwise
+# buttons take ~150 px) and a comfortable height otherwise; in projector mode the main
+# figures are then stretched to the screen's height (:func:`stage_box`, :func:`fill`)
 PRESENT_HEIGHT = 540
 
 
 def figure_height(normal: int, present: int = PRESENT_HEIGHT) -> int:
     """The height to give the page's main figure: ``present`` in presentation mode and in a
     lesson's ``hide=all`` view (both must fit 1280x720)."""
-    return present if presenting() or "all" in hidden_set() else normal
+    return present if projector() else normal
 
 
 def stage(widths: Sequence[float] = (3, 2)):
@@ -199,14 +207,35 @@ def stage(widths: Sequence[float] = (3, 2)):
     return left, right
 
 
-def header(title: str, intro: str | None = None) -> None:
-    """The page title (compact in presentation mode, where the intro is left out)."""
-    if presenting() or "all" in hidden_set():
-        st.markdown(f"### {title}")
-    else:
+def stage_box(name: str, where=None):
+    """In projector mode, a box as tall as the screen below the page's head row (CSS
+    ``100dvh`` less the head, ``assets/present.css``): a figure drawn in it with
+    :func:`fill` stretches to what its siblings leave, so the view fits at any window height
+    (a zoomed browser too) without a rerun.  Otherwise no box at all."""
+    if not projector():
+        return nullcontext()
+    return (where or st).container(key=f"stage-{name}")
+
+
+def fill() -> dict:
+    """``plot(...)`` keywords for a figure inside a :func:`stage_box`: in projector mode it
+    fills the height its box has left; otherwise it keeps its own height."""
+    return {"height": "stretch"} if projector() else {}
+
+
+def header(title: str, intro: str | None = None):
+    """The page title and its intro; in projector mode one short line instead (no intro),
+    beside which the page's settings go (:meth:`Controls.panel`).  Returns the place for the
+    settings in projector mode, else None."""
+    if not projector():
         st.title(title)
         if intro:
             st.caption(intro)
+        return None
+    left, right = st.columns([2, 3], vertical_alignment="center", gap="small")
+    with left.container(key="olearn-head"):
+        st.markdown(f"##### {title}")
+    return right
 
 
 def key_class(key: str) -> str:
@@ -278,6 +307,11 @@ class Controls:
         self.hidden = hidden_set()
         self.values: dict[str, Any] = {}
         self.present = presenting()
+        self.slot = None  # where the settings go in projector mode (beside the title)
+
+    def header(self, title: str, intro: str | None = None) -> None:
+        """:func:`header`; the settings of :meth:`panel` then sit beside the one-line title."""
+        self.slot = header(title, intro)
 
     @property
     def all_hidden(self) -> bool:
@@ -289,8 +323,19 @@ class Controls:
         if self.all_hidden:
             return nullcontext()
         if self.present:
-            return st.expander(label or tr("ui.settings"), expanded=False, icon=":material/tune:")
+            where = self.slot or st
+            return where.expander(
+                label or tr("ui.settings"), expanded=False, icon=":material/tune:"
+            )
         return st.container(border=True)
+
+    def settings(self, label: str | None = None):
+        """Where a page that lays its own controls out puts them: in projector mode the closed
+        "Settings" expander (beside the title), with ``hide=all`` None (no widgets), else the
+        page itself (``st``)."""
+        if self.all_hidden:
+            return None
+        return self.panel(label) if self.present else st
 
     def columns(self, spec, **kw) -> list:
         """``st.columns(spec)``; with ``hide=all`` stand-ins that draw nothing."""

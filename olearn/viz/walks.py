@@ -260,13 +260,14 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
     fig.update_xaxes(col=2, title_text="y w·x")
     fig.update_yaxes(col=2, title_text=t("cw.fig.density", lang), range=[0, 1.08 * peak])
     top, bottom = 40, 120
-    fig.update_layout(  # the legend 62 px under the plot area: below the axis titles
+    fig.update_layout(  # the legend at the figure's foot, under the axis titles, at any height
         margin=dict(l=60, r=20, t=top, b=bottom),
         legend=dict(
             orientation="h",
-            y=-62 / (height - top - bottom),
+            yref="container",
+            y=0,
             x=0,
-            yanchor="top",
+            yanchor="bottom",
             font=dict(size=FONT, color=INK),
         ),
     )
@@ -334,9 +335,10 @@ def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
     fig.update_layout(
         legend=dict(
             orientation="h",
-            y=-62 / (height - top - bottom),
+            yref="container",
+            y=0,
             x=0,
-            yanchor="top",
+            yanchor="bottom",
             font=dict(size=FONT, color=INK),
         ),
         margin=dict(l=60, r=20, t=top, b=bottom),
@@ -447,7 +449,7 @@ def pcvm_figure(walk, i: int, lang: str = "en", height: int = 440) -> go.Figure:
         ),
     )
     fig.update_layout(
-        legend=dict(y=-62 / (height - 60 - 110), yanchor="top"), margin=dict(t=60, b=110)
+        legend=dict(yref="container", y=0, yanchor="bottom"), margin=dict(t=60, b=110)
     )
     return fig
 
@@ -502,7 +504,7 @@ def pcvm_history_figure(walk, i: int, lang: str = "en", height: int = 440) -> go
     fig.update_yaxes(title_font=dict(color=g_color), secondary_y=False)
     fig.update_yaxes(title_font=dict(color=nz_color), secondary_y=True)
     fig.update_layout(
-        legend=dict(y=-62 / (height - 60 - 110), yanchor="top"), margin=dict(t=60, b=110)
+        legend=dict(yref="container", y=0, yanchor="bottom"), margin=dict(t=60, b=110)
     )
     return fig
 

@@ -1,11 +1,12 @@
-// The frame player (olearn.app.components.player): Play / Pause / Step / Back / Rewind, a time slider,
-// a speed, the keys space, ← and →, every chart of the page moved to the same frame in the
-// browser.  Its state is public on its root element (.olp): data-t, data-n, data-sig,
-// data-url (the frame's name in the URL), data-playing, data-ready (every chart shows
-// data-t), data-rendered (frames drawn), data-fast / data-slow (drawn by svgFrame / by
-// Plotly.animate), data-jumps and data-latency (the last Step/Back/key: ms from the click to
-// the next paint), data-sends / data-resends (reports to the server), data-owed (a report
-// waits for the run a press elsewhere on the page asked for: holdReportsOnPresses).
+// The frame player (olearn.app.components.player): Play / Pause / Step / Back / Rewind, a time
+// slider, a speed, the keys (space plays and pauses; →, PageDown / ←, PageUp step), every chart
+// of the page moved to the same frame in the browser.  Its state is public on its root element
+// (.olp): data-t, data-n, data-sig, data-url (the frame's name in the URL), data-playing,
+// data-ready (every chart shows data-t), data-rendered (frames drawn), data-fast / data-slow
+// (drawn by svgFrame / by Plotly.animate), data-jumps and data-latency (the last Step/Back/key:
+// ms from the click to the next paint), data-sends / data-resends (reports to the server),
+// data-owed (a report waits for the run a press elsewhere on the page asked for:
+// holdReportsOnPresses).
 
 const players = componentStates('olearn.player'); // (component_base.js)
 const OPTS = {
@@ -98,6 +99,7 @@ export default function (component) {
   $('.rew').title = cfg.labels.rewind;
   $('.back').title = cfg.labels.back;
   $('.step').title = cfg.labels.step;
+  $('.keys').textContent = cfg.labels.keys || '';
   if (!speed.options.length) {
     for (const f of cfg.speeds) {
       const o = document.createElement('option');
@@ -263,11 +265,15 @@ export default function (component) {
     P.fps = +speed.value;
     if (!P.playing) report();
   };
-  const unbind = bindKeys(P, root, {
-    ' ': () => setPlaying(!P.playing),
-    ArrowRight: () => jump(P.t + 1),
-    ArrowLeft: () => jump(P.t - 1),
-  });
+  const unbind = bindKeys(
+    P,
+    root,
+    stepKeys({
+      next: () => jump(P.t + 1),
+      prev: () => jump(P.t - 1),
+      space: () => setPlaying(!P.playing),
+    }),
+  );
   const unhold = holdReportsOnPresses(P, root);
   label();
   // Show P.t on every chart of this signature once it is drawn, and again whenever plotly

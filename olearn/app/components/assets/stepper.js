@@ -1,5 +1,5 @@
-// The stepper (olearn.app.components.stepper): Previous / Next / a slider / the keys ← and →, the page's
-// steps shown in the browser.  Its state is public on its root element (.ols): data-id (the
+// The stepper (olearn.app.components.stepper): Previous / Next / a slider / the keys (→, PageDown
+// and space / ←, PageUp), the page's steps shown in the browser.  Its state is public on its root element (.ols): data-id (the
 // step shown), data-moves and data-latency (the last move: ms from the click to the painted
 // charts).
 
@@ -60,6 +60,7 @@ export default function (component) {
   next.textContent = cfg.labels.next;
   slider.max = String(cfg.ids.length - 1);
   slider.setAttribute('aria-label', cfg.labels.slider || '');
+  $('.keys').textContent = cfg.labels.keys || '';
   const pos = () => cfg.ids.indexOf(S.id);
   // the page's own rule (shown before we mount) is switched off by this class
   document.body.classList.add(`ols-${cfg.key}`);
@@ -83,6 +84,8 @@ export default function (component) {
     const f = S.raw[k][i];
     const layout = Object.assign({}, f.layout, { meta: tag(S.id) });
     if (S.base[k]) layout.template = S.base[k]; // Streamlit's theme, as on the server's draw
+    // and Streamlit's size (a chart stretched to the screen is not the figure's height)
+    for (const side of ['width', 'height']) if (gd.layout[side]) layout[side] = gd.layout[side];
     await window.Plotly.react(gd, f.data, layout);
   }
   function publish() {
@@ -142,10 +145,11 @@ export default function (component) {
   prev.onclick = () => go(pos() - 1);
   next.onclick = () => go(pos() + 1);
   slider.oninput = () => go(+slider.value);
-  const unbind = bindKeys(S, root, {
-    ArrowRight: () => go(pos() + 1),
-    ArrowLeft: () => go(pos() - 1),
-  });
+  const unbind = bindKeys(
+    S,
+    root,
+    stepKeys({ next: () => go(pos() + 1), prev: () => go(pos() - 1) }),
+  );
   const unhold = holdReportsOnPresses(S, root); // (component_base.js)
   label();
   // keep every chart on the shown step (Streamlit draws a chart with the server's figure)
