@@ -9,7 +9,18 @@ from olearn.app.cached import cs_figure_at, cs_page, cs_player_views
 from olearn.app.components.player import chart_key, player
 from olearn.app.downloads import animation_button, cs_html
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, fill, guard, lang, plot, projector, stage_box, tr
+from olearn.app.ui import (
+    Controls,
+    figure_theme,
+    fill,
+    guard,
+    lang,
+    painted,
+    plot,
+    projector,
+    stage_box,
+    tr,
+)
 from olearn.teaching.strings import num
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
@@ -51,16 +62,17 @@ with guard():
         labels["keys"] = tr("keys.player") if projector() else ""
         pos = player(
             "cs.player",
-            {CHART: views["frames"]},
+            {CHART: painted([views["frames"]])[0]},  # (in the page's theme)
             len(ks) - 1,
             i,
-            views["sig"],
+            f"{views['sig']}:{figure_theme().name}",
             views["notes"],
             labels=labels,
             fps=fps,
             speeds=SPEEDS,
             url="s",
             url_values=list(ks),
+            meta=views["sig"],
         )
         if pos is not None:  # stopped: that sub-problem goes to the URL
             i = int(min(max(int(pos.get("t", i)), 0), len(ks) - 1))

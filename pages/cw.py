@@ -9,7 +9,18 @@ from olearn.app.cached import CW_NOISE, CW_T, cw_family, cw_noise, cw_step, cw_u
 from olearn.app.components.stepper import block_key, initial_css, stepper, window
 from olearn.app.frame import require_frame
 from olearn.app.hypers import hyper_label, hyper_options, takes, view_hypers
-from olearn.app.ui import Controls, fill, guard, lang, plot, projector, stage_box, tr
+from olearn.app.ui import (
+    Controls,
+    figure_theme,
+    fill,
+    guard,
+    lang,
+    painted,
+    plot,
+    projector,
+    stage_box,
+    tr,
+)
 from olearn.teaching.cw_walk import STREAM_LENGTH
 from olearn.teaching.settings import CwWalk, default_cw
 from olearn.teaching.strings import STRINGS, num
@@ -55,7 +66,7 @@ def update_view(setting, left, right, row) -> None:
     """The update walk: the weight space and the margin's density (left), the stepper and the
     update's numbers in words (right); the input space and the numbers' table below."""
     updates = cw_updates(setting)
-    family = cw_family(setting, L)
+    family = f"{cw_family(setting, L)}:{figure_theme().name}"  # (figures in the page's theme)
     # the example to start from (1-based, as the heading counts); the stepper may move it, so
     # its slider is drawn last
     t = ui.state("t", CW_T, lambda v: isinstance(v, int) and 1 <= v <= STREAM_LENGTH)
@@ -71,8 +82,8 @@ def update_view(setting, left, right, row) -> None:
                 later[0],
                 family,
                 {
-                    "cw-fig": [v.figure_json for v in steps],
-                    "cw-input": [v.inputs_json for v in steps],
+                    "cw-fig": painted([v.figure_json for v in steps]),
+                    "cw-input": painted([v.inputs_json for v in steps]),
                 },
                 {
                     "prev": tr("cw.back"),

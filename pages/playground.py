@@ -12,9 +12,11 @@ from olearn.app.ui import (
     Controls,
     as_text,
     figure_height,
+    figure_theme,
     fill,
     guard,
     lang,
+    painted,
     plot,
     projector,
     stage,
@@ -160,10 +162,9 @@ def learners_view(run: PlaygroundRun, band: bool) -> None:
     with left, stage_box("planes"):
         plot(views["planes"], key=CHARTS["planes"], **fill())
     with right, stage_box("player"):
-        charts = {CHARTS["planes"]: views["frames"]["planes"]}
-        charts[CHARTS["curves"]] = views["frames"]["curves"]
-        if views["weights"] is not None:
-            charts[CHARTS["weights"]] = views["frames"]["weights"]
+        frames = views["frames"]  # (in the page's theme)
+        names = ["planes", "curves", *(["weights"] if views["weights"] is not None else [])]
+        charts = dict(zip([CHARTS[k] for k in names], painted([frames[k] for k in names])))
         labels = {k: tr(f"play.{k}") for k in ("play", "pause", "step", "back", "rewind", "fps")}
         labels["keys"] = tr("keys.player") if projector() else ""
         pos = player(
@@ -171,11 +172,12 @@ def learners_view(run: PlaygroundRun, band: bool) -> None:
             charts,
             views["n"],
             t,
-            views["sig"],
+            f"{views['sig']}:{figure_theme().name}",
             views["notes"],
             labels=labels,
             fps=fps,
             speeds=SPEEDS,
+            meta=views["sig"],
         )
         if pos is not None:  # the lecturer stopped: keep that frame (and speed) for the URL
             t = int(min(max(int(pos.get("t", t)), 0), n_total))

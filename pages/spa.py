@@ -11,7 +11,20 @@ import streamlit as st
 from olearn.app.cached import spa_views
 from olearn.app.components.stepper import block_key, initial_css, stepper
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, clamp_notes, fill, guard, lang, plot, projector, stage_box, tr
+from olearn.app.ui import (
+    Controls,
+    clamp_notes,
+    figure_theme,
+    fill,
+    guard,
+    inked,
+    lang,
+    painted,
+    plot,
+    projector,
+    stage_box,
+    tr,
+)
 from olearn.teaching.hand_over_url import instance_from_url, instance_to_url
 from olearn.teaching.settings import DEFAULT_SPA, SpaScenario
 from olearn.teaching.spa_walk import SCENARIOS
@@ -45,9 +58,9 @@ def formulas(walk, stacked: bool) -> None:
     if stacked:
         for what, p_tex, d_tex in walk.formulas:
             st.markdown(f"**{what}** · {printed}")
-            st.latex(p_tex)
+            st.latex(inked(p_tex))
             st.markdown(f"**{what}** · {derived}")
-            st.latex(d_tex)
+            st.latex(inked(d_tex))
     else:
         head = st.columns([1, 2, 3])
         head[1].markdown(f"**{printed}**")
@@ -56,9 +69,9 @@ def formulas(walk, stacked: bool) -> None:
             row = st.columns([1, 2, 3], vertical_alignment="center")
             row[0].markdown(what)
             with row[1]:
-                st.latex(p_tex)
+                st.latex(inked(p_tex))
             with row[2]:
-                st.latex(d_tex)
+                st.latex(inked(d_tex))
     cases = " " + tr("spa.f.cases") if walk.variant == "I" else ""
     st.caption(tr(f"spa.f.note.{walk.variant}") + cases + " " + tr("spa.f.n"))
 
@@ -121,7 +134,7 @@ with guard():
     walk = views.walk
     n_steps = len(walk.steps)
     # the data this walkthrough shows: a change resets the browser's stepper to the URL's step
-    family = views.family
+    family = f"{views.family}:{figure_theme().name}"  # (figures in the page's theme)
     index = ui.state("step", 0, lambda v: isinstance(v, int) and 0 <= v < n_steps)
 
     fig_col, text_col = st.columns([5, 4] if projector() else [3, 2], gap="medium")
@@ -133,7 +146,7 @@ with guard():
             list(range(n_steps)),
             index,
             family,
-            {"spa-fig": list(views.steps_json)},
+            {"spa-fig": painted(views.steps_json)},
             {
                 "prev": tr("spa.prev"),
                 "next": tr("spa.next"),
@@ -170,7 +183,7 @@ with guard():
                 st.markdown(f"#### {step.title}")
                 st.markdown(step.text)
                 for formula in step.latex:
-                    st.latex(formula)
+                    st.latex(inked(formula))
 
     if not projector():  # (in projector mode beside the walk)
         st.markdown(f"#### {tr('spa.formulas')}")

@@ -87,8 +87,14 @@ def test_app_imports_are_in_the_app_extra():
 
 def test_streamlit_config_matches_the_launcher():
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
-    flat = {f"{section}.{k}": v for section, table in config.items() for k, v in table.items()}
-    assert flat == SETTINGS
+
+    def flat(table: dict, prefix: str = "") -> dict:  # [theme.dark] -> "theme.dark.<name>"
+        out = {}
+        for k, v in table.items():
+            out.update(flat(v, f"{prefix}{k}.") if isinstance(v, dict) else {prefix + k: v})
+        return out
+
+    assert flat(config) == SETTINGS
 
 
 def test_page_scripts_ship_with_the_package():

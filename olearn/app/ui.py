@@ -33,6 +33,7 @@ from olearn._budget import BudgetError
 from olearn.app import downloads
 from olearn.app.components.player import chart_key
 from olearn.teaching.strings import LANGS, t
+from olearn.viz.theme import LIGHT, THEMES, Theme, paint, paint_json, paint_text
 
 RAISE_ENV = "OLEARN_APP_RAISE"  # set to 1 (tests) to let page errors propagate
 _LANG_OF = "_ui.lang_of."  # session key prefix: the language a widget's labels were drawn in
@@ -101,10 +102,56 @@ def blank_missing(frame):
     return style.format(na_rep="", subset=others)
 
 
+THEME_CHOICES = ("auto", "light", "dark")  # "auto": the system's prefers-color-scheme
+
+
+def theme_switchable() -> bool:
+    """Whether the page may choose light or dark: not when the server fixed one
+    (``--theme.base dark``); the figures then follow the server's."""
+    return st.get_option("theme.base") not in ("light", "dark")
+
+
+def theme_choice() -> str:
+    """The theme asked for: the sidebar's switch, else ``?theme=`` (``auto``: the system's)."""
+    value = st.session_state.get("theme") or st.query_params.get("theme", "auto")
+    return value if value in THEME_CHOICES else "auto"
+
+
+def figure_theme() -> Theme:
+    """The theme the page is drawn in, whose inks the figures take (:mod:`olearn.viz.theme`):
+    the server's fixed one, else the one asked for, else the one the browser shows (its
+    system's, reported by :func:`olearn.app.components.theme.theme_sync`), light until known."""
+    base = st.get_option("theme.base")
+    if base in THEMES:
+        return THEMES[base]
+    choice = theme_choice()
+    if choice in THEMES:
+        return THEMES[choice]
+    shown = st.session_state.get(SHOWN_THEME) or getattr(st.context.theme, "type", None)
+    return THEMES.get(shown, LIGHT)
+
+
+SHOWN_THEME = "_ui.theme_shown"  # session key: the theme the browser reported showing
+
+
 def plot(fig, key: str | None = None, **kw):
-    """Render a plotly figure full width; its modebar saves a PNG (camera) or an SVG,
-    client-side (:mod:`olearn.app.downloads`).  ``kw`` go to ``st.plotly_chart``."""
-    return downloads.plot(fig, key, **kw)
+    """Render a plotly figure full width, in the page's theme (:func:`figure_theme`); its
+    modebar saves a PNG (camera) or an SVG, client-side (:mod:`olearn.app.downloads`).
+    ``kw`` go to ``st.plotly_chart``."""
+    return downloads.plot(paint(fig, figure_theme()), key, **kw)
+
+
+def inked(text: str) -> str:
+    """A formula or a note drawn with the figures' inks (e.g. a ``\\textcolor`` of
+    :data:`olearn.viz.theme.LIGHT`'s alert), in the page's theme."""
+    return paint_text(text, figure_theme())
+
+
+def painted(figures_json: Sequence[str]) -> list[str]:
+    """Figures (or frame lists) as JSON, in the page's theme: what a stepper or a player
+    sends to the browser."""
+    theme = figure_theme()
+    return [paint_json(text, theme) for text in figures_json]
 
 
 def parse_param(raw: Any, like: Any) -> Any:
@@ -499,10 +546,12 @@ class Controls:
         return st.session_state.get(self.key(name), default)
 
     def sync(self) -> None:
-        """Write every control's value (plus the language, presentation mode and hide list)
-        to the URL, all at once."""
+        """Write every control's value (plus the language, the theme, presentation mode and
+        the hide list) to the URL, all at once."""
         params = {k: str(v) for k, v in self.values.items()}
         params["lang"] = lang()
+        if theme_choice() != "auto":
+            params["theme"] = theme_choice()
         if self.present:
             params["present"] = "1"
         if self.hidden:

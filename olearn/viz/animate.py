@@ -29,6 +29,7 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from olearn.viz.assets import asset
+from olearn.viz.theme import LIGHT
 
 CONTROLS_PX = 95  # px added under the plot for the Play / Pause buttons and the slider
 _STILL = {
@@ -87,7 +88,7 @@ def play_controls(
                 ticklen=0,
                 minorticklen=0,
                 font=dict(color="rgba(0,0,0,0)"),  # one label per frame would overlap
-                currentvalue=dict(prefix=prefix, font=dict(size=16, color="#111111")),
+                currentvalue=dict(prefix=prefix, font=dict(size=16, color=LIGHT.text)),
                 transition=dict(duration=0),
             )
         ],

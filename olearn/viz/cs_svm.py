@@ -14,6 +14,7 @@ from olearn.teaching.strings import num, t
 from olearn.viz.animate import with_frames
 from olearn.viz.common import style
 from olearn.viz.palette import algorithm_color, class_color, rgba
+from olearn.viz.theme import LIGHT
 from olearn.viz.walks import INK, _box, _closed, end_labels, region_polygons
 
 
@@ -57,7 +58,7 @@ def cs_figure(walk, s: int, lang: str = "en", height: int = 430) -> go.Figure:
     # dynamic traces first (indices 0 .. 2K+1), in the order of _cs_dynamic
     dyn = _cs_dynamic(walk, s, box, K, sw)
     # the regions (edged), then their confident cores (darker, no edge)
-    looks = [(0.14, dict(color="#444444", width=1.5)), (0.32, dict(width=0))]
+    looks = [(0.14, dict(color=LIGHT.axis, width=1.5)), (0.32, dict(width=0))]
     for layer, (alpha, line) in enumerate(looks):
         for k in range(K):
             fig.add_trace(
@@ -102,7 +103,7 @@ def cs_figure(walk, s: int, lang: str = "en", height: int = 430) -> go.Figure:
             mode="markers",
             showlegend=False,
             marker=dict(
-                size=11, color=[class_color(k) for k in y], line=dict(width=1, color="#222")
+                size=11, color=[class_color(k) for k in y], line=dict(width=1, color=LIGHT.edge)
             ),
         ),
         row=1,

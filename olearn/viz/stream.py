@@ -37,6 +37,7 @@ from olearn.teaching.strings import t as tt
 from olearn.viz.animate import with_frames
 from olearn.viz.common import region_traces, style
 from olearn.viz.palette import EXAMPLE_COLOR, algorithm_color, algorithm_dash, class_color, rgba
+from olearn.viz.theme import LIGHT
 
 
 def _box(X: np.ndarray) -> tuple[float, float, float, float]:
@@ -148,7 +149,7 @@ def _static_plane_traces(run, xa: str, ya: str, box: tuple) -> list[dict]:
             marker=dict(
                 size=SEEN_SIZE,
                 color=[class_color(int(c)) for c in run.y],
-                line=dict(width=1, color="#222"),
+                line=dict(width=1, color=LIGHT.edge),
             ),
         ),
         dict(
@@ -157,7 +158,7 @@ def _static_plane_traces(run, xa: str, ya: str, box: tuple) -> list[dict]:
             y=run.X[:, 1].round(4).tolist(),
             mode="markers",
             hoverinfo="skip",
-            marker=dict(size=MISTAKE_SIZE, symbol="x-thin", line=dict(width=2.5, color="#111")),
+            marker=dict(size=MISTAKE_SIZE, symbol="x-thin", line=dict(width=2.5, color=LIGHT.text)),
         ),
         dict(
             common,
@@ -171,7 +172,7 @@ def _static_plane_traces(run, xa: str, ya: str, box: tuple) -> list[dict]:
             y=[float(box[3])],
             mode="text",
             textposition="bottom left",  # inside the panel's top-right corner
-            textfont=dict(size=16, color="#111"),
+            textfont=dict(size=16, color=LIGHT.text),
             cliponaxis=False,
             hoverinfo="skip",
         ),
@@ -279,7 +280,7 @@ def planes_parts(
                 xanchor="left",
                 yanchor="bottom",
                 showarrow=False,
-                font=dict(size=17, color="#111"),
+                font=dict(size=17, color=LIGHT.text),
                 hovertext=spec_dash,
             )
         )
@@ -387,7 +388,7 @@ def curves_parts(
                 marker=dict(
                     size=11,
                     color=[algorithm_color(k) for k in run.keys],
-                    line=dict(width=1.5, color="#111"),
+                    line=dict(width=1.5, color=LIGHT.text),
                 ),
                 hoverinfo="skip",
                 xaxis="x",
@@ -401,7 +402,7 @@ def curves_parts(
                 mode="lines",
                 x=[t0, t0],
                 y=[0, top * 1.05],
-                line=dict(color="#C00000", width=2),
+                line=dict(color=LIGHT.alert, width=2),
                 hoverinfo="skip",
                 xaxis="x",
                 yaxis=ya,
@@ -522,7 +523,9 @@ def weight_space_parts(
                 dict(
                     type="scatter",
                     mode="markers",
-                    marker=dict(size=12, color=class_color(u), line=dict(width=1.5, color="#222")),
+                    marker=dict(
+                        size=12, color=class_color(u), line=dict(width=1.5, color=LIGHT.edge)
+                    ),
                     showlegend=False,
                     hoverinfo="skip",
                 )
@@ -587,7 +590,7 @@ def placement_figure(points: tuple, lang: str = "en") -> go.Figure:
                 marker=dict(
                     size=12,
                     color=[class_color(int(c)) for c in P[:, 2]],
-                    line=dict(width=1, color="#222"),
+                    line=dict(width=1, color=LIGHT.edge),
                 ),
                 hoverinfo="skip",
                 showlegend=False,

@@ -22,8 +22,9 @@ from olearn.viz.palette import (
     class_color,
     rgba,
 )
+from olearn.viz.theme import LIGHT
 
-BEFORE = "#666666"  # the state before an update: grey, dashed
+BEFORE = LIGHT.muted  # the state before an update: grey, dashed
 INK = TEXT_COLOR
 FONT = MIN_FONT  # px, every text of these figures
 LABEL_GAP = 22  # px between two direct labels
@@ -156,8 +157,8 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
             x=walk.path[:-1, 0].tolist(),
             y=walk.path[:-1, 1].tolist(),
             mode="lines+markers",
-            line=dict(color="#999999", width=1.5),
-            marker=dict(size=6, color="#999999"),
+            line=dict(color=LIGHT.faint, width=1.5),
+            marker=dict(size=6, color=LIGHT.faint),
             name=t("cw.fig.path", lang),
         ),
         col=1,
@@ -193,7 +194,7 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
                 mode="markers",
                 name=mu_name,
                 showlegend=False,
-                marker=dict(size=14, color=color, line=dict(width=1.5, color="white")),
+                marker=dict(size=14, color=color, line=dict(width=1.5, color=LIGHT.paper)),
                 legendgroup=name,
             ),
             col=1,
@@ -292,7 +293,7 @@ def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
             marker=dict(
                 size=10,
                 color=[class_color(int(v > 0)) for v in walk.Y[:i]],
-                line=dict(width=1, color="#333"),
+                line=dict(width=1, color=LIGHT.soft),
                 opacity=0.7,
             ),
         )
@@ -393,7 +394,7 @@ def pcvm_figure(walk, i: int, lang: str = "en", height: int = 440) -> go.Figure:
             showscale=False,
             contours=dict(start=-2, end=2, size=1, coloring="heatmap"),
             opacity=0.35,
-            colorscale=[[0, class_color(0)], [0.5, "#ffffff"], [1, class_color(1)]],
+            colorscale=[[0, class_color(0)], [0.5, LIGHT.paper], [1, class_color(1)]],
             line=dict(width=1),
             hoverinfo="skip",
         )
@@ -418,7 +419,7 @@ def pcvm_figure(walk, i: int, lang: str = "en", height: int = 440) -> go.Figure:
             mode="markers",
             showlegend=False,
             marker=dict(
-                size=10, color=[class_color(k) for k in cls], line=dict(width=1, color="#333")
+                size=10, color=[class_color(k) for k in cls], line=dict(width=1, color=LIGHT.soft)
             ),
         )
     )

@@ -112,11 +112,14 @@ def player(
     speeds: tuple[int, ...] = (2, 5, 10, 20, 30, 60),
     url: str | None = "t",
     url_values: list | None = None,
+    meta: str | None = None,
 ) -> dict | None:
     """Mount the player for ``charts`` (chart key -> that chart's frames as a JSON string).
 
     Returns ``{"t": ..., "fps": ...}`` on the rerun that follows a stop (Pause, Step, a
-    slider release...), else None.  ``sig`` must change whenever the frames do.
+    slider release...), else None.  ``sig`` must change whenever the frames do; the charts
+    are the ones whose ``layout.meta`` is ``meta`` (default ``sig``: a page whose frames change
+    without their figures' mark, e.g. painted in another theme, gives both).
 
     The frames (megabytes for n = 400) are sent once per signature and session: later
     reruns send none, and a browser that lacks them (a reload) asks, which resends them.
@@ -130,6 +133,7 @@ def player(
     config = dict(
         id=key,
         sig=sig,
+        meta=sig if meta is None else meta,
         n=int(n),
         t=int(t),
         fps=int(fps),

@@ -16,4 +16,14 @@ STRINGS = {
     "cw.view": ("Show", "表示"),
     "cw.view.update": ("One update", "一回の更新"),
     "cw.view.noise": ("Label noise", "ラベルノイズ"),
+    "theme.label": ("Theme", "テーマ"),
+    "theme.auto": ("Follow the system", "システムの設定に合わせる"),
+    "theme.light": ("Light", "ライト"),
+    "theme.dark": ("Dark (a dark room)", "ダーク (暗い部屋向け)"),
+    "theme.help": (
+        "The app's colours and every figure's: light, dark for a dark room, or the system's "
+        "preference. Also in the URL: `&theme=dark`.",
+        "アプリと全ての図の配色: ライト、暗い部屋向けのダーク、またはシステムの設定。"
+        "URL では `&theme=dark` です。",
+    ),
 }

@@ -113,7 +113,7 @@ export default function (component) {
   const key = (gd) => cfg.charts.find((k) => gd.closest(`.st-key-${k}`));
   const charts = () =>
     cfg.charts.map((k) => document.querySelector(`.st-key-${k} .js-plotly-plot`)).filter(Boolean);
-  const ready = (gd) => gd.layout && gd.layout.meta === P.sig && window.Plotly && gd.data;
+  const ready = (gd) => gd.layout && gd.layout.meta === cfg.meta && window.Plotly && gd.data;
   const shown = (gd) => (shownOn.has(gd) ? shownOn.get(gd) : gd.data?.[0]?.meta);
 
   // the frame's name in the URL (the server writes it there once it took a report)
