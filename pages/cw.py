@@ -5,8 +5,23 @@ from contextlib import nullcontext
 import streamlit as st
 
 from olearn import registry
-from olearn.app.cached import CW_NOISE, CW_T, cw_family, cw_noise, cw_step, cw_updates
-from olearn.app.components.stepper import block_key, initial_css, stepper, window
+from olearn.app.cached import (
+    CW_NOISE,
+    CW_T,
+    cw_family,
+    cw_noise,
+    cw_question,
+    cw_step,
+    cw_updates,
+)
+from olearn.app.components.stepper import (
+    Predict,
+    block_key,
+    initial_css,
+    reported_reveal,
+    stepper,
+    window,
+)
 from olearn.app.frame import require_frame
 from olearn.app.hypers import hyper_label, hyper_options, takes, view_hypers
 from olearn.app.ui import (
@@ -37,13 +52,16 @@ WINDOW = 10  # updates sent to the browser at once (plus 3 either side)
 VIEWS = ("update", "noise")  # projector mode's two screens
 
 
-def _step_text(walk) -> None:
-    """The heading and the numbers of one update, in words."""
-    trace = walk.trace
+def _step_heading(walk) -> None:
     st.markdown(
         "#### "
         + tr("cw.step_title", k=walk.updates + 1, i=walk.index + 1, n=walk.n, y=f"{walk.y:+d}")
     )
+
+
+def _step_numbers(walk) -> None:
+    """The numbers of one update, in words."""
+    trace = walk.trace
     if walk.exhausted:
         st.info(tr("cw.exhausted"))
         return
@@ -62,20 +80,30 @@ def _step_text(walk) -> None:
         st.markdown(tr("cw.step_eta", eta=num(trace.eta)))
 
 
-def update_view(setting, left, right, row) -> None:
+def update_view(setting, left, right, row, predict: bool) -> None:
     """The update walk: the weight space and the margin's density (left), the stepper and the
-    update's numbers in words (right); the input space and the numbers' table below."""
+    update's numbers in words (right); the input space and the numbers' table below.
+
+    ``predict``: every update is first a question (does the ellipse shrink along x or across
+    it?), drawn without the state after it; Next reveals the answer (the numbers, the table,
+    the figures after the update) before it moves on (``?reveal=``)."""
     updates = cw_updates(setting)
-    family = f"{cw_family(setting, L)}:{figure_theme().name}"  # (figures in the page's theme)
+    family = cw_family(setting, L)
     # the example to start from (1-based, as the heading counts); the stepper may move it, so
     # its slider is drawn last
     t = ui.state("t", CW_T, lambda v: isinstance(v, int) and 1 <= v <= STREAM_LENGTH)
+    revealed = ui.state("reveal", 0, lambda v: v in (0, 1))
+    if not predict:
+        ui.values.pop("reveal")
     later = [i for i in updates if i >= t - 1]
+    blocks = ("cwtext",) if predict else BLOCKS  # predict mode: the table is an answer
+    answers = ("cwans", "cwtable") if predict else ()
     with right:
         if later:  # a window of updates around the current one, stepped in the browser
             ids, less, more = window(updates, later[0], WINDOW)
             first = updates.index(ids[0])
             steps = [cw_step(setting, i, L) for i in ids]
+            asked = [cw_question(setting, i, L) for i in ids] if predict else []
             reported = stepper(
                 "cw",
                 ids,
@@ -90,34 +118,63 @@ def update_view(setting, left, right, row) -> None:
                     "next": tr("cw.next"),
                     "slider": tr("cw.warmup"),
                     "keys": tr("keys.step") if projector() else "",
+                    "reveal": tr("predict.reveal"),
                 },
-                blocks=BLOCKS,
+                blocks=blocks,
                 titles=[tr("cw.k_of", k=first + j + 1, n=len(updates)) for j in range(len(ids))],
                 more=more,
                 less=less,
                 url=("t", 1),
+                variant=figure_theme().name,  # (figures in the page's theme)
+                predict=Predict(
+                    tuple(ids),
+                    answers,
+                    {
+                        "cw-fig": painted([q.figure_json for q in asked]),
+                        "cw-input": painted([q.inputs_json for q in asked]),
+                    },
+                    revealed=bool(revealed),
+                )
+                if predict
+                else None,
             )
             current = later[0]
             if reported is not None and reported in updates:
                 current = reported
                 t = ui.adopt("t", reported + 1)
+                shown = reported_reveal("cw")
+                if predict and shown is not None:
+                    revealed = ui.adopt("reveal", int(shown))
             if reported is not None and reported not in ids:  # past the window: draw anew
                 st.rerun()
-            st.html(initial_css("cw", BLOCKS, current))
+            st.html(initial_css("cw", blocks, current, answers=answers, revealed=bool(revealed)))
         else:  # no update from t on: the last example, passive
             ids, current = [], None
         for i in ids or [None]:
             walk = cw_step(setting, (t - 1) if i is None else i, L).walk
             with st.container(key=block_key("cwtext", i)) if i is not None else nullcontext():
-                _step_text(walk)
+                _step_heading(walk)
+                if predict and i is not None:
+                    asking = cw_question(setting, i, L)
+                    st.markdown(asking.question)
+                else:
+                    _step_numbers(walk)
+            if predict and i is not None:  # hidden until revealed
+                with st.container(key=block_key("cwans", i)):
+                    _step_numbers(walk)
+                    st.info(asking.answer, icon=":material/lightbulb:")
         st.button(tr("cw.prev"), key="cw.restart", on_click=ui.set, args=("t", 1), width="stretch")
     t = ui.slider("t", tr("cw.warmup"), 1, STREAM_LENGTH, CW_T, where=row[-2])
-    shown = cw_step(setting, t - 1 if current is None else current, L)
+    at = t - 1 if current is None else current
+    shown_view = cw_step(setting, at, L)
+    # a question's figures until the lecturer reveals it (what the server draws first)
+    question = cw_question(setting, at, L) if predict and current is not None else None
+    hide = question is not None and not revealed
     with left, stage_box("cw"):
-        plot(shown.figure, key="cw-fig", **fill())
+        plot(question.figure if hide else shown_view.figure, key="cw-fig", **fill())
     a, b = st.columns([1, 1])
     with a:
-        plot(shown.inputs, key="cw-input")
+        plot(question.inputs if hide else shown_view.inputs, key="cw-input")
     with b:
         st.markdown(f"#### {tr('cw.numbers')}")
         for i in ids or [None]:
@@ -145,8 +202,8 @@ def noise_figure(noise: float, passes: int, seed: int, **kw) -> None:
 with guard():
     ui.header(tr("cw.title"), tr("cw.intro"))
     box = ui.settings(tr("walks.settings"))
-    n_cols = 3 + len(HYPERS)  # the rule, a slider per hyper-parameter, t, the seed
-    widths = [4, *[2] * len(HYPERS), 2, 1.2]
+    n_cols = 4 + len(HYPERS)  # the rule, a slider per hyper-parameter, predict, t, the seed
+    widths = [4, *[2] * len(HYPERS), 2, 2, 1.2]
     row = box.columns(widths) if box is not None else [None] * n_cols  # no empty box
     rule = ui.select(
         "rule",
@@ -170,6 +227,9 @@ with guard():
         if takes(rule, name):
             values[name] = float(value)
     seed = ui.number("seed", tr("ui.seed"), 0, 10_000, 0, where=row[-1], step=1)
+    predict = ui.toggle(
+        "predict", tr("predict.label"), False, where=row[-3], help=tr("predict.help")
+    )
     setting = CwWalk.of(rule, int(seed), **values)
     left, right = st.columns([2.6, 1], vertical_alignment="top")
     view = "update"
@@ -191,7 +251,7 @@ with guard():
         with left, stage_box("cw"):
             noise_figure(noise, passes, int(seed), **fill())
     else:
-        update_view(setting, left, right, row)
+        update_view(setting, left, right, row, predict)
         st.markdown(f"#### {tr('cw.noise_title')}")
         n1, n2, _ = st.columns([1, 1, 2])
         noise_figure(*noise_controls(n1, n2), int(seed))

@@ -9,7 +9,13 @@ checks follow below.
 import streamlit as st
 
 from olearn.app.cached import spa_views
-from olearn.app.components.stepper import block_key, initial_css, stepper
+from olearn.app.components.stepper import (
+    Predict,
+    block_key,
+    initial_css,
+    reported_reveal,
+    stepper,
+)
 from olearn.app.frame import require_frame
 from olearn.app.ui import (
     Controls,
@@ -26,6 +32,7 @@ from olearn.app.ui import (
     tr,
 )
 from olearn.teaching.hand_over_url import instance_from_url, instance_to_url
+from olearn.teaching.predict import spa_questions
 from olearn.teaching.settings import DEFAULT_SPA, SpaScenario
 from olearn.teaching.spa_walk import SCENARIOS
 
@@ -41,6 +48,7 @@ C_VALUES = [0.001, 0.003, 0.01, 0.03, 0.1, 0.2, 0.3, 0.5, 1.0, 2.0, 3.0, 10.0, 3
 
 def reset_step():
     ui.set("step", 0)
+    ui.set("reveal", 0)
 
 
 def scenario_changed():
@@ -86,7 +94,7 @@ with guard():
     present = ui.is_hidden("all")
     ui.header(tr("spa.title"), tr("spa.intro"))
     box = ui.settings()  # None with hide=all: no row of empty columns
-    c1, c2, c3, c4, c5 = [None] * 5 if box is None else box.columns([3, 2, 2, 1, 1])
+    c1, c2, c3, c4, c5, c6 = [None] * 6 if box is None else box.columns([3, 2, 2, 1, 1, 2])
     name = ui.select(
         "scenario",
         tr("spa.scenario"),
@@ -118,6 +126,14 @@ with guard():
         if name == "random"
         else None
     )
+    predict = ui.toggle(
+        "predict",
+        tr("predict.label"),
+        False,
+        where=c6,
+        on_change=reset_step,
+        help=tr("predict.help"),
+    )
     playground = None
     if name == "playground":  # the hand-over travels in the URL (?pg=...), so links work
         clamped: list = []
@@ -134,8 +150,13 @@ with guard():
     walk = views.walk
     n_steps = len(walk.steps)
     # the data this walkthrough shows: a change resets the browser's stepper to the URL's step
-    family = f"{views.family}:{figure_theme().name}"  # (figures in the page's theme)
+    family = views.family
     index = ui.state("step", 0, lambda v: isinstance(v, int) and 0 <= v < n_steps)
+    # predict mode: at the questions' sub-steps the answer waits for the lecturer (?reveal=)
+    asked = spa_questions(walk, L) if predict else {}
+    revealed = ui.state("reveal", 0, lambda v: v in (0, 1))
+    if not predict:
+        ui.values.pop("reveal")
 
     fig_col, text_col = st.columns([5, 4] if projector() else [3, 2], gap="medium")
     side = text_col
@@ -152,26 +173,37 @@ with guard():
                 "next": tr("spa.next"),
                 "slider": tr("spa.substep"),
                 "keys": tr("keys.step") if projector() else "",
+                "reveal": tr("predict.reveal"),
             },
             blocks=BLOCKS,
             titles=[tr("spa.step_of", i=i + 1, n=n_steps) for i in range(n_steps)],
             url=("step", 0),
+            variant=figure_theme().name,  # (figures in the page's theme)
+            predict=Predict(tuple(asked), ("spaans",), revealed=bool(revealed))
+            if predict
+            else None,
         )
         if reported is not None and 0 <= reported < n_steps:
             index = ui.adopt("step", reported)
-        st.html(initial_css("spa", BLOCKS, index))
+            shown = reported_reveal("spa")
+            if predict and shown is not None:
+                revealed = ui.adopt("reveal", int(shown))
+        answers = ("spaans",) if predict else ()
+        hidden = index in asked and not revealed
+        st.html(initial_css("spa", BLOCKS, index, answers=answers, revealed=not hidden))
         if projector():
             st.caption(
                 f"{tr(f'spa.scenario.{name}')} · {rule}" + (f" · C = {C}" if RULES[rule] else "")
             )
             # what the lecture points to beside the walk: the QP check and the formulas
-            step_tab, qp_tab, formulas_tab = st.container(key="spa-side").tabs(
-                [tr("spa.tab.step"), tr("spa.tab.qp"), tr("spa.tab.formulas")]
-            )
-            side = step_tab
-            with qp_tab:
-                qp_check(walk, views)
-            with formulas_tab:
+            # (predict mode: no QP check, whose steps tau are the answers)
+            names = ["step", *([] if predict else ["qp"]), "formulas"]
+            tabs = st.container(key="spa-side").tabs([tr(f"spa.tab.{n}") for n in names])
+            side = tabs[0]
+            if not predict:
+                with tabs[1]:
+                    qp_check(walk, views)
+            with tabs[-1]:
                 formulas(walk, stacked=True)
     # the figure is sent before the sub-steps' texts (which go under the stepper all the
     # same): a class arriving at once sees it sooner (benchmarks/classroom.py)
@@ -184,6 +216,11 @@ with guard():
                 st.markdown(step.text)
                 for formula in step.latex:
                     st.latex(inked(formula))
+                if i in asked:
+                    st.markdown(asked[i][0])
+            if i in asked:  # hidden until revealed
+                with st.container(key=block_key("spaans", i)):
+                    st.info(asked[i][1], icon=":material/lightbulb:")
 
     if not projector():  # (in projector mode beside the walk)
         st.markdown(f"#### {tr('spa.formulas')}")
@@ -195,24 +232,25 @@ with guard():
         for i, table in enumerate(views.tables):  # static tables: shown and hidden at no cost
             with st.container(key=block_key("spatable", i)):
                 st.table(table)
-    with right, st.container(border=True):
-        st.markdown(f"#### {tr('spa.pa_beside')}")
-        st.markdown(walk.pa_text)
-        plot(views.pa, key="spa.pa_fig")
-    tabs = st.tabs(
-        [tr("spa.qp_title"), tr("spa.cap_title"), tr("spa.printed_title"), tr("spa.state")]
-    )
-    with tabs[0]:
-        qp_check(walk, views)
-    with tabs[1]:
-        if walk.variant is None:
-            st.info(tr("spa.cap_free", C="∞", T=f"{walk.spa.tau_sum:.4g}"))
-        else:
-            st.markdown(walk.cap_text)
-            plot(views.cap, key="spa.cap_fig")
-    with tabs[2]:
-        st.markdown(walk.printed_text)
-        st.dataframe(views.printed, hide_index=True)
-    with tabs[3]:
-        st.dataframe(views.state, hide_index=True)
+    if not predict:  # PA beside, the QP check, the cap, the state: the answers, again
+        with right, st.container(border=True):
+            st.markdown(f"#### {tr('spa.pa_beside')}")
+            st.markdown(walk.pa_text)
+            plot(views.pa, key="spa.pa_fig")
+        tabs = st.tabs(
+            [tr("spa.qp_title"), tr("spa.cap_title"), tr("spa.printed_title"), tr("spa.state")]
+        )
+        with tabs[0]:
+            qp_check(walk, views)
+        with tabs[1]:
+            if walk.variant is None:
+                st.info(tr("spa.cap_free", C="∞", T=f"{walk.spa.tau_sum:.4g}"))
+            else:
+                st.markdown(walk.cap_text)
+                plot(views.cap, key="spa.cap_fig")
+        with tabs[2]:
+            st.markdown(walk.printed_text)
+            st.dataframe(views.printed, hide_index=True)
+        with tabs[3]:
+            st.dataframe(views.state, hide_index=True)
     ui.sync()

@@ -111,6 +111,27 @@ def stream_views(run: PlaygroundRun, lang: str, band: bool, heights: tuple[int, 
     )
 
 
+@st.cache_resource(show_spinner=False, max_entries=16)  # never mutated
+def stream_predict(run: PlaygroundRun, lang: str, band: bool, heights: tuple[int, int], t0: int):
+    """The Playground's predict mode (:mod:`olearn.teaching.predict`): the curves behind a
+    curtain at ``t0`` (the player moves it) and, for every t, the question and the answer as
+    the player's notes (HTML)."""
+    import re
+
+    from olearn.teaching.predict import stream_questions
+    from olearn.viz.stream import curtained
+
+    views = stream_views(run, lang, band, heights, t0)
+    questions, answers = stream_questions(stream(run), lang)
+
+    def html(lines: list[str]) -> list[str]:
+        return [re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", s) for s in lines]
+
+    return dict(
+        curves=curtained(views["curves"], t0), questions=html(questions), answers=html(answers)
+    )
+
+
 # -- SPA ------------------------------------------------------------------------------------
 
 
@@ -313,6 +334,32 @@ def cw_step(setting: CwWalk, index: int, lang: str) -> CwStepView:
     inputs = _tagged(cw_input_figure(walk, lang), meta)
     table = cw_table(walk, lang)
     return CwStepView(walk, figure, inputs, figure.to_json(), inputs.to_json(), table)
+
+
+@dataclasses.dataclass(frozen=True)
+class CwQuestion:
+    """One CW update as predict mode asks it (:mod:`olearn.teaching.predict`): the figures
+    without the state after it (as JSON, tagged ``"<family>:<index>:q"``, the stepper's
+    question mark), the question and its answer."""
+
+    figure: object
+    inputs: object
+    figure_json: str
+    inputs_json: str
+    question: str
+    answer: str
+
+
+@st.cache_resource(show_spinner=False, max_entries=512)
+def cw_question(setting: CwWalk, index: int, lang: str) -> CwQuestion:
+    from olearn.teaching.predict import cw_question as ask
+    from olearn.viz.walks import cw_figure, cw_input_figure
+
+    walk = cw_walk(setting, index)
+    meta = f"{cw_family(setting, lang)}:{index}:q"
+    figure = _tagged(cw_figure(walk, lang, reveal=False), meta)
+    inputs = _tagged(cw_input_figure(walk, lang, reveal=False), meta)
+    return CwQuestion(figure, inputs, figure.to_json(), inputs.to_json(), *ask(walk, lang))
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)

@@ -449,6 +449,41 @@ def curves_parts(
     return fig, frames
 
 
+CURTAIN = "olearn-curtain"  # the shape the player moves to t in predict mode (player.js)
+
+
+def curtained(fig: go.Figure, t: int) -> go.Figure:
+    """The learning curves for predict mode: what comes after ``t`` behind a curtain of the
+    paper's colour (a shape named :data:`CURTAIN`, whose left edge the player moves with t),
+    and a legend instead of the labels at the lines' ends (their heights tell the end)."""
+    d = fig.to_plotly_json()
+    layout = d["layout"]
+    layout["annotations"] = [a for a in layout.get("annotations", ()) if a.get("xref") != "x"]
+    curtain = dict(
+        type="rect",
+        name=CURTAIN,
+        xref="x",
+        yref="paper",
+        x0=t + 0.5,
+        x1=layout["xaxis"]["range"][1],
+        y0=0,
+        y1=1,
+        fillcolor=LIGHT.paper,
+        line=dict(width=0),
+        layer="above",
+    )
+    layout["shapes"] = [*layout.get("shapes", ()), curtain]
+    named: set = set()
+    for trace in d["data"]:  # one legend entry per learner (the panels share the names)
+        name = trace.get("name")
+        trace["showlegend"] = bool(name) and name not in named
+        named.add(name)
+    layout["showlegend"] = True
+    layout["legend"] = {**layout.get("legend", {}), "y": 1.0, "yanchor": "bottom"}
+    layout["margin"] = {**layout.get("margin", {}), "t": 40}
+    return go.Figure(d, _validate=False)
+
+
 ELLIPSE_POINTS = 60  # points drawn on each 1-sigma ellipse
 
 

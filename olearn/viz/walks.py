@@ -113,10 +113,11 @@ def _box(X):
 # --- confidence-weighted -------------------------------------------------------------------
 
 
-def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
+def cw_figure(walk, lang: str = "en", height: int = 430, reveal: bool = True) -> go.Figure:
     """The page's main figure: weight space (the mean's path, the 1-sigma ellipses before /
     after, the half-plane of weights that classify x right) and the margin's distribution
-    before / after (the shaded area is Pr[y w.x >= 0] after the update).
+    before / after (the shaded area is Pr[y w.x >= 0] after the update).  ``reveal=False``:
+    the state before the update only, on the same axes (predict mode's question).
 
     Built from plain dicts (:class:`~olearn.viz.common.FastFigure`): a Next must not wait for
     plotly's validation (~0.4 s for this figure, ~20 ms like this)."""
@@ -172,7 +173,8 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
     lo = min(tr.m, tr.m_after, 0.0) - 3.5 * sd0
     hi = max(tr.m, tr.m_after, 0.0) + 3.5 * sd0
     grid = np.linspace(lo, hi, 300)
-    for (mu, S), (color, dash, name, mu_name), (m, v) in zip(zip(mus, sig), styles, m_v):
+    shown = zip(zip(mus, sig), styles, m_v)
+    for (mu, S), (color, dash, name, mu_name), (m, v) in list(shown)[: 2 if reveal else 1]:
         pts = ellipse_points(covariance_ellipse(S, center=mu), 100)
         fig.add_trace(
             dict(
@@ -216,34 +218,35 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
     # Pr[y w.x >= 0] after: the area right of 0 under the new density
     s1 = np.sqrt(max(tr.v_after, 1e-12))
     pos = grid[grid >= 0]
-    fig.add_trace(
-        dict(
-            type="scatter",
-            x=[0.0, *pos.tolist(), float(pos[-1]) if len(pos) else 0.0],
-            y=[0.0, *_normal_pdf(pos, tr.m_after, s1).tolist(), 0.0],
-            mode="lines",
-            line=dict(width=0),
-            fill="toself",
-            fillcolor=rgba(after, 0.2),
-            hoverinfo="skip",
-            showlegend=False,
-        ),
-        col=2,
-    )
     peak = float(_normal_pdf(0.0, 0.0, min(s1, sd0)))
-    fig.layout["annotations"].append(  # top right: >= 3.5 sd from both peaks, covers no curve
-        dict(
-            x=0.99,
-            y=0.99,
-            xref="x2 domain",
-            yref="y2 domain",
-            xanchor="right",
-            yanchor="top",
-            text=f"Pr = {num(tr.prob_after, 3)}",
-            showarrow=False,
-            font=dict(size=FONT, color=after),
+    if reveal:
+        fig.add_trace(
+            dict(
+                type="scatter",
+                x=[0.0, *pos.tolist(), float(pos[-1]) if len(pos) else 0.0],
+                y=[0.0, *_normal_pdf(pos, tr.m_after, s1).tolist(), 0.0],
+                mode="lines",
+                line=dict(width=0),
+                fill="toself",
+                fillcolor=rgba(after, 0.2),
+                hoverinfo="skip",
+                showlegend=False,
+            ),
+            col=2,
         )
-    )
+        fig.layout["annotations"].append(  # top right: >= 3.5 sd from both peaks
+            dict(
+                x=0.99,
+                y=0.99,
+                xref="x2 domain",
+                yref="y2 domain",
+                xanchor="right",
+                yanchor="top",
+                text=f"Pr = {num(tr.prob_after, 3)}",
+                showarrow=False,
+                font=dict(size=FONT, color=after),
+            )
+        )
     fig.layout["shapes"].append(
         dict(
             type="line",
@@ -275,9 +278,10 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
     return style_fast(fig, height)
 
 
-def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
+def cw_input_figure(walk, lang: str = "en", height: int = 380, reveal: bool = True) -> go.Figure:
     """Input space: the stream seen so far, the example x, the boundary mu.z = 0 before
-    (grey dashed) and after (the rule's colour).  Dict-built, like :func:`cw_figure`."""
+    (grey dashed) and after (the rule's colour; not with ``reveal=False``).  Dict-built,
+    like :func:`cw_figure`."""
     tr, x, y, i = walk.trace, walk.x, walk.y, walk.index
     after = algorithm_color(walk.rule)
     box = _box(walk.X)
@@ -299,10 +303,11 @@ def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
         )
     )
     L = 2 * max(map(abs, box))
-    for mu, color, dash, name in (
+    boundaries = (
         (np.asarray(tr.mu_before), BEFORE, "dash", t("fig.before", lang)),
         (np.asarray(tr.mu_after), after, "solid", t("fig.after", lang)),
-    ):
+    )
+    for mu, color, dash, name in boundaries[: 2 if reveal else 1]:
         if np.linalg.norm(mu) > 0:
             e = np.array([-mu[1], mu[0]]) / np.linalg.norm(mu)
             fig.add_trace(

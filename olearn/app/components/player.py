@@ -113,6 +113,8 @@ def player(
     url: str | None = "t",
     url_values: list | None = None,
     meta: str | None = None,
+    predict: dict | None = None,
+    revealed: bool = False,
 ) -> dict | None:
     """Mount the player for ``charts`` (chart key -> that chart's frames as a JSON string).
 
@@ -120,6 +122,13 @@ def player(
     slider release...), else None.  ``sig`` must change whenever the frames do; the charts
     are the ones whose ``layout.meta`` is ``meta`` (default ``sig``: a page whose frames change
     without their figures' mark, e.g. painted in another theme, gives both).
+
+    ``predict`` (``{"questions": [...], "answers": [...]}``, one HTML line per t): predict
+    mode (:mod:`olearn.teaching.predict`).  Play is off; Step (→, PageDown, space) first
+    reveals the next example (its frame and ``answers[t + 1]``), then asks about the one after
+    (``questions[t]``); ``revealed`` is whether the answer shows, reported with t
+    (``{"t", "fps", "revealed"}``).  A chart with a shape named ``olearn-curtain`` has its left
+    edge moved to t: what comes after stays behind it.
 
     The frames (megabytes for n = 400) are sent once per signature and session: later
     reruns send none, and a browser that lacks them (a reload) asks, which resends them.
@@ -142,6 +151,8 @@ def player(
         notes=notes,
         labels=labels,
         url=None if url is None else {"name": url, "values": url_values},
+        predict=predict,
+        revealed=bool(revealed),
     )
     result = _component(
         key=key,
