@@ -7,10 +7,15 @@ seed included.  ``?hide=all`` (or ``?hide=name1,name2``) renders no widget for t
 their URL or default values are used, which makes a lesson link show only the content.
 
 Presentation: ``?present=1`` (or the sidebar's "Present" switch) collapses the sidebar, folds
-the controls into one closed "Settings" expander (:meth:`Controls.panel`) and tightens the page
-so that, at 1280x720, the main figure and the current step's text fit without scrolling;
-:func:`stage` lays out figure | explanation + step buttons side by side and
-:func:`figure_height` gives the figure height that fits.
+the controls into one closed "Settings" expander beside a one-line title (:meth:`Controls.header`,
+:meth:`Controls.panel`) and fits the page's main view to the screen, 1280x720 down to 1024x576
+(125 % zoom): :func:`stage` lays out figure | explanation + step buttons side by side, and
+:func:`stage_box` with :func:`fill` stretches the figures to the screen's height in the browser.
+
+Theme: :func:`figure_theme` is the theme the figures are painted in (:mod:`olearn.viz.theme`):
+the server's fixed ``theme.base``, else ``?theme=`` / the sidebar's switch, else the one the
+browser reports showing (:mod:`olearn.app.components.theme`); :func:`plot` paints every figure,
+:func:`painted` the JSON a stepper or a player sends.
 
 Language: widget values are stored language-free (the option itself, never its label) under
 keys that do not depend on the language; a control whose labels were drawn in another
@@ -103,6 +108,7 @@ def blank_missing(frame):
 
 
 THEME_CHOICES = ("auto", "light", "dark")  # "auto": the system's prefers-color-scheme
+SHOWN_THEME = "_ui.theme_shown"  # session key: the theme the browser reported showing
 
 
 def theme_switchable() -> bool:
@@ -129,9 +135,6 @@ def figure_theme() -> Theme:
         return THEMES[choice]
     shown = st.session_state.get(SHOWN_THEME) or getattr(st.context.theme, "type", None)
     return THEMES.get(shown, LIGHT)
-
-
-SHOWN_THEME = "_ui.theme_shown"  # session key: the theme the browser reported showing
 
 
 def plot(fig, key: str | None = None, **kw):
