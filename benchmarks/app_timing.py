@@ -3,12 +3,12 @@ latency of Step and of a slider move, the first render, and the SPA page's "Next
 
 Measured in Debian's chromium driven by Playwright (1280x720), against ``streamlit run
 app.py`` started here on a loopback port.  The Playground plays in the browser
-(:mod:`olearn.app.player`), so its numbers are the page's own: frames drawn per second with
-the speed set to its maximum (60 frames/s asked), and for Step the time from the click
+(:mod:`olearn.app.components.player`), so its numbers are the page's own: frames drawn per
+second with the speed set to its maximum (60 frames/s asked), and for Step the time from the click
 handler to the next animation frame after the charts changed (``performance.now()`` in the
 page).  The SPA page's Next and the CW page's Next update are stepped in the browser too
-(:mod:`olearn.app.stepper`): timed from Python's click to the new title on screen, and in the
-page from the click handler to the painted charts.  Also timed: building the Playground's
+(:mod:`olearn.app.components.stepper`): timed from Python's click to the new title on screen,
+and in the page from the click handler to the painted charts.  Also timed: building the Playground's
 frames in Python (the first render's server part).
 
 Run: ``python -m benchmarks.app_timing`` (``--repeat N``, ``--seconds S``); writes
@@ -344,9 +344,10 @@ def _next_times(pg, go, button: str, chart: str, repeat: int, after=None) -> dic
 
 
 def stepper_next(pg, url: str, path: str, chart: str, repeat: int) -> dict:
-    """Next on a page stepped in the browser (:mod:`olearn.app.stepper`): from Python's click
-    to the new step's title on screen and to its figure painted (end to end, Playwright's
-    round trip included, :func:`_next_times`), and the page's own click-to-painted time."""
+    """Next on a page stepped in the browser (:mod:`olearn.app.components.stepper`): from
+    Python's click to the new step's title on screen and to its figure painted (end to end,
+    Playwright's round trip included, :func:`_next_times`), and the page's own
+    click-to-painted time."""
 
     def go():
         pg.goto(url + path)

@@ -2,7 +2,7 @@
 ``st.fragment`` with ``st.button(..., shortcut=...)`` and the step in the URL, Streamlit's
 public API only (issue 20, item 2).  ``benchmarks/app_timing.py --stepper-fragment`` runs it
 (``streamlit run benchmarks/fragment_stepper.py``) beside the app and times its Next exactly
-as the app's browser stepper (:mod:`olearn.app.stepper`) is timed, in the same run.
+as the app's browser stepper (:mod:`olearn.app.components.stepper`) is timed, in the same run.
 
 A click (or the key ← / →) reruns only the fragment: the step's title, text and formulas, its
 figures (``st.plotly_chart`` with the next cached figure) and its table are sent again; the

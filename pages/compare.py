@@ -7,7 +7,18 @@ import streamlit as st
 from olearn import registry
 from olearn.app.cached import comparison, dataset_card
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, as_text, guard, header, lang, plot, progress_bar, tr
+from olearn.app.ui import (
+    Controls,
+    as_text,
+    fill,
+    guard,
+    lang,
+    plot,
+    progress_bar,
+    projector,
+    stage_box,
+    tr,
+)
 from olearn.datasets import names as dataset_names
 from olearn.datasets.upload import MAX_BYTES
 from olearn.teaching.compare import (
@@ -228,23 +239,31 @@ def dataset_results(source: str, chosen: dict) -> None:
             intercept=tr("cmp.intercept.on" if chosen["intercept"] else "cmp.intercept.off"),
         )
     )
-    shown = display_table(table, L)
-    st.table(shown.style.format(table_formats(L), na_rep="", subset=[
-        c for c in table_formats(L) if c in shown
-    ]))  # fmt: skip
-    for key, values in notes(res):  # the trivial baseline; a warning when it wins
-        (st.caption if key == "cmp.note.baseline" else st.warning)(tr(key, **values))
-    st.download_button(
-        tr("ui.download_csv"),
-        res.table.to_csv(index=False),
-        file_name=f"olearn-compare-{res.dataset}.csv",
-        mime="text/csv",
-        key="cmp.csv",
-    )
+    if projector():  # the errors' figure first, the table beside it
+        figure, beside = st.columns([3, 2], gap="medium")
+        with figure, stage_box("cmp"):
+            plot(fig_err, key="cmp.err", **fill())
+    else:
+        beside = st.container()
+    with beside:
+        shown = display_table(table, L)
+        st.table(shown.style.format(table_formats(L), na_rep="", subset=[
+            c for c in table_formats(L) if c in shown
+        ]))  # fmt: skip
+        for key, values in notes(res):  # the trivial baseline; a warning when it wins
+            (st.caption if key == "cmp.note.baseline" else st.warning)(tr(key, **values))
+        st.download_button(
+            tr("ui.download_csv"),
+            res.table.to_csv(index=False),
+            file_name=f"olearn-compare-{res.dataset}.csv",
+            mime="text/csv",
+            key="cmp.csv",
+        )
     left, right = st.columns(2)
-    with left:
-        plot(fig_err, key="cmp.err")
-    with right:
+    if not projector():
+        with left:
+            plot(fig_err, key="cmp.err")
+    with right if not projector() else left:
         plot(fig_curves, key="cmp.curves")
     plot(fig_time, key="cmp.time")
     with st.expander(tr("cmp.protocol")):
@@ -252,7 +271,7 @@ def dataset_results(source: str, chosen: dict) -> None:
 
 
 with guard():
-    header(tr("cmp.title"), tr("cmp.intro"))
+    ui.header(tr("cmp.title"), tr("cmp.intro"))
     with ui.panel():  # presentation mode: a closed "Settings" box, the results on screen
         source = ui.select(
             "source",

@@ -6,11 +6,22 @@ import bisect
 import streamlit as st
 
 from olearn.app.cached import cs_figure_at, cs_page, cs_player_views
+from olearn.app.components.player import chart_key, player
 from olearn.app.downloads import animation_button, cs_html
 from olearn.app.frame import require_frame
 from olearn.app.hypers import hyper_options
-from olearn.app.player import chart_key, player
-from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
+from olearn.app.ui import (
+    Controls,
+    figure_theme,
+    fill,
+    guard,
+    lang,
+    painted,
+    plot,
+    projector,
+    stage_box,
+    tr,
+)
 from olearn.teaching.hypers import algorithm_hyper
 from olearn.teaching.strings import num
 
@@ -22,20 +33,11 @@ C_HYPER = algorithm_hyper("cs-svm", "C")  # the slider's range and default: the 
 hide_all = "all" in ui.hidden
 CHART = chart_key("cs.fig")
 SPEEDS = (2, 5, 10, 20)
-present = hide_all or presenting()  # the figure, the step's text and its buttons side by side
 
 with guard():
-    if present:
-        st.markdown(f"### {tr('cs.title')}")
-    else:
-        st.title(tr("cs.title"))
-        st.caption(tr("cs.intro"))
-    box = (
-        st.expander(tr("walks.settings"), icon=":material/tune:")
-        if present and not hide_all
-        else st
-    )
-    row = box.columns([2, 2, 1, 2, 1]) if not hide_all else [None] * 5  # no empty box
+    ui.header(tr("cs.title"), tr("cs.intro"))
+    box = ui.settings(tr("walks.settings"))
+    row = box.columns([2, 2, 1, 2, 1]) if box is not None else [None] * 5  # no empty box
     c1, c2, c3, c4, c5 = row
     kind = ui.select(
         "kind",
@@ -60,26 +62,30 @@ with guard():
     with right:
         labels = {key: tr(f"play.{key}") for key in ("play", "pause", "step", "back", "rewind")}
         labels["fps"] = tr("play.fps")
+        labels["keys"] = tr("keys.player") if projector() else ""
         pos = player(
             "cs.player",
-            {CHART: views["frames"]},
+            {CHART: painted([views["frames"]])[0]},  # (in the page's theme)
             len(ks) - 1,
             i,
-            views["sig"],
+            f"{views['sig']}:{figure_theme().name}",
             views["notes"],
             labels=labels,
             fps=fps,
             speeds=SPEEDS,
             url="s",
             url_values=list(ks),
+            meta=views["sig"],
         )
         if pos is not None:  # stopped: that sub-problem goes to the URL
             i = int(min(max(int(pos.get("t", i)), 0), len(ks) - 1))
             ui.adopt("s", ks[i])
             if pos.get("fps") in SPEEDS:
                 fps = ui.adopt("fps", int(pos["fps"]))
-        st.caption(tr("cs.play_help"))
-        if not hide_all:
+        if not projector():  # (there, below the figure)
+            st.caption(tr("cs.play_help"))
+    if not hide_all:
+        with right if not projector() else st.container():
             animation_button(
                 (tr("ui.download_html"), tr("ui.download_html.help")),
                 lambda: cs_html(views, tr("cs.title")),
@@ -87,8 +93,10 @@ with guard():
                 "cs.download",
             )
     fig, table = cs_figure_at(kind, int(n), int(K), float(C), int(seed), i=i, lang=L)
-    with left:
-        plot(fig, key=CHART)
+    with left, stage_box("cs"):
+        plot(fig, key=CHART, **fill())
+    if projector():
+        st.caption(tr("cs.play_help"))
     last = walk.sweeps.iloc[-1]
     st.info(
         tr(

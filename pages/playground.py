@@ -4,20 +4,24 @@ import streamlit as st
 
 from olearn import registry
 from olearn.app import page_path
-from olearn.app.cached import PLAYGROUND_HEIGHTS, PLAYGROUND_T, stream_views
+from olearn.app.cached import PLAYGROUND_HEIGHTS, PLAYGROUND_T, stream_predict, stream_views
+from olearn.app.components.player import chart_key, player
 from olearn.app.downloads import animation_button, stream_html
 from olearn.app.frame import require_frame
 from olearn.app.hypers import hyper_options, view_hypers
-from olearn.app.player import chart_key, player
 from olearn.app.ui import (
     Controls,
     as_text,
     figure_height,
+    figure_theme,
+    fill,
     guard,
-    header,
     lang,
+    painted,
     plot,
+    projector,
     stage,
+    stage_box,
     swatch_css,
     tr,
 )
@@ -135,8 +139,11 @@ def placed_points_editor() -> tuple:
     return points
 
 
-def learners_view(run: PlaygroundRun, band: bool) -> None:
-    """The learners on the stream: the figures, the player, the hand-over to the SPA page."""
+def learners_view(run: PlaygroundRun, band: bool, predict: bool) -> None:
+    """The learners on the stream: the figures, the player, the hand-over to the SPA page.
+
+    ``predict``: each example is first a question (will each learner get it right? where will
+    its boundary go?), the curves after t behind a curtain; Step reveals it (``?reveal=``)."""
     n_total = run.length
     # t and the speed are set in the browser by the player below (no widget here): the URL
     # gives them on arrival, the player's last report after that
@@ -146,6 +153,9 @@ def learners_view(run: PlaygroundRun, band: bool) -> None:
         )
     )
     fps = int(ui.state("fps", 10, lambda v: v in SPEEDS))
+    revealed = ui.state("reveal", 0, lambda v: v in (0, 1))
+    if not predict:
+        ui.values.pop("reveal")
     heights = (figure_height(PLAYGROUND_HEIGHTS[0], 520), figure_height(PLAYGROUND_HEIGHTS[1], 360))
     # the figures are drawn at the t where this setting was first shown (its "anchor"), so
     # a report from the player (a new t) reruns the page without changing any figure
@@ -154,36 +164,47 @@ def learners_view(run: PlaygroundRun, band: bool) -> None:
         st.session_state["play.anchor"] = (anchor, t)
     t0 = st.session_state["play.anchor"][1]
     views = stream_views(run, L, bool(band), heights, t0)
+    asked = stream_predict(run, L, bool(band), heights, t0) if predict else None
 
     left, right = stage((3, 2))
-    with left:
-        plot(views["planes"], key=CHARTS["planes"])
-    with right:
-        charts = {CHARTS["planes"]: views["frames"]["planes"]}
-        charts[CHARTS["curves"]] = views["frames"]["curves"]
-        if views["weights"] is not None:
-            charts[CHARTS["weights"]] = views["frames"]["weights"]
+    with left, stage_box("planes"):
+        plot(views["planes"], key=CHARTS["planes"], **fill())
+    with right, stage_box("player"):
+        frames = views["frames"]  # (in the page's theme)
+        names = ["planes", "curves", *(["weights"] if views["weights"] is not None else [])]
+        charts = dict(zip([CHARTS[k] for k in names], painted([frames[k] for k in names])))
         labels = {k: tr(f"play.{k}") for k in ("play", "pause", "step", "back", "rewind", "fps")}
+        labels["keys"] = tr("keys.step" if predict else "keys.player") if projector() else ""
+        labels["reveal"] = tr("predict.reveal")
         pos = player(
             "play.player",
             charts,
             views["n"],
             t,
-            views["sig"],
+            f"{views['sig']}:{figure_theme().name}",
             views["notes"],
             labels=labels,
             fps=fps,
             speeds=SPEEDS,
+            meta=views["sig"],
+            predict=None if asked is None else {k: asked[k] for k in ("questions", "answers")},
+            revealed=bool(revealed),
         )
         if pos is not None:  # the lecturer stopped: keep that frame (and speed) for the URL
             t = int(min(max(int(pos.get("t", t)), 0), n_total))
             ui.set("t", t)
+            if predict and "revealed" in pos:
+                revealed = int(bool(pos["revealed"]))
+                ui.set("reveal", revealed)
             if pos.get("fps") in SPEEDS:
                 ui.set("fps", int(pos["fps"]))
                 fps = int(pos["fps"])
-        plot(views["curves"], key=CHARTS["curves"])
-        if not ui.all_hidden:
+        curves = views["curves"] if asked is None else asked["curves"]  # (the future hidden)
+        plot(curves, key=CHARTS["curves"], **fill())
+        if not projector():  # (there, the player shows the keys)
             st.caption(tr("play.keys_hint"))
+    if not ui.all_hidden:  # (below the stage in projector mode)
+        with right if not projector() else st.container():
             animation_button(
                 (tr("ui.download_html"), tr("ui.download_html.help")),
                 lambda: stream_html(views, tr("play.title")),
@@ -192,6 +213,8 @@ def learners_view(run: PlaygroundRun, band: bool) -> None:
             )
     ui.values["t"] = t
     ui.values["fps"] = fps
+    if predict:
+        ui.values["reveal"] = revealed
     if views["weights"] is not None:
         plot(views["weights"], key=CHARTS["weights"])
         st.caption(tr("play.cw_hint_ellipses"))
@@ -214,7 +237,7 @@ def learners_view(run: PlaygroundRun, band: bool) -> None:
 
 
 with guard():
-    header(tr("play.title"), tr("play.intro"))
+    ui.header(tr("play.title"), tr("play.intro"))
     with ui.panel():
         c1, c2, c3, c4, c5, c6 = ui.columns([2, 1.2, 1, 1, 1, 1.3], vertical_alignment="bottom")
         kind = ui.select(
@@ -266,6 +289,9 @@ with guard():
         C = ui.select_slider("C", tr("play.C"), C_VALUES, D.C, where=d2)
         bias = ui.toggle("bias", tr("play.bias"), D.bias, where=d3)
         band = ui.toggle("band", tr("play.band"), True, where=d3)
+        predict = ui.toggle(
+            "predict", tr("predict.label"), False, where=d5, help=tr("predict.help")
+        )
         d5.button(
             tr("play.regenerate"),
             icon=":material/casino:",
@@ -300,5 +326,5 @@ with guard():
             points=points,
             test_fraction=0.0 if placing else test,
         )
-        learners_view(run, band)
+        learners_view(run, band, predict)
     ui.sync()

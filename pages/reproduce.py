@@ -4,7 +4,18 @@ import streamlit as st
 
 from olearn.app.cached import repro_catalogue, repro_run
 from olearn.app.frame import require_frame
-from olearn.app.ui import Controls, blank_missing, guard, header, lang, plot, progress_bar, tr
+from olearn.app.ui import (
+    Controls,
+    blank_missing,
+    fill,
+    guard,
+    lang,
+    plot,
+    progress_bar,
+    projector,
+    stage_box,
+    tr,
+)
 from olearn.teaching.reproduce import extra_tables, first_shown, localized, start_mode
 from olearn.teaching.reproduce_summary import summary_lines
 
@@ -14,7 +25,7 @@ L = lang()
 ui = Controls("rep")
 
 with guard():
-    header(tr("rep.title"), tr("rep.intro"))
+    ui.header(tr("rep.title"), tr("rep.intro"))
     cat = repro_catalogue()
     titles = dict(zip(cat["id"], cat["title"]))
     ids = cat["id"].tolist()
@@ -52,7 +63,13 @@ with guard():
                     ),
                 )
             st.caption(tr("rep.mode", mode=tr(f"rep.mode.{mode}")))
-            st.dataframe(blank_missing(localized(result.table, L)), hide_index=True)
+            if projector():  # the figure beside the table, on the first screen
+                table_col, fig_col = st.columns([1, 1], gap="medium")
+                with fig_col, stage_box("rep"):
+                    plot(fig, key="rep.fig", **fill())
+            else:
+                table_col = st.container()
+            table_col.dataframe(blank_missing(localized(result.table, L)), hide_index=True)
             st.download_button(  # the CSV keeps the original columns and values
                 tr("ui.download_csv"),
                 result.table.to_csv(index=False),
@@ -66,7 +83,8 @@ with guard():
                 st.dataframe(blank_missing(localized(frame, L)), hide_index=True)
             if id_ == "matsushima-table4":
                 st.caption(tr("rep.diagnostic"))
-            plot(fig, key="rep.fig")
+            if not projector():
+                plot(fig, key="rep.fig")
             st.subheader(tr("rep.summary"))
             st.markdown("\n".join(f"- {line}" for line in summary_lines(result, L, mode)))
             with st.expander(tr("rep.cli")):  # program output, as printed: English

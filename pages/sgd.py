@@ -5,7 +5,7 @@ import streamlit as st
 from olearn.app.cached import sgd_page
 from olearn.app.frame import require_frame
 from olearn.app.hypers import hyper_options
-from olearn.app.ui import Controls, guard, lang, plot, presenting, tr
+from olearn.app.ui import Controls, fill, guard, lang, plot, stage_box, tr
 from olearn.teaching.hypers import algorithm_hyper
 
 require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
@@ -13,21 +13,11 @@ require_frame()  # (a page run alone by Streamlit's legacy mode runs the frame)
 L = lang()
 ui = Controls("sgd")
 LAM = algorithm_hyper("sgd-svm", "lam")  # the slider's range and default: the registry's
-hide_all = "all" in ui.hidden
-present = hide_all or presenting()  # the figure, the step's text and its buttons side by side
 
 with guard():
-    if present:
-        st.markdown(f"### {tr('sgd.title')}")
-    else:
-        st.title(tr("sgd.title"))
-        st.caption(tr("sgd.intro"))
-    box = (
-        st.expander(tr("walks.settings"), icon=":material/tune:")
-        if present and not hide_all
-        else st
-    )
-    row = box.columns([3, 2, 1]) if not hide_all else [None] * 3  # no empty box
+    ui.header(tr("sgd.title"), tr("sgd.intro"))
+    box = ui.settings(tr("walks.settings"))
+    row = box.columns([3, 2, 1]) if box is not None else [None] * 3  # no empty box
     c1, c2, c3 = row
     lam = ui.select_slider("lam", tr("sgd.lam"), hyper_options(LAM), LAM.default, where=c1)
     epochs = ui.slider("epochs", tr("sgd.epochs"), 1, 5, 3, where=c2)
@@ -35,10 +25,10 @@ with guard():
     with st.spinner():
         walk, fig_obj, fig_f1, fig_rates, table = sgd_page(float(lam), int(epochs), int(seed), L)
     left, right = st.columns(2)
-    with left:
-        plot(fig_obj, key="sgd.obj")
-    with right:
-        plot(fig_f1, key="sgd.f1")
+    with left, stage_box("sgd-obj"):
+        plot(fig_obj, key="sgd.obj", **fill())
+    with right, stage_box("sgd-f1"):
+        plot(fig_f1, key="sgd.f1", **fill())
     left, right = st.columns([1, 1])
     with left:
         plot(fig_rates, key="sgd.rates")

@@ -1,6 +1,6 @@
-"""Reading the frame player (:mod:`olearn.app.player`) from a browser test or a benchmark:
-its state is public on its root element, ``.olp`` (``data-t``, ``data-ready``...; see
-``olearn/app/assets/player.js``), inside the component's shadow root.
+"""Reading the frame player (:mod:`olearn.app.components.player`) from a browser test or a
+benchmark: its state is public on its root element, ``.olp`` (``data-t``, ``data-ready``...; see
+``olearn/app/components/assets/player.js``), inside the component's shadow root.
 
 Playwright's CSS selectors enter shadow roots (``pg.locator('.olp[data-ready=true]')``);
 ``document.querySelector`` does not, so :data:`OLP` finds the element for

@@ -1,4 +1,4 @@
-"""AppTest helpers for pages stepped in the browser (:mod:`olearn.app.stepper`).
+"""AppTest helpers for pages stepped in the browser (:mod:`olearn.app.components.stepper`).
 
 AppTest cannot click a component's buttons; these read what the server sent (which step's
 containers its CSS shows, which step its figures are tagged with) and stand in for the
@@ -12,7 +12,7 @@ import json
 import re
 from types import SimpleNamespace
 
-import olearn.app.stepper as stepper_module
+import olearn.app.components.stepper as stepper_module
 
 
 def shown_step(at, prefix: str) -> int:

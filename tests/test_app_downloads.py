@@ -55,7 +55,8 @@ def test_charts_name_their_images_and_save_in_the_sidebars_format():
                 "scale": 2,
                 "filename": f"olearn-sgd-{key}",
             }
-    assert not at.get("bidi_component")  # no browser code of ours is mounted for it
+    # no browser code of ours is mounted for it (the theme's component is on every page)
+    assert [el.key for el in at.get("bidi_component")] == ["olearn-theme"]
 
 
 def test_a_hidden_sidebar_saves_png():

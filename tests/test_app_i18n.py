@@ -46,7 +46,7 @@ ALLOWED = set(
     motorcycles baseball graphics mac motor politics UCI toy blobs separable xor moons drift
     sgd balanced rare pair PA SPA CW AROW SCW SVM PCVM SGD EM QP KKT Perc Maxent RVM PAC II
     III IV MAP log exp max min argmax sign diag tr det th hard cap erf erfc sqrt nnz tsushin
-    life hack watch enter sci rec gold English Language Pr
+    life hack watch enter sci rec gold English Language Pr PageDown PageUp
     """.split()
 )
 # table columns quoted verbatim (citations, licences): their cells are not translated

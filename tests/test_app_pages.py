@@ -550,7 +550,7 @@ def _cs_player_report(monkeypatch, at, t: int) -> None:
     """Run ``at`` as the rerun after the player stopped at frame ``t``."""
     from types import SimpleNamespace
 
-    import olearn.app.player as player_module
+    import olearn.app.components.player as player_module
 
     real = player_module._component
     calls = {"n": 0}

@@ -1,7 +1,7 @@
 """No JavaScript or CSS longer than a line lives in a Python string (issue 20, item 1): browser
-code is in asset files (``olearn/app/assets``, ``olearn/viz/assets``), which Biome formats and
-lints in CI.  A one-line rule a function builds from data (a selector with a key in it) is
-allowed; a block of code is not.
+code is in asset files (``olearn/app/components/assets``, ``olearn/viz/assets``), which Biome
+formats and lints in CI.  A one-line rule a function builds from data (a selector with a key in
+it) is allowed; a block of code is not.
 """
 
 from __future__ import annotations
@@ -54,4 +54,4 @@ def test_the_check_finds_browser_code_in_a_string():
 
 def test_no_browser_code_lives_in_a_python_string():
     found = [hit for p in SOURCES for hit in offenders(p.read_text(), str(p.relative_to(ROOT)))]
-    assert not found, f"move these to an asset file (olearn/app/assets): {found}"
+    assert not found, f"move these to an asset file (olearn/app/components/assets): {found}"

@@ -128,8 +128,9 @@ def test_packed_frames_unpack_to_the_servers_figure(page, server):
         context.close()
 
 
-# What olearn/app/assets/plotly_svg.js reads of plotly.js's internals (the player's fast path,
-# which falls back to Plotly.animate when one is missing): each, checked on a drawn chart.
+# What olearn/app/components/assets/plotly_svg.js reads of plotly.js's internals (the player's
+# fast path, which falls back to Plotly.animate when one is missing): each, checked on a drawn
+# chart.
 PLOTLY_INTERNALS = """() => {
   const gd = document.querySelector('.st-key-play-planes .js-plotly-plot');
   const plots = gd._fullLayout && gd._fullLayout._plots;
@@ -200,7 +201,7 @@ def test_the_browsers_ellipses_are_pythons(page):
     class), chromium's points equal ``cw_geometry.ellipse_points`` to 1e-9."""
     import numpy as np
 
-    from olearn.app.assets import asset
+    from olearn.app.components.assets import asset
     from olearn.core.cw_geometry import covariance_ellipse, ellipse_points
     from olearn.teaching.stream import run_stream
     from olearn.viz.stream import ELLIPSE_POINTS, _ellipse_frame

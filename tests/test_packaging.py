@@ -87,8 +87,14 @@ def test_app_imports_are_in_the_app_extra():
 
 def test_streamlit_config_matches_the_launcher():
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
-    flat = {f"{section}.{k}": v for section, table in config.items() for k, v in table.items()}
-    assert flat == SETTINGS
+
+    def flat(table: dict, prefix: str = "") -> dict:  # [theme.dark] -> "theme.dark.<name>"
+        out = {}
+        for k, v in table.items():
+            out.update(flat(v, f"{prefix}{k}.") if isinstance(v, dict) else {prefix + k: v})
+        return out
+
+    assert flat(config) == SETTINGS
 
 
 def test_page_scripts_ship_with_the_package():
@@ -146,8 +152,9 @@ def test_wheel_carries_the_licence_and_the_version(tmp_path):
         (licence,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
         assert wheel.read(licence) == (ROOT / "LICENSE").read_bytes()
         assert "olearn/pages/playground.py" in names  # page scripts, not a dangling link
-        assets = ROOT / "olearn" / "app" / "assets"  # the components' browser code
-        shipped = {f"olearn/app/assets/{p.name}" for p in assets.glob("*.*") if p.suffix != ".py"}
+        assets = ROOT / "olearn" / "app" / "components" / "assets"  # their browser code
+        where = "olearn/app/components/assets"
+        shipped = {f"{where}/{p.name}" for p in assets.glob("*.*") if p.suffix != ".py"}
         assert shipped and shipped <= set(names), shipped - set(names)
         assert "olearn/app/server/nginx.conf.template" in names  # olearn app --workers's proxy
     assert meta["Version"] == PYPROJECT["project"]["version"]

@@ -7,7 +7,8 @@
 - :mod:`olearn.app.cached`: cached entry points into :mod:`olearn.teaching` for the pages.
 - :mod:`olearn.app.downloads`: figures and animations out of the app; :mod:`olearn.app.hypers`:
   the hyper-parameters' controls built from the registry.
-- The browser components: the player, the stepper and their JavaScript and CSS.
+- :mod:`olearn.app.components`: the browser components (the frame player, the stepper, the
+  step keys, the theme) and their JavaScript, CSS and HTML.
 
 **Server operations**, in :mod:`olearn.app.server`: what starts, prepares and hosts the
 server, and never runs inside a page.

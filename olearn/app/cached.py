@@ -113,6 +113,27 @@ def stream_views(run: PlaygroundRun, lang: str, band: bool, heights: tuple[int, 
     )
 
 
+@st.cache_resource(show_spinner=False, max_entries=16)  # never mutated
+def stream_predict(run: PlaygroundRun, lang: str, band: bool, heights: tuple[int, int], t0: int):
+    """The Playground's predict mode (:mod:`olearn.teaching.predict`): the curves behind a
+    curtain at ``t0`` (the player moves it) and, for every t, the question and the answer as
+    the player's notes (HTML)."""
+    import re
+
+    from olearn.teaching.predict import stream_questions
+    from olearn.viz.stream import curtained
+
+    views = stream_views(run, lang, band, heights, t0)
+    questions, answers = stream_questions(stream(run), lang)
+
+    def html(lines: list[str]) -> list[str]:
+        return [re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", s) for s in lines]
+
+    return dict(
+        curves=curtained(views["curves"], t0), questions=html(questions), answers=html(answers)
+    )
+
+
 # -- SPA ------------------------------------------------------------------------------------
 
 
@@ -154,7 +175,7 @@ class SpaViews:
 
 @st.cache_resource(show_spinner=False, max_entries=256)
 def spa_views(scenario: SpaScenario, lang: str) -> SpaViews:
-    from olearn.app.stepper import digest
+    from olearn.app.components.stepper import digest
     from olearn.teaching.spa_walk import shown
     from olearn.viz.spa import cap_figure, pa_vs_spa_figure, spa_step_figure
 
@@ -300,7 +321,7 @@ class CwStepView:
 
 def cw_family(setting: CwWalk, lang: str) -> str:
     """The stepper's name for the CW page's data in ``lang``."""
-    from olearn.app.stepper import digest
+    from olearn.app.components.stepper import digest
 
     return digest(setting, lang)
 
@@ -316,6 +337,32 @@ def cw_step(setting: CwWalk, index: int, lang: str) -> CwStepView:
     inputs = _tagged(cw_input_figure(walk, lang), meta)
     table = cw_table(walk, lang)
     return CwStepView(walk, figure, inputs, figure.to_json(), inputs.to_json(), table)
+
+
+@dataclasses.dataclass(frozen=True)
+class CwQuestion:
+    """One CW update as predict mode asks it (:mod:`olearn.teaching.predict`): the figures
+    without the state after it (as JSON, tagged ``"<family>:<index>:q"``, the stepper's
+    question mark), the question and its answer."""
+
+    figure: object
+    inputs: object
+    figure_json: str
+    inputs_json: str
+    question: str
+    answer: str
+
+
+@st.cache_resource(show_spinner=False, max_entries=512)
+def cw_question(setting: CwWalk, index: int, lang: str) -> CwQuestion:
+    from olearn.teaching.predict import cw_question as ask
+    from olearn.viz.walks import cw_figure, cw_input_figure
+
+    walk = cw_walk(setting, index)
+    meta = f"{cw_family(setting, lang)}:{index}:q"
+    figure = _tagged(cw_figure(walk, lang, reveal=False), meta)
+    inputs = _tagged(cw_input_figure(walk, lang, reveal=False), meta)
+    return CwQuestion(figure, inputs, figure.to_json(), inputs.to_json(), *ask(walk, lang))
 
 
 @st.cache_resource(show_spinner=False, max_entries=32)
@@ -426,7 +473,7 @@ def prepare_defaults(langs=("en", "ja"), pause: Callable[[], None] | None = None
     what the pages then find in the cache, and a page asking for a value it is computing waits
     for it; ``pause()`` is called between two values (the server's: let a page being drawn go
     first, :func:`olearn.app.server.background.yield_to_pages`)."""
-    from olearn.app.stepper import window
+    from olearn.app.components.stepper import window
     from olearn.teaching.settings import DEFAULT_SPA, default_cw, default_playground
     from olearn.teaching.strings import t
 

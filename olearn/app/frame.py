@@ -14,10 +14,21 @@ import streamlit as st
 
 from olearn import _warmup
 from olearn.app import page_path
-from olearn.app.assets import asset
+from olearn.app.components.assets import asset
+from olearn.app.components.theme import theme_sync
 from olearn.app.downloads import image_format_choice
 from olearn.app.server import background
-from olearn.app.ui import forget_pending, guard, hidden_set, presenting, query_param
+from olearn.app.ui import (
+    SHOWN_THEME,
+    THEME_CHOICES,
+    figure_theme,
+    forget_pending,
+    guard,
+    hidden_set,
+    presenting,
+    query_param,
+    theme_switchable,
+)
 from olearn.teaching.strings import LANGS, t
 
 _IN_FRAME = contextvars.ContextVar("olearn_in_frame", default=False)  # a page runs in main()
@@ -54,6 +65,8 @@ def main() -> None:
         st.session_state["lang"] = query_param("lang", "en", lambda v: v in LANGS)
     if "present" not in st.session_state:
         st.session_state["present"] = bool(query_param("present", False))
+    if "theme" not in st.session_state:
+        st.session_state["theme"] = query_param("theme", "auto", lambda v: v in THEME_CHOICES)
     hidden = hidden_set()
     present = presenting() or "all" in hidden
     st.set_page_config(
@@ -62,6 +75,7 @@ def main() -> None:
         layout="wide",
         initial_sidebar_state="collapsed" if present else "expanded",
     )
+    st.html(f"<style>{asset('legible.css')}</style>")
     if present:
         st.html(f"<style>{asset('present.css')}</style>")
     if "all" in hidden:
@@ -71,6 +85,18 @@ def main() -> None:
             t("lang.label"), LANGS, key="lang", format_func=lambda code: t("lang.name", code)
         )
     lang = st.session_state["lang"]
+    if theme_switchable() and "all" not in hidden:  # a dark room: light, dark, the system's
+        st.sidebar.selectbox(
+            t("theme.label", lang),
+            THEME_CHOICES,
+            key="theme",
+            format_func=lambda v: t(f"theme.{v}", lang),
+            help=t("theme.help", lang),
+        )
+    with st.sidebar:  # (draws nothing) Streamlit's theme follows the choice; the figures too
+        shown = theme_sync(st.session_state["theme"], figure_theme().name, theme_switchable())
+    if shown:
+        st.session_state[SHOWN_THEME] = shown
     if "all" not in hidden:
         st.sidebar.toggle(
             t("ui.present", lang),

@@ -7,10 +7,15 @@ seed included.  ``?hide=all`` (or ``?hide=name1,name2``) renders no widget for t
 their URL or default values are used, which makes a lesson link show only the content.
 
 Presentation: ``?present=1`` (or the sidebar's "Present" switch) collapses the sidebar, folds
-the controls into one closed "Settings" expander (:meth:`Controls.panel`) and tightens the page
-so that, at 1280x720, the main figure and the current step's text fit without scrolling;
-:func:`stage` lays out figure | explanation + step buttons side by side and
-:func:`figure_height` gives the figure height that fits.
+the controls into one closed "Settings" expander beside a one-line title (:meth:`Controls.header`,
+:meth:`Controls.panel`) and fits the page's main view to the screen, 1280x720 down to 1024x576
+(125 % zoom): :func:`stage` lays out figure | explanation + step buttons side by side, and
+:func:`stage_box` with :func:`fill` stretches the figures to the screen's height in the browser.
+
+Theme: :func:`figure_theme` is the theme the figures are painted in (:mod:`olearn.viz.theme`):
+the server's fixed ``theme.base``, else ``?theme=`` / the sidebar's switch, else the one the
+browser reports showing (:mod:`olearn.app.components.theme`); :func:`plot` paints every figure,
+:func:`painted` the JSON a stepper or a player sends.
 
 Language: widget values are stored language-free (the option itself, never its label) under
 keys that do not depend on the language; a control whose labels were drawn in another
@@ -31,8 +36,9 @@ import streamlit as st
 
 from olearn._budget import BudgetError
 from olearn.app import downloads
-from olearn.app.player import chart_key
+from olearn.app.components.player import chart_key
 from olearn.teaching.strings import LANGS, t
+from olearn.viz.theme import LIGHT, THEMES, Theme, paint, paint_json, paint_text
 
 RAISE_ENV = "OLEARN_APP_RAISE"  # set to 1 (tests) to let page errors propagate
 _LANG_OF = "_ui.lang_of."  # session key prefix: the language a widget's labels were drawn in
@@ -112,10 +118,54 @@ def blank_missing(frame):
     return style.format(na_rep="", subset=others)
 
 
+THEME_CHOICES = ("auto", "light", "dark")  # "auto": the system's prefers-color-scheme
+SHOWN_THEME = "_ui.theme_shown"  # session key: the theme the browser reported showing
+
+
+def theme_switchable() -> bool:
+    """Whether the page may choose light or dark: not when the server fixed one
+    (``--theme.base dark``); the figures then follow the server's."""
+    return st.get_option("theme.base") not in ("light", "dark")
+
+
+def theme_choice() -> str:
+    """The theme asked for: the sidebar's switch, else ``?theme=`` (``auto``: the system's)."""
+    value = st.session_state.get("theme") or st.query_params.get("theme", "auto")
+    return value if value in THEME_CHOICES else "auto"
+
+
+def figure_theme() -> Theme:
+    """The theme the page is drawn in, whose inks the figures take (:mod:`olearn.viz.theme`):
+    the server's fixed one, else the one asked for, else the one the browser shows (its
+    system's, reported by :func:`olearn.app.components.theme.theme_sync`), light until known."""
+    base = st.get_option("theme.base")
+    if base in THEMES:
+        return THEMES[base]
+    choice = theme_choice()
+    if choice in THEMES:
+        return THEMES[choice]
+    shown = st.session_state.get(SHOWN_THEME) or getattr(st.context.theme, "type", None)
+    return THEMES.get(shown, LIGHT)
+
+
 def plot(fig, key: str | None = None, **kw):
-    """Render a plotly figure full width; its modebar saves a PNG (camera) or an SVG,
-    client-side (:mod:`olearn.app.downloads`).  ``kw`` go to ``st.plotly_chart``."""
-    return downloads.plot(fig, key, **kw)
+    """Render a plotly figure full width, in the page's theme (:func:`figure_theme`); its
+    modebar saves a PNG (camera) or an SVG, client-side (:mod:`olearn.app.downloads`).
+    ``kw`` go to ``st.plotly_chart``."""
+    return downloads.plot(paint(fig, figure_theme()), key, **kw)
+
+
+def inked(text: str) -> str:
+    """A formula or a note drawn with the figures' inks (e.g. a ``\\textcolor`` of
+    :data:`olearn.viz.theme.LIGHT`'s alert), in the page's theme."""
+    return paint_text(text, figure_theme())
+
+
+def painted(figures_json: Sequence[str]) -> list[str]:
+    """Figures (or frame lists) as JSON, in the page's theme: what a stepper or a player
+    sends to the browser."""
+    theme = figure_theme()
+    return [paint_json(text, theme) for text in figures_json]
 
 
 def parse_param(raw: Any, like: Any) -> Any:
@@ -191,15 +241,23 @@ def hidden_set() -> set[str]:
     return {h.strip() for h in str(raw).split(",") if h.strip()}
 
 
+def projector() -> bool:
+    """Projector mode: ``?present=1`` (the sidebar's switch) or a lesson's ``hide=all`` view.
+    The page's title shrinks to one line, its intro goes, and its main view fills one screen
+    (:func:`stage_box`), from 1280x720 down to 1024x576 (a 1280x720 projector at 125% zoom)."""
+    return presenting() or "all" in hidden_set()
+
+
 # figure heights that fit 1280x720 in presentation mode (the header, title and one row of
-# buttons take ~150 px) and a comfortable height otherwise
+# buttons take ~150 px) and a comfortable height otherwise; in projector mode the main
+# figures are then stretched to the screen's height (:func:`stage_box`, :func:`fill`)
 PRESENT_HEIGHT = 540
 
 
 def figure_height(normal: int, present: int = PRESENT_HEIGHT) -> int:
     """The height to give the page's main figure: ``present`` in presentation mode and in a
     lesson's ``hide=all`` view (both must fit 1280x720)."""
-    return present if presenting() or "all" in hidden_set() else normal
+    return present if projector() else normal
 
 
 def stage(widths: Sequence[float] = (3, 2)):
@@ -210,14 +268,35 @@ def stage(widths: Sequence[float] = (3, 2)):
     return left, right
 
 
-def header(title: str, intro: str | None = None) -> None:
-    """The page title (compact in presentation mode, where the intro is left out)."""
-    if presenting() or "all" in hidden_set():
-        st.markdown(f"### {title}")
-    else:
+def stage_box(name: str, where=None):
+    """In projector mode, a box as tall as the screen below the page's head row (CSS
+    ``100dvh`` less the head, ``assets/present.css``): a figure drawn in it with
+    :func:`fill` stretches to what its siblings leave, so the view fits at any window height
+    (a zoomed browser too) without a rerun.  Otherwise no box at all."""
+    if not projector():
+        return nullcontext()
+    return (where or st).container(key=f"stage-{name}")
+
+
+def fill() -> dict:
+    """``plot(...)`` keywords for a figure inside a :func:`stage_box`: in projector mode it
+    fills the height its box has left; otherwise it keeps its own height."""
+    return {"height": "stretch"} if projector() else {}
+
+
+def header(title: str, intro: str | None = None):
+    """The page title and its intro; in projector mode one short line instead (no intro),
+    beside which the page's settings go (:meth:`Controls.panel`).  Returns the place for the
+    settings in projector mode, else None."""
+    if not projector():
         st.title(title)
         if intro:
             st.caption(intro)
+        return None
+    left, right = st.columns([2, 3], vertical_alignment="center", gap="small")
+    with left.container(key="olearn-head"):
+        st.markdown(f"##### {title}")
+    return right
 
 
 def key_class(key: str) -> str:
@@ -289,6 +368,11 @@ class Controls:
         self.hidden = hidden_set()
         self.values: dict[str, Any] = {}
         self.present = presenting()
+        self.slot = None  # where the settings go in projector mode (beside the title)
+
+    def header(self, title: str, intro: str | None = None) -> None:
+        """:func:`header`; the settings of :meth:`panel` then sit beside the one-line title."""
+        self.slot = header(title, intro)
 
     @property
     def all_hidden(self) -> bool:
@@ -300,8 +384,19 @@ class Controls:
         if self.all_hidden:
             return nullcontext()
         if self.present:
-            return st.expander(label or tr("ui.settings"), expanded=False, icon=":material/tune:")
+            where = self.slot or st
+            return where.expander(
+                label or tr("ui.settings"), expanded=False, icon=":material/tune:"
+            )
         return st.container(border=True)
+
+    def settings(self, label: str | None = None):
+        """Where a page that lays its own controls out puts them: in projector mode the closed
+        "Settings" expander (beside the title), with ``hide=all`` None (no widgets), else the
+        page itself (``st``)."""
+        if self.all_hidden:
+            return None
+        return self.panel(label) if self.present else st
 
     def columns(self, spec, **kw) -> list:
         """``st.columns(spec)``; with ``hide=all`` stand-ins that draw nothing."""
@@ -465,10 +560,12 @@ class Controls:
         return st.session_state.get(self.key(name), default)
 
     def sync(self) -> None:
-        """Write every control's value (plus the language, presentation mode and hide list)
-        to the URL, all at once."""
+        """Write every control's value (plus the language, the theme, presentation mode and
+        the hide list) to the URL, all at once."""
         params = {k: str(v) for k, v in self.values.items()}
         params["lang"] = lang()
+        if theme_choice() != "auto":
+            params["theme"] = theme_choice()
         if self.present:
             params["present"] = "1"
         if self.hidden:

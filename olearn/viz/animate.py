@@ -2,8 +2,8 @@
 buttons and a slider), so ``fig.show()``, Jupyter, VS Code and ``fig.write_html()`` play them
 with no olearn code in the browser.
 
-The app does not use these figures: its player (:mod:`olearn.app.player`) takes the figure
-without frames and the frames as plain dicts (the ``*_parts`` builders), because attaching
+The app does not use these figures: its player (:mod:`olearn.app.components.player`) takes the
+figure without frames and the frames as plain dicts (the ``*_parts`` builders), because attaching
 frames to a ``plotly.graph_objects.Figure`` validates every one (~1.5 s for the Playground's
 400 frames).  :func:`animation_html` writes the same parts as a self-contained HTML file
 without that cost (the app's download).
@@ -29,6 +29,7 @@ import plotly.io as pio
 from plotly.offline import get_plotlyjs
 
 from olearn.viz.assets import asset
+from olearn.viz.theme import LIGHT
 
 CONTROLS_PX = 95  # px added under the plot for the Play / Pause buttons and the slider
 _STILL = {
@@ -87,7 +88,7 @@ def play_controls(
                 ticklen=0,
                 minorticklen=0,
                 font=dict(color="rgba(0,0,0,0)"),  # one label per frame would overlap
-                currentvalue=dict(prefix=prefix, font=dict(size=16, color="#111111")),
+                currentvalue=dict(prefix=prefix, font=dict(size=16, color=LIGHT.text)),
                 transition=dict(duration=0),
             )
         ],

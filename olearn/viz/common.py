@@ -1,10 +1,10 @@
 """Shared figure styling: one template, fonts a projector can carry, PNG download from the
 modebar.
 
-Every figure that passes through :func:`style` gets dark text of at least
-:data:`MIN_FONT` px: the global font, axis ticks and titles, the legend, and every annotation
-(smaller annotation fonts are raised, grey ones darkened).  Markers of the figure builders
-should be at least :data:`MARKER` px.
+Every figure that passes through :func:`style` gets the theme's text colour (its inks:
+:mod:`olearn.viz.theme`) at :data:`MIN_FONT` px or more: the global font, axis ticks and titles,
+the legend, and every annotation (smaller annotation fonts are raised, grey ones darkened).
+Markers of the figure builders should be at least :data:`MARKER` px.
 
 >>> fig = style(__import__("plotly.graph_objects").graph_objects.Figure(), height=300)
 >>> fig.layout.height, fig.layout.font.size, fig.layout.font.color
@@ -17,16 +17,19 @@ import numpy as np
 import plotly.graph_objects as go
 
 from olearn.viz.palette import CLASS_COLORS, TEXT_FONT
+from olearn.viz.theme import LIGHT
 
 MIN_FONT = 16  # px: the smallest text in any figure (a projector at the back of a room)
 TITLE_FONT = 19  # px
 MARKER = 10  # px: the default marker size of data points
-TEXT_COLOR = "#111111"  # dark text, never Plotly's default grey
+TEXT_COLOR = LIGHT.text  # dark text, never Plotly's default grey
 FONT = dict(family=TEXT_FONT["family"], size=MIN_FONT, color=TEXT_COLOR)
 AXIS_TEXT = dict(
     tickfont=dict(size=MIN_FONT, color=TEXT_COLOR),
     title=dict(font=dict(size=MIN_FONT + 1, color=TEXT_COLOR)),
     color=TEXT_COLOR,
+    gridcolor=LIGHT.grid,
+    zerolinecolor=LIGHT.pale,
 )
 
 # st.plotly_chart(config=PLOTLY_CONFIG): the camera button saves a 2x PNG client-side.
@@ -47,6 +50,8 @@ def style(
         fig.update_layout(template="plotly_white")
     fig.update_layout(
         font=FONT,
+        paper_bgcolor=LIGHT.paper,  # the theme's, not the template's (olearn.viz.theme.paint)
+        plot_bgcolor=LIGHT.paper,
         height=height,
         margin=dict(l=60, r=20, t=105 if title else 60, b=55),
         legend=dict(
@@ -85,9 +90,9 @@ def _title(text: str, size: int) -> dict:
 _FAST_AXIS = dict(
     tickfont=dict(size=MIN_FONT, color=TEXT_COLOR),
     title_font=dict(size=MIN_FONT, color=TEXT_COLOR),
-    gridcolor="#E5E5E5",
-    zerolinecolor="#BBBBBB",
-    linecolor="#444444",
+    gridcolor=LIGHT.grid,
+    zerolinecolor=LIGHT.pale,
+    linecolor=LIGHT.axis,
 )
 
 
@@ -108,8 +113,8 @@ def style_fast(fig: FastFigure, height: int, title: str | None = None) -> go.Fig
     fig.update_layout(
         height=height,
         font=dict(FONT),  # a copy: the layout is a plain dict, not plotly's
-        paper_bgcolor="white",
-        plot_bgcolor="white",
+        paper_bgcolor=LIGHT.paper,
+        plot_bgcolor=LIGHT.paper,
         hoverlabel=dict(font_size=MIN_FONT),
     )
     if title:
@@ -216,8 +221,8 @@ def region_shapes(
     return {"regions": regions, "band": bands, "edges": edges}
 
 
-BAND_FILL = "rgba(40,40,40,0.17)"
-EDGE_COLOR = "#222222"
+BAND_FILL = LIGHT.band
+EDGE_COLOR = LIGHT.edge
 
 
 def region_traces(

@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 from olearn.teaching.compare import params_text
 from olearn.teaching.strings import num, t
 from olearn.viz.palette import algorithm_color, algorithm_dash
+from olearn.viz.theme import LIGHT
 from olearn.viz.walks import end_labels, style
 
 
@@ -29,7 +30,7 @@ def error_figure(cmp, lang: str = "en", height: int = 400) -> go.Figure:
         go.Bar(
             x=tab["algorithm"],
             y=tab["error %"],
-            error_y=dict(type="data", array=tab["std"], color="#333", thickness=1.5),
+            error_y=dict(type="data", array=tab["std"], color=LIGHT.soft, thickness=1.5),
             marker_color=[algorithm_color(k) for k in tab["key"]],
             name=t("cmp.ours", lang),
             hovertext=_hover(tab),
@@ -43,7 +44,7 @@ def error_figure(cmp, lang: str = "en", height: int = 400) -> go.Figure:
                 y=tab["paper %"],
                 mode="markers",
                 name=t("cmp.paper", lang),
-                marker=dict(symbol="line-ew-open", size=34, line=dict(width=4, color="#111")),
+                marker=dict(symbol="line-ew-open", size=34, line=dict(width=4, color=LIGHT.text)),
             )
         )
     top = float(max(tab["error %"].max() + tab["std"].fillna(0).max(), 0))
@@ -98,7 +99,7 @@ def time_figure(cmp, lang: str = "en", height: int = 360) -> go.Figure:
             marker_color=[algorithm_color(k) for k in tab["key"]],
             text=[num(v, 3) for v in tab["train time (s)"]],
             textposition="outside",
-            textfont=dict(size=16, color="#111"),
+            textfont=dict(size=16, color=LIGHT.text),
             cliponaxis=False,
         )
     )

@@ -1,5 +1,5 @@
 """The Crammer-Singer page's figure: the decomposition one sub-problem at a time (seed 003),
-drawn once and played in the browser by :mod:`olearn.app.player` (frames of the moving
+drawn once and played in the browser by :mod:`olearn.app.components.player` (frames of the moving
 traces, a note per frame); :func:`cs_animation` is the same figure playing by itself."""
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from olearn.teaching.strings import num, t
 from olearn.viz.animate import with_frames
 from olearn.viz.common import style
 from olearn.viz.palette import algorithm_color, class_color, rgba
+from olearn.viz.theme import LIGHT
 from olearn.viz.walks import INK, _box, _closed, end_labels, region_polygons
 
 
@@ -57,7 +58,7 @@ def cs_figure(walk, s: int, lang: str = "en", height: int = 430) -> go.Figure:
     # dynamic traces first (indices 0 .. 2K+1), in the order of _cs_dynamic
     dyn = _cs_dynamic(walk, s, box, K, sw)
     # the regions (edged), then their confident cores (darker, no edge)
-    looks = [(0.14, dict(color="#444444", width=1.5)), (0.32, dict(width=0))]
+    looks = [(0.14, dict(color=LIGHT.axis, width=1.5)), (0.32, dict(width=0))]
     for layer, (alpha, line) in enumerate(looks):
         for k in range(K):
             fig.add_trace(
@@ -102,7 +103,7 @@ def cs_figure(walk, s: int, lang: str = "en", height: int = 430) -> go.Figure:
             mode="markers",
             showlegend=False,
             marker=dict(
-                size=11, color=[class_color(k) for k in y], line=dict(width=1, color="#222")
+                size=11, color=[class_color(k) for k in y], line=dict(width=1, color=LIGHT.edge)
             ),
         ),
         row=1,
@@ -176,8 +177,8 @@ def n_dynamic(walk) -> int:
 
 
 def cs_frames(walk, lang: str = "en") -> tuple[list[int], list[dict], list[str]]:
-    """What the in-browser player (:mod:`olearn.app.player`) plays: the sub-problems shown
-    (every one that changed W, at most 240), one frame each (the moving traces as plain
+    """What the in-browser player (:mod:`olearn.app.components.player`) plays: the sub-problems
+    shown (every one that changed W, at most 240), one frame each (the moving traces as plain
     dicts, ``data[0].meta`` = the frame's index), and one note each (HTML: the sub-problem's
     title and its numbers in words), so the text beside the figure follows every frame."""
     steps = _cs_frames(walk)

@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 
 from olearn.viz.common import style
 from olearn.viz.palette import algorithm_color
+from olearn.viz.theme import LIGHT
 
 
 def family_map_figure(nodes, edges, title: str = "") -> go.Figure:
@@ -26,7 +27,7 @@ def family_map_figure(nodes, edges, title: str = "") -> go.Figure:
             showarrow=True,
             arrowhead=2,
             arrowwidth=1.5,
-            arrowcolor="#888",
+            arrowcolor=LIGHT.faint,
             standoff=14,
             startstandoff=14,
             text="",
@@ -37,9 +38,9 @@ def family_map_figure(nodes, edges, title: str = "") -> go.Figure:
                 y=(y0 + y1) / 2,
                 text=e.label.replace("\n", "<br>"),  # long labels on two lines
                 showarrow=False,
-                font=dict(size=15, color="#222"),
+                font=dict(size=15, color=LIGHT.text),
                 yshift=12 + 10 * e.label.count("\n"),
-                bgcolor="rgba(255,255,255,0.85)",
+                bgcolor=LIGHT.label_bg,
             )
     fig.add_trace(
         go.Scatter(
@@ -53,10 +54,10 @@ def family_map_figure(nodes, edges, title: str = "") -> go.Figure:
             marker=dict(
                 size=30,
                 color=[algorithm_color(k) for k in nodes["key"]],
-                line=dict(width=1.5, color="#333"),
+                line=dict(width=1.5, color=LIGHT.soft),
                 symbol="circle",
             ),
-            textfont=dict(size=16, color="#111"),
+            textfont=dict(size=16, color=LIGHT.text),
             showlegend=False,
         )
     )

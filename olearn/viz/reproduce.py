@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 from olearn.teaching.strings import t
 from olearn.viz.common import style
 from olearn.viz.palette import class_color
+from olearn.viz.theme import LIGHT
 
 
 def paper_vs_ours_figure(pairs, lang: str = "en") -> go.Figure:
@@ -20,7 +21,7 @@ def paper_vs_ours_figure(pairs, lang: str = "en") -> go.Figure:
                 x=[lo - pad, hi + pad],
                 y=[lo - pad, hi + pad],
                 mode="lines",
-                line=dict(color="#999", dash="dash"),
+                line=dict(color=LIGHT.faint, dash="dash"),
                 showlegend=False,
                 hoverinfo="skip",
             )

@@ -12,6 +12,7 @@ import plotly.graph_objects as go
 from olearn.teaching.strings import t
 from olearn.viz.common import FastFigure, region_traces, style
 from olearn.viz.palette import EXAMPLE_COLOR, class_color, rgba
+from olearn.viz.theme import LIGHT
 
 
 class _Layer:
@@ -32,7 +33,7 @@ class _Layer:
         yref,
         text=None,
         dash="dash",
-        color="#222",
+        color=LIGHT.edge,
         *,
         width=1.5,
         label_left=False,
@@ -65,7 +66,7 @@ class _Layer:
                 yanchor="bottom",
                 xshift=-4 if label_left else 4,
                 font=dict(size=15, color=color),
-                bgcolor="rgba(255,255,255,0.8)",
+                bgcolor=LIGHT.label_bg,
             )
 
     def vrect(self, x0, x1, xref, yref, color, text=None):
@@ -94,7 +95,7 @@ class _Layer:
                 xanchor="right",
                 yanchor="top",
                 xshift=-4,
-                font=dict(size=15, color="#333"),
+                font=dict(size=15, color=LIGHT.soft),
             )
 
 
@@ -166,7 +167,7 @@ def _plane(fig, walk, step, col: int, layer: _Layer) -> None:
                     xshift=16 * tip[0] / norm,
                     yshift=16 * tip[1] / norm,
                     font=dict(color=color, size=16),
-                    bgcolor="rgba(255,255,255,0.75)",
+                    bgcolor=LIGHT.label_bg,
                 )
             )
 
@@ -282,7 +283,7 @@ def _paint_scores(p: _Panel) -> str:
             marker=dict(
                 size=[18 if u in hl else 13 for u in range(K)],
                 color=[class_color(u) for u in range(K)],
-                line=dict(width=[3 if u in hl else 1 for u in range(K)], color="#222"),
+                line=dict(width=[3 if u in hl else 1 for u in range(K)], color=LIGHT.edge),
             ),
         )
     )
@@ -321,7 +322,7 @@ def _paint_moves(p: _Panel) -> str:
             y=labels,
             mode="markers",
             name=t("fig.before", p.lang),
-            marker=dict(size=13, symbol="circle-open", color="#555", line=dict(width=2)),
+            marker=dict(size=13, symbol="circle-open", color=LIGHT.muted, line=dict(width=2)),
         )
     )
     p.add(
@@ -334,7 +335,7 @@ def _paint_moves(p: _Panel) -> str:
             marker=dict(
                 size=15,
                 color=[class_color(u) for u in range(K)],
-                line=dict(width=1, color="#222"),
+                line=dict(width=1, color=LIGHT.edge),
             ),
         )
     )
@@ -354,7 +355,7 @@ def _paint_margins(p: _Panel) -> str:
             orientation="h",
             marker=dict(
                 color=[class_color(u) for u in wrong],
-                line=dict(width=[3 if u in hl else 0 for u in wrong], color="#222"),
+                line=dict(width=[3 if u in hl else 0 for u in wrong], color=LIGHT.edge),
             ),
             showlegend=False,
         )
@@ -380,9 +381,9 @@ def _q_bars(p: _Panel) -> tuple[list, list, list, list]:
         c = class_color(u)
         if key == "test":
             adm = table.loc[_classes_axis(K, y, [u])[0], "admitted"]
-            c = c if adm == "✓" else ("#bbbbbb" if adm == "" else rgba(c, 0.35))
+            c = c if adm == "✓" else (LIGHT.pale if adm == "" else rgba(c, 0.35))
         if key == "tau" and u not in tr.support:
-            c = "#cccccc"
+            c = LIGHT.pale
         colors.append(c)
         lines.append(3 if u in hl else 0)
     return idx, _classes_axis(K, y, idx), colors, lines
@@ -412,7 +413,7 @@ def _paint_tau(p: _Panel) -> str:
             y=labels,
             orientation="h",
             name="τ = Q − θ",
-            marker=dict(color=colors, line=dict(width=lines, color="#222")),
+            marker=dict(color=colors, line=dict(width=lines, color=LIGHT.edge)),
             text=[f"τ={v:.3g}" if v > 0 else "" for v in top],
             textposition="outside",
             cliponaxis=False,
@@ -448,7 +449,7 @@ def _paint_q(p: _Panel) -> str:
             y=labels,
             orientation="h",
             showlegend=False,
-            marker=dict(color=colors, line=dict(width=lines, color="#222")),
+            marker=dict(color=colors, line=dict(width=lines, color=LIGHT.edge)),
             text=[f"{Q[u]:.3g}" for u in idx],
             textposition="outside",
             cliponaxis=False,
@@ -467,7 +468,7 @@ def _paint_q(p: _Panel) -> str:
                 p.xref,
                 p.yref,
                 f"{t('fig.threshold', p.lang)} {row.threshold:.3g}",
-                color="#C00000",
+                color=LIGHT.alert,
                 width=2,
                 label_left=row.threshold > middle,
             )
@@ -557,7 +558,7 @@ def cap_figure(walk) -> go.Figure:
             y=tab["T"],
             mode="lines",
             name="T = Σ τ",
-            line=dict(color="#111", width=3),
+            line=dict(color=LIGHT.text, width=3),
         )
     )
     fig.add_trace(
@@ -567,22 +568,22 @@ def cap_figure(walk) -> go.Figure:
             y=tab["T_hard"],
             mode="lines",
             name="T (SPA)",
-            line=dict(color="#111", width=1.5, dash="dash"),
+            line=dict(color=LIGHT.text, width=1.5, dash="dash"),
         )
     )
     if walk.variant == "I" and tab["cap_binds"].any():
         lo, c_edge = float(tab["C"].min()), float(tab.loc[tab["cap_binds"], "C"].max())
-        fig.add_vrect(x0=lo, x1=c_edge, fillcolor="rgba(200,0,0,0.07)", line_width=0)
+        fig.add_vrect(x0=lo, x1=c_edge, fillcolor=LIGHT.alert_fill, line_width=0)
         fig.add_annotation(  # inside the shaded region, halfway up: clear of C's label on top
             x=float(np.log10(np.sqrt(lo * c_edge))),  # log axis: annotation x is log10(C)
             y=0.55,
             yref="paper",
             text="Σ τ = C",
             showarrow=False,
-            font=dict(size=15, color="#8B0000"),
-            bgcolor="rgba(255,255,255,0.8)",
+            font=dict(size=15, color=LIGHT.alert_text),
+            bgcolor=LIGHT.label_bg,
         )
-    fig.add_vline(x=walk.C, line_color="#C00000", line_width=2)
+    fig.add_vline(x=walk.C, line_color=LIGHT.alert, line_width=2)
     fig.add_annotation(  # above the plotting area, so no curve runs through it
         x=float(np.log10(walk.C)),
         y=1.0,
@@ -590,7 +591,7 @@ def cap_figure(walk) -> go.Figure:
         yanchor="bottom",
         text=f"C = {walk.C:.3g}",
         showarrow=False,
-        font=dict(size=15, color="#C00000"),
+        font=dict(size=15, color=LIGHT.alert),
     )
     fig.update_xaxes(type="log", title_text=t("fig.C", lang))
     fig.update_yaxes(title_text=t("fig.tau_axis", lang), rangemode="tozero")
@@ -613,7 +614,7 @@ def pa_vs_spa_figure(walk) -> go.Figure:
     sy = float(tab["SPA: s_u after"].iloc[y])
     fig.add_vrect(x0=sy - 1, x1=sy, fillcolor=rgba(class_color(y), 0.12), line_width=0)
     series = [
-        ("s_u", t("fig.before", lang), "circle-open", "#777"),
+        ("s_u", t("fig.before", lang), "circle-open", LIGHT.muted),
         ("PA: s_u after", "PA", "x", "#4292C6"),
         ("SPA: s_u after", "SPA", "diamond", "#006D2C"),
     ]

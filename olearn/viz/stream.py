@@ -9,8 +9,8 @@
 
 Each returns a figure carrying its frames and a play control (:mod:`olearn.viz.animate`):
 ``fig.show()`` or ``fig.write_html(path)`` plays it.  The ``*_parts`` builders return what
-:mod:`olearn.app.player` plays client-side instead: the figure at ``t0`` without frames, and
-the frames as plain dicts (no plotly.py validation, which costs seconds for 400 frames).
+:mod:`olearn.app.components.player` plays client-side instead: the figure at ``t0`` without
+frames, and the frames as plain dicts (no plotly.py validation, which costs seconds for 400 frames).
 
 Only scatter traces are used (the frames animate without a full redraw) and figures are
 built from plain dicts (no per-trace validation).  Which points are drawn (seen so far,
@@ -37,6 +37,7 @@ from olearn.teaching.strings import t as tt
 from olearn.viz.animate import with_frames
 from olearn.viz.common import region_traces, style
 from olearn.viz.palette import EXAMPLE_COLOR, algorithm_color, algorithm_dash, class_color, rgba
+from olearn.viz.theme import LIGHT
 
 
 def _box(X: np.ndarray) -> tuple[float, float, float, float]:
@@ -148,7 +149,7 @@ def _static_plane_traces(run, xa: str, ya: str, box: tuple) -> list[dict]:
             marker=dict(
                 size=SEEN_SIZE,
                 color=[class_color(int(c)) for c in run.y],
-                line=dict(width=1, color="#222"),
+                line=dict(width=1, color=LIGHT.edge),
             ),
         ),
         dict(
@@ -157,7 +158,7 @@ def _static_plane_traces(run, xa: str, ya: str, box: tuple) -> list[dict]:
             y=run.X[:, 1].round(4).tolist(),
             mode="markers",
             hoverinfo="skip",
-            marker=dict(size=MISTAKE_SIZE, symbol="x-thin", line=dict(width=2.5, color="#111")),
+            marker=dict(size=MISTAKE_SIZE, symbol="x-thin", line=dict(width=2.5, color=LIGHT.text)),
         ),
         dict(
             common,
@@ -172,7 +173,7 @@ def _static_plane_traces(run, xa: str, ya: str, box: tuple) -> list[dict]:
             mode="text",
             # above the panel's top-right corner, outside the plot: no boundary crosses it
             textposition="top left",
-            textfont=dict(size=16, color="#111"),
+            textfont=dict(size=16, color=LIGHT.text),
             cliponaxis=False,
             hoverinfo="skip",
         ),
@@ -282,7 +283,7 @@ def planes_parts(
                 xanchor="left",
                 yanchor="bottom",
                 showarrow=False,
-                font=dict(size=17, color="#111"),
+                font=dict(size=17, color=LIGHT.text),
                 hovertext=spec_dash,
             )
         )
@@ -402,7 +403,7 @@ def curves_parts(
                 marker=dict(
                     size=11,
                     color=[algorithm_color(k) for k in run.keys],
-                    line=dict(width=1.5, color="#111"),
+                    line=dict(width=1.5, color=LIGHT.text),
                 ),
                 hoverinfo="skip",
                 xaxis="x",
@@ -416,7 +417,7 @@ def curves_parts(
                 mode="lines",
                 x=[t0, t0],
                 y=[0, top * 1.05],
-                line=dict(color="#C00000", width=2),
+                line=dict(color=LIGHT.alert, width=2),
                 hoverinfo="skip",
                 xaxis="x",
                 yaxis=ya,
@@ -465,13 +466,49 @@ def curves_parts(
     return fig, frames
 
 
+CURTAIN = "olearn-curtain"  # the shape the player moves to t in predict mode (player.js)
+
+
+def curtained(fig: go.Figure, t: int) -> go.Figure:
+    """The learning curves for predict mode: what comes after ``t`` behind a curtain of the
+    paper's colour (a shape named :data:`CURTAIN`, whose left edge the player moves with t),
+    and a legend instead of the labels at the lines' ends (their heights tell the end)."""
+    d = fig.to_plotly_json()
+    layout = d["layout"]
+    layout["annotations"] = [a for a in layout.get("annotations", ()) if a.get("xref") != "x"]
+    curtain = dict(
+        type="rect",
+        name=CURTAIN,
+        xref="x",
+        yref="paper",
+        x0=t + 0.5,
+        x1=layout["xaxis"]["range"][1],
+        y0=0,
+        y1=1,
+        fillcolor=LIGHT.paper,
+        line=dict(width=0),
+        layer="above",
+    )
+    layout["shapes"] = [*layout.get("shapes", ()), curtain]
+    named: set = set()
+    for trace in d["data"]:  # one legend entry per learner (the panels share the names)
+        name = trace.get("name")
+        trace["showlegend"] = bool(name) and name not in named
+        named.add(name)
+    layout["showlegend"] = True
+    layout["legend"] = {**layout.get("legend", {}), "y": 1.0, "yanchor": "bottom"}
+    layout["margin"] = {**layout.get("margin", {}), "t": 40}
+    return go.Figure(d, _validate=False)
+
+
 ELLIPSE_POINTS = 60  # points drawn on each 1-sigma ellipse
 
 
 def _ellipse_frame(run, keys: list[str], t: int, packed: bool = False) -> list[dict]:
     """The weight-space traces at t: per learner and class, the ellipse and the mean.
     ``packed``: each ellipse as its parameters ``[cx, cy, semi-major, semi-minor, angle,
-    points]``, drawn by the browser (``olearn/app/assets/geometry.js``), not as points."""
+    points]``, drawn by the browser (``olearn/app/components/assets/geometry.js``), not as
+    points."""
     from olearn.core.cw_geometry import covariance_ellipse, ellipse_points
 
     out = []
@@ -538,7 +575,9 @@ def weight_space_parts(
                 dict(
                     type="scatter",
                     mode="markers",
-                    marker=dict(size=12, color=class_color(u), line=dict(width=1.5, color="#222")),
+                    marker=dict(
+                        size=12, color=class_color(u), line=dict(width=1.5, color=LIGHT.edge)
+                    ),
                     showlegend=False,
                     hoverinfo="skip",
                 )
@@ -603,7 +642,7 @@ def placement_figure(points: tuple, lang: str = "en") -> go.Figure:
                 marker=dict(
                     size=12,
                     color=[class_color(int(c)) for c in P[:, 2]],
-                    line=dict(width=1, color="#222"),
+                    line=dict(width=1, color=LIGHT.edge),
                 ),
                 hoverinfo="skip",
                 showlegend=False,

@@ -22,8 +22,9 @@ from olearn.viz.palette import (
     class_color,
     rgba,
 )
+from olearn.viz.theme import LIGHT
 
-BEFORE = "#666666"  # the state before an update: grey, dashed
+BEFORE = LIGHT.muted  # the state before an update: grey, dashed
 INK = TEXT_COLOR
 FONT = MIN_FONT  # px, every text of these figures
 LABEL_GAP = 22  # px between two direct labels
@@ -112,10 +113,11 @@ def _box(X):
 # --- confidence-weighted -------------------------------------------------------------------
 
 
-def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
+def cw_figure(walk, lang: str = "en", height: int = 430, reveal: bool = True) -> go.Figure:
     """The page's main figure: weight space (the mean's path, the 1-sigma ellipses before /
     after, the half-plane of weights that classify x right) and the margin's distribution
-    before / after (the shaded area is Pr[y w.x >= 0] after the update).
+    before / after (the shaded area is Pr[y w.x >= 0] after the update).  ``reveal=False``:
+    the state before the update only, on the same axes (predict mode's question).
 
     Built from plain dicts (:class:`~olearn.viz.common.FastFigure`): a Next must not wait for
     plotly's validation (~0.4 s for this figure, ~20 ms like this)."""
@@ -156,8 +158,8 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
             x=walk.path[:-1, 0].tolist(),
             y=walk.path[:-1, 1].tolist(),
             mode="lines+markers",
-            line=dict(color="#999999", width=1.5),
-            marker=dict(size=6, color="#999999"),
+            line=dict(color=LIGHT.faint, width=1.5),
+            marker=dict(size=6, color=LIGHT.faint),
             name=t("cw.fig.path", lang),
         ),
         col=1,
@@ -171,7 +173,8 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
     lo = min(tr.m, tr.m_after, 0.0) - 3.5 * sd0
     hi = max(tr.m, tr.m_after, 0.0) + 3.5 * sd0
     grid = np.linspace(lo, hi, 300)
-    for (mu, S), (color, dash, name, mu_name), (m, v) in zip(zip(mus, sig), styles, m_v):
+    shown = zip(zip(mus, sig), styles, m_v)
+    for (mu, S), (color, dash, name, mu_name), (m, v) in list(shown)[: 2 if reveal else 1]:
         pts = ellipse_points(covariance_ellipse(S, center=mu), 100)
         fig.add_trace(
             dict(
@@ -193,7 +196,7 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
                 mode="markers",
                 name=mu_name,
                 showlegend=False,
-                marker=dict(size=14, color=color, line=dict(width=1.5, color="white")),
+                marker=dict(size=14, color=color, line=dict(width=1.5, color=LIGHT.paper)),
                 legendgroup=name,
             ),
             col=1,
@@ -215,34 +218,35 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
     # Pr[y w.x >= 0] after: the area right of 0 under the new density
     s1 = np.sqrt(max(tr.v_after, 1e-12))
     pos = grid[grid >= 0]
-    fig.add_trace(
-        dict(
-            type="scatter",
-            x=[0.0, *pos.tolist(), float(pos[-1]) if len(pos) else 0.0],
-            y=[0.0, *_normal_pdf(pos, tr.m_after, s1).tolist(), 0.0],
-            mode="lines",
-            line=dict(width=0),
-            fill="toself",
-            fillcolor=rgba(after, 0.2),
-            hoverinfo="skip",
-            showlegend=False,
-        ),
-        col=2,
-    )
     peak = float(_normal_pdf(0.0, 0.0, min(s1, sd0)))
-    fig.layout["annotations"].append(  # top right: >= 3.5 sd from both peaks, covers no curve
-        dict(
-            x=0.99,
-            y=0.99,
-            xref="x2 domain",
-            yref="y2 domain",
-            xanchor="right",
-            yanchor="top",
-            text=f"Pr = {num(tr.prob_after, 3)}",
-            showarrow=False,
-            font=dict(size=FONT, color=after),
+    if reveal:
+        fig.add_trace(
+            dict(
+                type="scatter",
+                x=[0.0, *pos.tolist(), float(pos[-1]) if len(pos) else 0.0],
+                y=[0.0, *_normal_pdf(pos, tr.m_after, s1).tolist(), 0.0],
+                mode="lines",
+                line=dict(width=0),
+                fill="toself",
+                fillcolor=rgba(after, 0.2),
+                hoverinfo="skip",
+                showlegend=False,
+            ),
+            col=2,
         )
-    )
+        fig.layout["annotations"].append(  # top right: >= 3.5 sd from both peaks
+            dict(
+                x=0.99,
+                y=0.99,
+                xref="x2 domain",
+                yref="y2 domain",
+                xanchor="right",
+                yanchor="top",
+                text=f"Pr = {num(tr.prob_after, 3)}",
+                showarrow=False,
+                font=dict(size=FONT, color=after),
+            )
+        )
     fig.layout["shapes"].append(
         dict(
             type="line",
@@ -260,22 +264,24 @@ def cw_figure(walk, lang: str = "en", height: int = 430) -> go.Figure:
     fig.update_xaxes(col=2, title_text="y w·x")
     fig.update_yaxes(col=2, title_text=t("cw.fig.density", lang), range=[0, 1.08 * peak])
     top, bottom = 40, 120
-    fig.update_layout(  # the legend 62 px under the plot area: below the axis titles
+    fig.update_layout(  # the legend at the figure's foot, under the axis titles, at any height
         margin=dict(l=60, r=20, t=top, b=bottom),
         legend=dict(
             orientation="h",
-            y=-62 / (height - top - bottom),
+            yref="container",
+            y=0,
             x=0,
-            yanchor="top",
+            yanchor="bottom",
             font=dict(size=FONT, color=INK),
         ),
     )
     return style_fast(fig, height)
 
 
-def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
+def cw_input_figure(walk, lang: str = "en", height: int = 380, reveal: bool = True) -> go.Figure:
     """Input space: the stream seen so far, the example x, the boundary mu.z = 0 before
-    (grey dashed) and after (the rule's colour).  Dict-built, like :func:`cw_figure`."""
+    (grey dashed) and after (the rule's colour; not with ``reveal=False``).  Dict-built,
+    like :func:`cw_figure`."""
     tr, x, y, i = walk.trace, walk.x, walk.y, walk.index
     after = algorithm_color(walk.rule)
     box = _box(walk.X)
@@ -291,16 +297,17 @@ def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
             marker=dict(
                 size=10,
                 color=[class_color(int(v > 0)) for v in walk.Y[:i]],
-                line=dict(width=1, color="#333"),
+                line=dict(width=1, color=LIGHT.soft),
                 opacity=0.7,
             ),
         )
     )
     L = 2 * max(map(abs, box))
-    for mu, color, dash, name in (
+    boundaries = (
         (np.asarray(tr.mu_before), BEFORE, "dash", t("fig.before", lang)),
         (np.asarray(tr.mu_after), after, "solid", t("fig.after", lang)),
-    ):
+    )
+    for mu, color, dash, name in boundaries[: 2 if reveal else 1]:
         if np.linalg.norm(mu) > 0:
             e = np.array([-mu[1], mu[0]]) / np.linalg.norm(mu)
             fig.add_trace(
@@ -334,9 +341,10 @@ def cw_input_figure(walk, lang: str = "en", height: int = 380) -> go.Figure:
     fig.update_layout(
         legend=dict(
             orientation="h",
-            y=-62 / (height - top - bottom),
+            yref="container",
+            y=0,
             x=0,
-            yanchor="top",
+            yanchor="bottom",
             font=dict(size=FONT, color=INK),
         ),
         margin=dict(l=60, r=20, t=top, b=bottom),
@@ -399,7 +407,7 @@ def pcvm_figure(walk, i: int, lang: str = "en", height: int = 440) -> go.Figure:
             showscale=False,
             contours=dict(start=-2, end=2, size=1, coloring="heatmap"),
             opacity=0.35,
-            colorscale=[[0, class_color(0)], [0.5, "#ffffff"], [1, class_color(1)]],
+            colorscale=[[0, class_color(0)], [0.5, LIGHT.paper], [1, class_color(1)]],
             line=dict(width=1),
             hoverinfo="skip",
         )
@@ -424,7 +432,7 @@ def pcvm_figure(walk, i: int, lang: str = "en", height: int = 440) -> go.Figure:
             mode="markers",
             showlegend=False,
             marker=dict(
-                size=10, color=[class_color(k) for k in cls], line=dict(width=1, color="#333")
+                size=10, color=[class_color(k) for k in cls], line=dict(width=1, color=LIGHT.soft)
             ),
         )
     )
@@ -455,7 +463,7 @@ def pcvm_figure(walk, i: int, lang: str = "en", height: int = 440) -> go.Figure:
         ),
     )
     fig.update_layout(
-        legend=dict(y=-62 / (height - 60 - 110), yanchor="top"), margin=dict(t=60, b=110)
+        legend=dict(yref="container", y=0, yanchor="bottom"), margin=dict(t=60, b=110)
     )
     return fig
 
@@ -510,7 +518,7 @@ def pcvm_history_figure(walk, i: int, lang: str = "en", height: int = 440) -> go
     fig.update_yaxes(title_font=dict(color=g_color), secondary_y=False)
     fig.update_yaxes(title_font=dict(color=nz_color), secondary_y=True)
     fig.update_layout(
-        legend=dict(y=-62 / (height - 60 - 110), yanchor="top"), margin=dict(t=60, b=110)
+        legend=dict(yref="container", y=0, yanchor="bottom"), margin=dict(t=60, b=110)
     )
     return fig
 

@@ -45,8 +45,13 @@ SETTINGS: dict[str, object] = {
     # permessage-deflate: a Playground visit's 765 KB of messages cross as 111 KB
     # (benchmarks/app_timing.py --bytes)
     "server.enableWebsocketCompression": True,
-    "theme.base": "light",
-    "theme.primaryColor": "#006D2C",  # SPA's green (olearn.viz.palette)
+    # a light and a dark theme: Streamlit follows the system's, or the choice the page
+    # carries in the URL (olearn.app.components.theme); the figures' backgrounds are these
+    # (olearn.viz.theme's paper)
+    "theme.light.primaryColor": "#006D2C",  # SPA's green (olearn.viz.palette)
+    "theme.light.backgroundColor": "#FFFFFF",
+    "theme.dark.primaryColor": "#2E9E5B",
+    "theme.dark.backgroundColor": "#0E1117",
     "theme.font": "sans serif",
 }
 

@@ -30,6 +30,7 @@ AREAS = (
     "pcvm",
     "sgd",
     "lesson",
+    "classroom",
 )
 
 

@@ -76,8 +76,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "play.count_axis": ("mistakes (count)", "誤りの数"),
     "play.fps": ("frames/s", "コマ/秒"),
     "play.keys_hint": (
-        "Keys: space = play/pause, ← → = one step.",
-        "キー操作: スペース = 再生/一時停止、← → = 1ステップ。",
+        "Keys: space = play/pause, ← → (or PageDown / PageUp) = one step.",
+        "キー操作: スペース = 再生/一時停止、← → (または PageDown / PageUp) = 1ステップ。",
     ),
     "play.delete": ("Delete", "削除"),
     "play.clear": ("Clear", "全消去"),

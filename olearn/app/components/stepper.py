@@ -33,11 +33,12 @@ server writes, shows the step on screen (``reportUntilArrived`` in ``component_b
 player's too; ``test_a_lost_report_of_the_stepper_is_sent_again_until_the_url_shows_the_step``
 loses one on purpose and fails without the resend).
 
-The figures are sent once per window and session (:func:`olearn.app.player.send_once`), not
-on every report's rerun.  Before the component has mounted, a CSS rule the page
+The figures are sent once per window and session
+(:func:`olearn.app.components.player.send_once`), not on every report's rerun.  Before the
+component has mounted, a CSS rule the page
 emits (:func:`initial_css`) shows only the server's current step, so there is no flash of
-all steps.  The browser code is ``olearn/app/assets/stepper.js`` (after ``component_base.js``,
-which it shares with the player); the stepper's state is
+all steps.  The browser code is ``olearn/app/components/assets/stepper.js`` (after
+``component_base.js``, which it shares with the player); the stepper's state is
 public on its root element (``.ols``: ``data-id``, ``data-moves``, ``data-latency``), which
 ``benchmarks/app_timing.py`` reads.
 
@@ -54,13 +55,14 @@ DOM (the ``stLayoutWrapper`` rule of :func:`initial_css` and ``stepper.js``), gu
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 
 import streamlit as st
 
-from olearn.app.assets import asset
-from olearn.app.player import report_of, send_once
+from olearn.app.components.assets import asset
+from olearn.app.components.player import report_of, send_once
 
 _component = st.components.v2.component(
     "olearn_stepper",
@@ -96,15 +98,44 @@ def block_key(prefix: str, step_id: int) -> str:
     return f"{prefix}-{int(step_id)}"
 
 
-def initial_css(key: str, blocks: tuple[str, ...], current: int) -> str:
+def initial_css(
+    key: str,
+    blocks: tuple[str, ...],
+    current: int,
+    *,
+    answers: tuple[str, ...] = (),
+    revealed: bool = True,
+) -> str:
     """The page's own rule: only the current step's containers show until the stepper has
-    mounted (it then owns the rule; the body class switches this one off)."""
+    mounted (it then owns the rule; the body class switches this one off).  ``answers``: the
+    prefixes of the predict mode's answer containers, all hidden unless ``revealed``."""
+    shown = (*blocks, *answers) if revealed else blocks
     rules = [
         f'body:not(.ols-{key}) div[data-testid="stLayoutWrapper"]:has(> [class*="st-key-{p}-"])'
         f":not(:has(> .st-key-{p}-{int(current)})) {{ display: none; }}"
-        for p in blocks
+        for p in shown
+    ]
+    rules += [
+        f'body:not(.ols-{key}) div[data-testid="stLayoutWrapper"]'
+        f':has(> [class*="st-key-{p}-"]) {{ display: none; }}'
+        for p in (answers if not revealed else ())
     ]
     return "<style>" + "\n".join(rules) + "</style>"
+
+
+@dataclasses.dataclass(frozen=True)
+class Predict:
+    """The stepper's predict-then-reveal mode (:mod:`olearn.teaching.predict`): at each step
+    of ``questions`` Next first reveals the answer (the containers <prefix>-<id> of each
+    prefix of ``answers``, hidden until then) and, for a chart of ``figures``, swaps the
+    step's question figure (one JSON per step id sent, "" where the step has none: what comes
+    after the question left out) for its full one; then it moves on.  ``revealed``: whether
+    the current step's answer shows."""
+
+    questions: tuple[int, ...]
+    answers: tuple[str, ...]
+    figures: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    revealed: bool = False
 
 
 def stepper(
@@ -120,9 +151,11 @@ def stepper(
     more: int | None = None,
     less: int | None = None,
     url: tuple[str, int] | None = None,
+    variant: str = "",
+    predict: Predict | None = None,
 ) -> int | None:
     """Mount the stepper; returns the step id the browser reported (on the rerun after the
-    lecturer stopped), else None.
+    lecturer stopped), else None (and :func:`reported_reveal` what it reported revealed).
 
     ``ids`` are the steps sent (in order), ``current`` the one the page shows; ``family``
     names the data (a change resets the browser to ``current``); ``figures`` maps a chart key
@@ -130,12 +163,17 @@ def stepper(
     ``more`` / ``less`` are the ids past either end of the window, when there are any.
     ``url = (name, offset)``: the page writes a reported step to the URL as ``?name=`` step id
     + offset; the browser sends its report again until the URL shows the step on screen (a
-    report can be lost, as the player's can; None: no check).
+    report can be lost, as the player's can; None: no check).  ``variant`` names how the same
+    steps are drawn (a theme: a change sends the figures again, the step stays).  ``predict``:
+    the predict mode (:class:`Predict`); ``labels["reveal"]`` then names Next at a question.
     The page must also emit :func:`initial_css` (``st.html``) before the blocks.
     """
-    sig = f"{family}|{ids[0]}-{ids[-1]}"
+    sig = f"{family}|{variant}|{'p' if predict else ''}|{ids[0]}-{ids[-1]}"
     sent_key = f"_stepper.sent.{key}"
     parts = {k: "[" + ",".join(v) + "]" for k, v in figures.items()}  # a list per chart
+    if predict is not None:  # the question figures ("": the step's own), one list per chart
+        for k, v in predict.figures.items():
+            parts[f"?{k}"] = "[" + ",".join(f or "null" for f in v) + "]"
     payload = send_once(sent_key, sig, parts)
     ack_key = f"_stepper.ack.{key}"  # the last report the page took (the browser then leads)
     config = dict(
@@ -153,6 +191,13 @@ def stepper(
         more_before=less is not None,
         prev_id=less,
         url=None if url is None else {"name": url[0], "offset": int(url[1])},
+        predict=None
+        if predict is None
+        else {
+            "questions": [int(i) for i in predict.questions],
+            "answers": list(predict.answers),
+            "revealed": bool(predict.revealed),
+        },
     )
     result = _component(
         key=f"stepper-{key}",
@@ -166,5 +211,16 @@ def stepper(
         except (TypeError, ValueError):
             return None
         st.session_state[ack_key] = seq
+        if "revealed" in pos:
+            st.session_state[_REVEAL + key] = bool(pos["revealed"])
         return step_id
     return None
+
+
+_REVEAL = "_stepper.revealed."  # session key prefix: the reveal state the browser reported
+
+
+def reported_reveal(key: str) -> bool | None:
+    """Whether the step the browser just reported (predict mode) showed its answer: on the
+    rerun of a report, else None.  (Read once: the report's run takes it.)"""
+    return st.session_state.pop(_REVEAL + key, None)

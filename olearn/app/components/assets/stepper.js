@@ -1,5 +1,5 @@
-// The stepper (olearn.app.stepper): Previous / Next / a slider / the keys ← and →, the page's
-// steps shown in the browser.  Its state is public on its root element (.ols): data-id (the
+// The stepper (olearn.app.components.stepper): Previous / Next / a slider / the keys (→, PageDown
+// and space / ←, PageUp), the page's steps shown in the browser.  Its state is public on its root element (.ols): data-id (the
 // step shown), data-moves and data-latency (the last move: ms from the click to the painted
 // charts).
 
@@ -20,6 +20,7 @@ function adopt(S, cfg) {
     S.id = cfg.current;
     S.server = cfg.current;
     S.ack = cfg.ack;
+    S.revealed = cfg.predict ? cfg.predict.revealed : true;
   } else if (cfg.ack !== S.ack) {
     // the page took one of our reports: the browser leads
     S.ack = cfg.ack;
@@ -28,7 +29,19 @@ function adopt(S, cfg) {
     // the page moved by itself: follow it
     S.id = cfg.current;
     S.server = cfg.current;
+    S.revealed = cfg.predict ? cfg.predict.revealed : true;
   }
+  if (!cfg.predict) S.revealed = true;
+  else if (S.predicting !== true) S.revealed = cfg.predict.revealed; // (predict just turned on)
+  S.predicting = Boolean(cfg.predict);
+}
+
+// every container of `prefix` (predict mode: the answers, before the reveal)
+function hideAll(prefix) {
+  return (
+    `html body div[data-testid="stLayoutWrapper"]:has(> [class*="st-key-${prefix}-"])` +
+    ' { display: none !important; }'
+  );
 }
 
 export default function (component) {
@@ -60,6 +73,7 @@ export default function (component) {
   next.textContent = cfg.labels.next;
   slider.max = String(cfg.ids.length - 1);
   slider.setAttribute('aria-label', cfg.labels.slider || '');
+  $('.keys').textContent = cfg.labels.keys || '';
   const pos = () => cfg.ids.indexOf(S.id);
   // the page's own rule (shown before we mount) is switched off by this class
   document.body.classList.add(`ols-${cfg.key}`);
@@ -69,24 +83,37 @@ export default function (component) {
     style.id = `ols-style-${cfg.key}`;
     document.head.appendChild(style);
   }
+  // the charts' keys ("?<key>": predict mode's question figures of chart <key>)
+  const keys = () => Object.keys(S.raw || {}).filter((k) => !k.startsWith('?'));
   const charts = () =>
-    Object.keys(S.raw || {})
+    keys()
       .map((k) => document.querySelector(`.st-key-${k} .js-plotly-plot`))
       .filter(Boolean);
-  const tag = (id) => `${cfg.family}:${id}`;
+  // predict mode: the current step asks a question whose answer is not shown yet
+  const asks = (id) => Boolean(cfg.predict?.questions.includes(id));
+  const hiding = () => asks(S.id) && !S.revealed;
+  const tag = (id, question) => `${cfg.family}:${id}${question ? ':q' : ''}`;
   async function draw(gd) {
-    const k = Object.keys(S.raw || {}).find((key) => gd.closest(`.st-key-${key}`));
+    const k = keys().find((key) => gd.closest(`.st-key-${key}`));
     const i = pos();
     if (!window.Plotly || !gd.layout || i < 0 || !S.raw[k]?.[i]) return;
-    if (gd.layout.meta === tag(S.id)) return;
+    const question = hiding() ? S.raw[`?${k}`]?.[i] : null; // what comes after, left out
+    if (gd.layout.meta === tag(S.id, question)) return;
     if (gd.layout.template && !S.base[k]) S.base[k] = gd.layout.template;
-    const f = S.raw[k][i];
-    const layout = Object.assign({}, f.layout, { meta: tag(S.id) });
+    const f = question || S.raw[k][i];
+    const layout = Object.assign({}, f.layout, { meta: tag(S.id, question) });
     if (S.base[k]) layout.template = S.base[k]; // Streamlit's theme, as on the server's draw
+    // and Streamlit's size (a chart stretched to the screen is not the figure's height)
+    for (const side of ['width', 'height']) if (gd.layout[side]) layout[side] = gd.layout[side];
     await window.Plotly.react(gd, f.data, layout);
   }
   function publish() {
-    Object.assign(root.dataset, { id: S.id, moves: S.moves, latency: S.latency.toFixed(1) });
+    Object.assign(root.dataset, {
+      id: S.id,
+      moves: S.moves,
+      latency: S.latency.toFixed(1),
+      revealed: S.revealed,
+    });
   }
   function label() {
     const i = pos();
@@ -94,19 +121,29 @@ export default function (component) {
     slider.value = String(i);
     count.textContent = cfg.titles[i] || `${i + 1} / ${n}`;
     prev.disabled = i <= 0 && !cfg.more_before;
-    next.disabled = i >= n - 1 && !cfg.more;
-    style.textContent = cfg.blocks.map((p) => hideRule(p, S.id)).join('\n');
+    next.disabled = i >= n - 1 && !cfg.more && !hiding();
+    next.textContent = hiding() ? cfg.labels.reveal || cfg.labels.next : cfg.labels.next;
+    const rules = cfg.blocks.map((p) => hideRule(p, S.id));
+    for (const a of cfg.predict?.answers || []) {
+      rules.push(hiding() ? hideAll(a) : hideRule(a, S.id));
+    }
+    style.textContent = rules.join('\n');
     publish();
   }
-  // the step's value in the URL (the server writes it there once it took a report)
-  const arrived = cfg.url && (() => urlParam(cfg.url.name) === String(S.id + cfg.url.offset));
+  // the step's value in the URL (the server writes it there once it took a report), and in
+  // predict mode whether its answer shows (?reveal=1)
+  const arrived =
+    cfg.url &&
+    (() =>
+      urlParam(cfg.url.name) === String(S.id + cfg.url.offset) &&
+      (!cfg.predict || urlParam('reveal') === (S.revealed ? '1' : '0')));
   function report(now) {
     clearTimeout(S.timer);
     clearTimeout(S.confirmTimer);
     const send = () => {
       if (!S.report) return false;
       S.seq += 1;
-      S.report('pos', { id: S.id, seq: S.seq });
+      S.report('pos', { id: S.id, seq: S.seq, revealed: S.revealed });
       return true;
     };
     const start = () => reportUntilArrived(S, send, arrived);
@@ -116,36 +153,43 @@ export default function (component) {
   async function go(i) {
     const t0 = performance.now();
     const n = cfg.ids.length;
-    if (i >= n) {
+    const here = pos();
+    if (i === here + 1 && hiding()) {
+      S.revealed = true; // predict mode: Next first reveals the answer, then moves on
+    } else if (i >= n) {
       if (cfg.more) {
         S.id = cfg.next_id;
+        S.revealed = !cfg.predict;
         report(true);
       }
       return;
-    }
-    if (i < 0) {
+    } else if (i < 0) {
       if (cfg.more_before) {
         S.id = cfg.prev_id;
+        S.revealed = true;
         report(true);
       }
       return;
+    } else {
+      S.id = cfg.ids[i];
+      S.revealed = !asks(S.id) || i < here; // a question ahead waits; one behind was seen
     }
-    S.id = cfg.ids[i];
     label();
     await Promise.all(charts().map(draw));
     await new Promise((r) => requestAnimationFrame(() => r()));
     S.latency = performance.now() - t0;
     S.moves += 1;
     publish();
-    report(i === n - 1 && cfg.more);
+    report(pos() === n - 1 && cfg.more && S.revealed);
   }
   prev.onclick = () => go(pos() - 1);
   next.onclick = () => go(pos() + 1);
   slider.oninput = () => go(+slider.value);
-  const unbind = bindKeys(S, root, {
-    ArrowRight: () => go(pos() + 1),
-    ArrowLeft: () => go(pos() - 1),
-  });
+  const unbind = bindKeys(
+    S,
+    root,
+    stepKeys({ next: () => go(pos() + 1), prev: () => go(pos() - 1) }),
+  );
   const unhold = holdReportsOnPresses(S, root); // (component_base.js)
   label();
   // keep every chart on the shown step (Streamlit draws a chart with the server's figure)

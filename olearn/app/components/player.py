@@ -31,9 +31,9 @@ test_a_report_waits_for_the_run_a_press_elsewhere_asked_for``).
 Each chart's ``layout.meta`` carries a signature of its data; the player waits for charts
 with its signature before adding frames, and re-applies the current frame whenever a chart
 was redrawn (plotly's ``plotly_afterplot`` event, or a chart added to the page).  The browser
-code is in ``olearn/app/assets`` (``player.js``, after ``component_base.js``, which it shares
-with the stepper; ``plotly_svg.js``, the fast path, holds every read of plotly.js internals);
-the player's state is public on its root element (``.olp``:
+code is in ``olearn/app/components/assets`` (``player.js``, after ``component_base.js``, which
+it shares with the stepper; ``plotly_svg.js``, the fast path, holds every read of plotly.js
+internals); the player's state is public on its root element (``.olp``:
 ``data-t``, ``data-ready``, ``data-rendered``, ``data-latency``..., see ``player.js``), which
 the browser tests and ``benchmarks/app_timing.py`` read.
 """
@@ -45,7 +45,7 @@ import re
 
 import streamlit as st
 
-from olearn.app.assets import asset
+from olearn.app.components.assets import asset
 
 _component = st.components.v2.component(
     "olearn_player",
@@ -112,11 +112,23 @@ def player(
     speeds: tuple[int, ...] = (2, 5, 10, 20, 30, 60),
     url: str | None = "t",
     url_values: list | None = None,
+    meta: str | None = None,
+    predict: dict | None = None,
+    revealed: bool = False,
 ) -> dict | None:
     """Mount the player for ``charts`` (chart key -> that chart's frames as a JSON string).
 
     Returns ``{"t": ..., "fps": ...}`` on the rerun that follows a stop (Pause, Step, a
-    slider release...), else None.  ``sig`` must change whenever the frames do.
+    slider release...), else None.  ``sig`` must change whenever the frames do; the charts
+    are the ones whose ``layout.meta`` is ``meta`` (default ``sig``: a page whose frames change
+    without their figures' mark, e.g. painted in another theme, gives both).
+
+    ``predict`` (``{"questions": [...], "answers": [...]}``, one HTML line per t): predict
+    mode (:mod:`olearn.teaching.predict`).  Play is off; Step (→, PageDown, space) first
+    reveals the next example (its frame and ``answers[t + 1]``), then asks about the one after
+    (``questions[t]``); ``revealed`` is whether the answer shows, reported with t
+    (``{"t", "fps", "revealed"}``).  A chart with a shape named ``olearn-curtain`` has its left
+    edge moved to t: what comes after stays behind it.
 
     The frames (megabytes for n = 400) are sent once per signature and session: later
     reruns send none, and a browser that lacks them (a reload) asks, which resends them.
@@ -130,6 +142,7 @@ def player(
     config = dict(
         id=key,
         sig=sig,
+        meta=sig if meta is None else meta,
         n=int(n),
         t=int(t),
         fps=int(fps),
@@ -138,6 +151,8 @@ def player(
         notes=notes,
         labels=labels,
         url=None if url is None else {"name": url, "values": url_values},
+        predict=predict,
+        revealed=bool(revealed),
     )
     result = _component(
         key=key,

@@ -1,11 +1,12 @@
-// The frame player (olearn.app.player): Play / Pause / Step / Back / Rewind, a time slider,
-// a speed, the keys space, ← and →, every chart of the page moved to the same frame in the
-// browser.  Its state is public on its root element (.olp): data-t, data-n, data-sig,
-// data-url (the frame's name in the URL), data-playing, data-ready (every chart shows
-// data-t), data-rendered (frames drawn), data-fast / data-slow (drawn by svgFrame / by
-// Plotly.animate), data-jumps and data-latency (the last Step/Back/key: ms from the click to
-// the next paint), data-sends / data-resends (reports to the server), data-owed (a report
-// waits for the run a press elsewhere on the page asked for: holdReportsOnPresses).
+// The frame player (olearn.app.components.player): Play / Pause / Step / Back / Rewind, a time
+// slider, a speed, the keys (space plays and pauses; →, PageDown / ←, PageUp step), every chart
+// of the page moved to the same frame in the browser.  Its state is public on its root element
+// (.olp): data-t, data-n, data-sig, data-url (the frame's name in the URL), data-playing,
+// data-ready (every chart shows data-t), data-rendered (frames drawn), data-fast / data-slow
+// (drawn by svgFrame / by Plotly.animate), data-jumps and data-latency (the last Step/Back/key:
+// ms from the click to the next paint), data-sends / data-resends (reports to the server),
+// data-owed (a report waits for the run a press elsewhere on the page asked for:
+// holdReportsOnPresses).
 
 const players = componentStates('olearn.player'); // (component_base.js)
 const OPTS = {
@@ -84,7 +85,11 @@ export default function (component) {
     P.t = cfg.t;
     P.fps = cfg.fps;
     P.playing = false;
+    P.revealed = Boolean(cfg.revealed);
   }
+  if (Boolean(cfg.predict) !== Boolean(P.predicting)) P.revealed = Boolean(cfg.revealed);
+  P.predicting = Boolean(cfg.predict);
+  const ask = cfg.predict; // predict mode: {questions, answers} per t, else null
   P.cfg = cfg;
   P.report = setTriggerValue;
   const root = parentElement.querySelector('.olp');
@@ -98,6 +103,7 @@ export default function (component) {
   $('.rew').title = cfg.labels.rewind;
   $('.back').title = cfg.labels.back;
   $('.step').title = cfg.labels.step;
+  $('.keys').textContent = cfg.labels.keys || '';
   if (!speed.options.length) {
     for (const f of cfg.speeds) {
       const o = document.createElement('option');
@@ -111,7 +117,8 @@ export default function (component) {
   const key = (gd) => cfg.charts.find((k) => gd.closest(`.st-key-${k}`));
   const charts = () =>
     cfg.charts.map((k) => document.querySelector(`.st-key-${k} .js-plotly-plot`)).filter(Boolean);
-  const ready = (gd) => gd.layout && gd.layout.meta === P.sig && window.Plotly && gd.data;
+  // (P.cfg, not this mount's cfg: a timer an earlier mount left may still publish)
+  const ready = (gd) => gd.layout && gd.layout.meta === P.cfg.meta && window.Plotly && gd.data;
   const shown = (gd) => (shownOn.has(gd) ? shownOn.get(gd) : gd.data?.[0]?.meta);
 
   // the frame's name in the URL (the server writes it there once it took a report)
@@ -135,22 +142,36 @@ export default function (component) {
       sends: P.sends,
       resends: P.resends,
       owed: Boolean(P.owed),
+      revealed: Boolean(P.revealed),
     });
   }
   function label() {
     slider.value = String(P.t);
     tval.textContent = `t = ${P.t} / ${cfg.n}`;
-    note.innerHTML = cfg.notes[P.t] || '';
+    // predict mode: the question about the next example, or (revealed) what example t did
+    const answer = ask && P.revealed ? ask.answers[P.t] : '';
+    note.innerHTML = ask ? answer || ask.questions[P.t] || '' : cfg.notes[P.t] || '';
     play.textContent = P.playing ? `‖ ${cfg.labels.pause}` : `▶ ${cfg.labels.play}`;
+    play.disabled = Boolean(ask); // (one example at a time)
+    $('.step').textContent = ask && !P.revealed ? cfg.labels.reveal || '▶' : '▶';
     publish();
   }
   function ensureFrames(gd) {
     const fr = P.frames[key(gd)];
     if (fr && framesHeld(gd) !== fr.length) window.Plotly.addFrames(gd, fr);
   }
+  // predict mode: what comes after t hides behind the chart's curtain (a shape the page
+  // names olearn-curtain), its left edge at t
+  function curtain(gd, t) {
+    const shapes = gd.layout?.shapes || [];
+    const i = shapes.findIndex((sh) => sh.name === 'olearn-curtain');
+    if (i < 0 || shapes[i].x0 === t + 0.5) return;
+    window.Plotly.relayout(gd, { [`shapes[${i}].x0`]: t + 0.5 });
+  }
   async function draw(gd, t) {
     const fr = P.frames[key(gd)];
     if (!fr?.[t]) return;
+    curtain(gd, t);
     if (svgFrame(gd, fr[t])) {
       shownOn.set(gd, t);
       P.fast += 1;
@@ -196,12 +217,14 @@ export default function (component) {
   // 1.6... s so a slow server is not interrupted forever.
   function send() {
     if (P.playing || !P.report) return false;
-    P.report('pos', { t: P.t, fps: P.fps });
+    P.report('pos', { t: P.t, fps: P.fps, revealed: P.revealed });
     P.sends += 1;
     publish();
     return true;
   }
-  const arrived = () => P.playing || inUrl() === urlValue(P.t);
+  const arrived = () =>
+    P.playing ||
+    (inUrl() === urlValue(P.t) && (!ask || urlParam('reveal') === (P.revealed ? '1' : '0')));
   function report() {
     clearTimeout(P.reportTimer);
     clearTimeout(P.confirmTimer);
@@ -236,8 +259,9 @@ export default function (component) {
       settleData();
     }
   }
-  async function jump(t) {
+  async function jump(t, revealed = true) {
     const t0 = performance.now();
+    P.revealed = revealed;
     if (P.playing) {
       P.playing = false;
       clearTimeout(P.timer);
@@ -249,12 +273,24 @@ export default function (component) {
     publish();
     report();
   }
+  // predict mode's step: reveal the next example (the frame after it, and what it did), or,
+  // once revealed, ask about the one after (the frame stays)
+  function forward() {
+    if (!ask) return jump(P.t + 1);
+    if (!P.revealed && P.t < cfg.n) return jump(P.t + 1, true);
+    if (P.revealed) {
+      P.revealed = false;
+      label();
+      report();
+    }
+  }
   play.onclick = () => setPlaying(!P.playing);
-  $('.step').onclick = () => jump(P.t + 1);
+  $('.step').onclick = forward;
   $('.back').onclick = () => jump(P.t - 1);
-  $('.rew').onclick = () => jump(0);
+  $('.rew').onclick = () => jump(0, !ask);
   slider.oninput = () => {
     P.playing = false;
+    P.revealed = true;
     clearTimeout(P.timer);
     show(+slider.value);
   };
@@ -263,11 +299,15 @@ export default function (component) {
     P.fps = +speed.value;
     if (!P.playing) report();
   };
-  const unbind = bindKeys(P, root, {
-    ' ': () => setPlaying(!P.playing),
-    ArrowRight: () => jump(P.t + 1),
-    ArrowLeft: () => jump(P.t - 1),
-  });
+  const unbind = bindKeys(
+    P,
+    root,
+    stepKeys({
+      next: forward,
+      prev: () => jump(P.t - 1),
+      space: () => (ask ? forward() : setPlaying(!P.playing)),
+    }),
+  );
   const unhold = holdReportsOnPresses(P, root);
   label();
   // Show P.t on every chart of this signature once it is drawn, and again whenever plotly

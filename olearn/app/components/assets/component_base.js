@@ -1,5 +1,5 @@
 // What the player (player.js) and the stepper (stepper.js) share, loaded before each of them
-// (olearn.app.player / olearn.app.stepper join the files): a state that outlives a mount, the
+// (olearn.app.components.player / olearn.app.components.stepper join the files): a state that outlives a mount, the
 // page's keys, and keeping every chart on the shown frame or step.
 
 // The states of one kind of component, by key: Streamlit mounts a component again on every
@@ -10,16 +10,46 @@ function componentStates(name) {
   return globalThis[key];
 }
 
+// The keys a lecturer steps with: what presentation clickers send (PageDown / PageUp), the
+// arrows, and space.  `next` / `prev` step; `space` is what space does (the player plays and
+// pauses, the others step forward).
+function stepKeys({ next, prev, space }) {
+  return {
+    ArrowRight: next,
+    PageDown: next,
+    ArrowLeft: prev,
+    PageUp: prev,
+    ' ': space || next,
+  };
+}
+
+// Whether the element the key went to does something with it itself: a field typed in, a
+// slider, a list, a radio group or a tab list (the arrows and the page keys are theirs), and
+// on a button, a link, a switch or a check box, space and Enter (they press it).
+function keyIsTheirs(el, key) {
+  if (!el || el === document.body) return false;
+  if (/^(INPUT|TEXTAREA|SELECT)$/.test(el.tagName || '') || el.isContentEditable) return true;
+  const own =
+    '[role=slider],[role=spinbutton],[role=textbox],[role=combobox],[role=listbox],' +
+    '[role=option],[role=radio],[role=radiogroup],[role=tab],[role=tablist],[role=menu],' +
+    '[role=menuitem],[role=grid],[role=gridcell],[role=dialog]';
+  if (el.closest?.(own)) return true;
+  const pressable = 'button,a,summary,[role=button],[role=switch],[role=checkbox],label';
+  return (key === ' ' || key === 'Enter') && Boolean(el.closest?.(pressable));
+}
+
 // Listen to the page's keys for the component whose root is `root`: `actions` maps a key
-// (KeyboardEvent.key) to what it does.  Keys typed into a field are the field's; the
-// handler (kept in `S.keys`, replacing the previous mount's) does nothing once `root` left
-// the page.  Returns the function that stops listening.
+// (KeyboardEvent.key) to what it does.  A key the focused element uses itself is left to it
+// (keyIsTheirs: a number typed into a field never steps), and so is any key with Ctrl, Alt or
+// Meta; the handler (kept in `S.keys`, replacing the previous mount's) does nothing once `root`
+// left the page.  Returns the function that stops listening.
 function bindKeys(S, root, actions) {
   if (S.keys) document.removeEventListener('keydown', S.keys);
   S.keys = (e) => {
-    // the element typed in, also inside a shadow root (e.target is then its host)
+    if (e.ctrlKey || e.altKey || e.metaKey || e.defaultPrevented) return;
+    // the element the key went to, also inside a shadow root (e.target is then its host)
     const typed = e.composedPath()[0] || e.target;
-    if (/INPUT|TEXTAREA|SELECT/.test(typed?.tagName || '') || typed?.isContentEditable) return;
+    if (keyIsTheirs(typed, e.key)) return;
     if (!root.isConnected) return; // (a component's root is in a shadow root)
     const act = actions[e.key];
     if (act) {
@@ -74,7 +104,7 @@ function urlParam(name) {
 // meanwhile kept in `S.owed` and sent then.  Such a press asks the server for a run of its
 // own, and a report reaching the server just after it, while that run starts and before its
 // callbacks ran, makes Streamlit (1.67) drop the press: the newer request replaces the one
-// its run took (Regenerate clicked just after Pause was lost, see olearn/app/player.py).  A
+// its run took (Regenerate clicked just after Pause was lost, see olearn/app/components/player.py).  A
 // mount means a run reached the component, past its callbacks.  Call on every mount (it
 // releases what the last press held); returns the function that stops listening.
 function holdReportsOnPresses(S, root, wait = 3000) {

@@ -1,6 +1,6 @@
 """The browser code of the app's components, as files: JavaScript (``*.js``, formatted and
 linted by Biome, see ``biome.json``), CSS and HTML, read by :func:`asset` when a component is
-registered (:mod:`olearn.app.player`, :mod:`olearn.app.stepper`)."""
+registered (:mod:`olearn.app.components.player`, :mod:`olearn.app.components.stepper`)."""
 
 from __future__ import annotations
 
