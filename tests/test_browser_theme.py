@@ -272,3 +272,37 @@ def test_follow_the_system_takes_prefers_color_scheme(server, page, scheme):
             assert not low, low[:10]
     finally:
         context.close()
+
+
+# The player's speed choice, found in the component's shadow root.
+SPEED_AND_STEP = r"""() => {
+  const find = (root, sel) => {
+    const hit = root.querySelector(sel);
+    if (hit) return hit;
+    for (const el of root.querySelectorAll('*')) {
+      const got = el.shadowRoot && find(el.shadowRoot, sel);
+      if (got) return got;
+    }
+    return null;
+  };
+  const look = (el) => { const s = getComputedStyle(el);
+    return { background: s.backgroundColor, border: s.borderTopColor, color: s.color,
+             height: s.height, radius: s.borderTopLeftRadius, appearance: s.appearance }; };
+  const speed = find(document, '.olp select.speed');
+  const step = find(document, '.olp button.step');
+  return speed && step ? { speed: look(speed), step: look(step) } : null;
+}"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_players_speed_choice_is_drawn_like_its_buttons(server, tab, theme):
+    """The speed ``<select>`` is no native grey box in a dark room (issue 31's details): the
+    theme's background, border and text, the buttons' height and radius."""
+    pg = tab
+    open_page(pg, f"{server}/playground?algos=perceptron,pa&theme={theme}&lang=en")
+    pg.wait_for_function(f"() => ({SPEED_AND_STEP})() !== null")
+    got = pg.evaluate(SPEED_AND_STEP)
+    speed, step = got["speed"], got["step"]
+    assert speed["appearance"] == "none"
+    for key in ("background", "border", "color", "height", "radius"):
+        assert speed[key] == step[key], (key, got)
