@@ -312,6 +312,9 @@ def test_upload_memory_is_bounded_by_the_stated_factor(name):
         ([2**53, 2**53 + 1], [2**53, 2**53 + 1]),
         (["1e19", "3e19"], ["10000000000000000000", "30000000000000000000"]),
         (["0.1", "0.10000000000000000001"], ["0.1", "0.10000000000000000001"]),
+        # before: int() of 10**99999 raised Python's digit limit, of 10**9999999 ran for ever
+        (["1e99999", "0"], ["1e99999", "0"]),
+        (["1e9999999", "-1E+400"], ["1e9999999", "-1E+400"]),
     ],
 )
 def test_labels_are_exact(labels, expected):

@@ -26,7 +26,8 @@ column):
 - labels, exact: integers when every label is an integral number (int64; integers beyond
   int64 keep their exact decimal digits as strings, so 10**19 and 3 * 10**19 stay two
   classes), floats when they are other numbers (strings if float64 would merge two of
-  them), else the stripped strings; at least 2 classes, at most ``max_classes`` (1000);
+  them), else the stripped strings (also when a label is a numeral of more than 100 digits,
+  written out or as an exponent such as ``1e9999999``); at least 2 classes, at most ``max_classes`` (1000);
 - rows: at least ``min_rows`` (10, the fold count of the seed-000 protocol);
   features: at least 1, at most ``max_features`` (2^24).
 
@@ -436,6 +437,8 @@ def _label_values(names: list[str], filename: str) -> np.ndarray:
             return np.array(names, dtype=str)
         if not all(v.is_finite() for v in exact):
             raise ValueError(f"{filename} has NaN or infinite labels")
+        if any(v.adjusted() > 100 for v in exact):  # 1e9999999: its digits would never end
+            return np.array(names, dtype=str)
         if not all(v == v.to_integral_value() for v in exact):
             floats = [float(v) for v in exact]
             if not all(math.isfinite(f) for f in floats):
