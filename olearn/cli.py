@@ -760,4 +760,7 @@ def console() -> None:
     except BrokenPipeError:  # `olearn list | head`: the reader left; not an error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         status = 0
+    except KeyboardInterrupt:  # Ctrl-C while the parser is built, before main's own guard
+        print("olearn: interrupted", file=sys.stderr)
+        status = 130
     raise SystemExit(status)

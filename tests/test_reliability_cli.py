@@ -314,3 +314,19 @@ def test_leftover_snapshot_is_json(tmp_path):
     leftovers.snapshot(state)
     data = json.loads(state.read_text())
     assert data["sid"] == os.getsid(0) and os.getpid() in data["pids"]
+
+
+def test_ctrl_c_while_the_parser_is_built_is_one_line_not_a_traceback(monkeypatch, capsys):
+    """Before: a KeyboardInterrupt before main's guard (building the parser imports the
+    commands' modules) reached the console script as a traceback."""
+    from olearn import cli
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_parser", interrupted)
+    monkeypatch.setattr(cli.sys, "argv", ["olearn", "list"])
+    with pytest.raises(SystemExit) as end:
+        cli.console()
+    assert end.value.code == 130
+    assert capsys.readouterr().err == "olearn: interrupted\n"
