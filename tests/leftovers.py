@@ -13,7 +13,10 @@ carries this run's mark in its environment (``/proc/PID/environ``: it descends f
 suite, even if it started a new session or was re-parented to init).  A process that is new in
 the run's session but unmarked (a test that cleared its child's environment, or something
 the machine started beside the run) is listed as a warning, not counted and not killed: the
-check must not fail a run for a process it cannot tie to the suite.  A file is left behind
+check must not fail a run for a process it cannot tie to the suite.  A process whose command
+line names a path in the run's temporary folder is the suite's too, with its descendants: a
+program that clears its environment (nginx keeps only ``TZ``) but was started on a file there,
+as ``olearn app --workers`` starts nginx with ``-p $TMPDIR/olearn-app-...``.  A file is left behind
 when it is in ``$TMPDIR`` outside pytest's own ``--basetemp`` folder (pytest manages that
 one: it empties it at the next run).
 
@@ -59,6 +62,38 @@ def _marked_pids(mark: str) -> set[int]:
                     found.add(int(entry.name))
             except OSError:  # gone meanwhile, or another user's
                 pass
+    return found
+
+
+def _parents() -> dict[int, int]:
+    """Every live process's parent (one pass over /proc)."""
+    parent = {}
+    for entry in PROC.iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:  # gone meanwhile
+                continue
+            parent[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    return parent
+
+
+def _named_pids(folder: str) -> set[int]:
+    """Processes whose command line names a path in ``folder``, and their descendants."""
+    needle = folder.rstrip("/").encode() + b"/"
+    found = set()
+    for entry in PROC.iterdir():
+        if entry.name.isdigit():
+            try:
+                words = (entry / "cmdline").read_bytes().replace(b"\0", b" ")
+            except OSError:  # gone meanwhile, or another user's
+                continue
+            if needle in words:
+                found.add(int(entry.name))
+    parent, frontier = _parents(), set(found)
+    while frontier:
+        frontier = {child for child, up in parent.items() if up in frontier} - found
+        found |= frontier
     return found
 
 
@@ -108,7 +143,8 @@ def leftovers(
     me = _ancestors(os.getpid())
     deadline = time.monotonic() + grace
     while True:
-        marked = {pid for pid in (_marked_pids(mark) if mark else set()) - me if _alive(pid)}
+        tied = (_marked_pids(mark) if mark else set()) | _named_pids(data["tmpdir"])
+        marked = {pid for pid in tied - me if _alive(pid)}
         if not marked or time.monotonic() > deadline:
             break
         time.sleep(0.2)
