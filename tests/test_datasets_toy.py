@@ -120,13 +120,21 @@ def test_the_moons_are_scikit_learns_make_moons_draw_for_draw(n, seed):
     np.testing.assert_array_equal(y, y_ref)
 
 
-def test_the_first_views_of_the_pages_do_not_import_scikit_learn_or_scipy_stats():
+@pytest.mark.parametrize("data", ["empty", "as-is"])
+def test_the_first_views_of_the_pages_do_not_import_scikit_learn_or_scipy_stats(data, tmp_path):
     """A fresh server's first visit pays every import on its path (issue 17's 5 s budget):
     the toys, the CW walk and its figures (the CW page's first view) and the Home page's dataset
-    cards
-    need neither scikit-learn (~1 s) nor scipy.stats (~0.4 s).  Checked in a new process."""
+    cards need neither scikit-learn (~1 s) nor scipy.stats (~0.4 s).  Checked in a new process,
+    with the data folder as it is (CI: every archive) and with an empty one and no cache (a new
+    user: the cards' static part, whose modules imported scikit-learn at the top before)."""
+    import os
     import subprocess
     import sys
+
+    env = dict(os.environ)
+    if data == "empty":
+        (tmp_path / "data").mkdir()
+        env.update(OLEARN_DATA=str(tmp_path / "data"), OLEARN_CACHE=str(tmp_path / "cache"))
 
     pytest.importorskip("plotly")  # the figures are the app's ([app]); the library's toys are not
     code = (
@@ -145,8 +153,9 @@ def test_the_first_views_of_the_pages_do_not_import_scikit_learn_or_scipy_stats(
         "print(sorted(m for m in ('sklearn', 'scipy.stats') if m in sys.modules))\n"
     )
     out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
-    )
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120,
+        env=env,
+    )  # fmt: skip
     assert out.stdout.strip().splitlines()[-1] == "[]", out.stdout + out.stderr
 
 

@@ -23,7 +23,7 @@ def test_the_page_has_the_scripts_digits_rows():
 
 @pytest.mark.filterwarnings("ignore::FutureWarning")
 def test_the_page_has_the_scripts_binary_parity_rows():
-    pair = datasets.load("pair-20news-space-med", download=False)
+    pair = datasets.load("pair-20news-space-med")  # fetched where absent (a new user online)
     rows = migration.binary_rows(pair.X, pair.y)
     text = PAGE.read_text()
     for row in rows:

@@ -14,7 +14,6 @@ import re
 import unicodedata
 
 import numpy as np
-from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
 WORD = re.compile(r"(?u)\b\w\w+\b")  # scikit-learn's default token pattern
 
@@ -35,16 +34,18 @@ class StemmedWords:
 
     def __init__(self, algorithm: str = "porter"):
         import snowballstemmer
+        from sklearn.feature_extraction.text import ENGLISH_STOP_WORDS
 
         self.algorithm = algorithm
+        self._stop = ENGLISH_STOP_WORDS
         self._stemmer = snowballstemmer.stemmer(algorithm)
         self._memo: dict[str, str] = {}
 
     def __call__(self, text: str) -> list[str]:
-        memo, stem = self._memo, self._stemmer.stemWord
+        memo, stem, stop = self._memo, self._stemmer.stemWord, self._stop
         out = []
         for word in WORD.findall(text.lower()):
-            if word in ENGLISH_STOP_WORDS:
+            if word in stop:
                 continue
             stemmed = memo.get(word)
             if stemmed is None:

@@ -31,7 +31,6 @@ from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
-from sklearn.feature_extraction.text import HashingVectorizer
 
 from olearn.citations import cite
 from olearn.datasets import livedoor, newsgroups, reuters
@@ -71,6 +70,10 @@ def _japanese_bigrams(text: str) -> list[str]:
 
 def hash_texts(texts: list[str], japanese: bool, n_features: int = N_FEATURES) -> sp.csr_matrix:
     """Hashed, L2-normalised term frequencies of ``texts`` (module docstring)."""
+    from sklearn.feature_extraction.text import (
+        HashingVectorizer,
+    )
+
     if japanese:
         vectorizer = HashingVectorizer(
             n_features=n_features,

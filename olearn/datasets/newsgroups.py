@@ -44,7 +44,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from sklearn.feature_extraction.text import CountVectorizer, TfidfTransformer
 
 from olearn.citations import cite
 from olearn.datasets._base import Dataset, make_dataset
@@ -157,6 +156,11 @@ def build_20news8(
     texts = [corpus.texts[i] for i in order]
     if remove_headers:
         texts = [strip_newsgroup_header(t) for t in texts]
+    from sklearn.feature_extraction.text import (
+        CountVectorizer,
+        TfidfTransformer,
+    )
+
     analyzer = "word" if preprocess == "plain" else StemmedWords("porter")
     vectorizer = CountVectorizer(analyzer=analyzer, min_df=min_df, dtype=np.float64)
     X = vectorizer.fit_transform(texts)

@@ -44,7 +44,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from sklearn.feature_extraction.text import CountVectorizer
 
 from olearn.citations import cite
 from olearn.datasets import livedoor, newsgroups, reuters
@@ -131,6 +130,10 @@ def build_pair(
     random_state: int = 0,
 ) -> Dataset:
     """One binary pair (module docstring): ``X`` 400 x M 0/1, ``y`` in {+1, -1}, test split."""
+    from sklearn.feature_extraction.text import (
+        CountVectorizer,
+    )
+
     spec = PAIRS[pair]
     if n_train < 2 or n_test < 2 or n_train % 2 or n_test % 2:
         raise ValueError(f"n_train and n_test must be even and >= 2, got {n_train}, {n_test}")

@@ -37,7 +37,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from sklearn.feature_extraction.text import CountVectorizer
 
 from olearn.citations import cite
 from olearn.datasets._base import Dataset, make_dataset
@@ -215,6 +214,10 @@ def build_reuters20(
     min_df: int = 1,
 ) -> Dataset:
     """The 20-topic single-label set (module docstring); labels are the topic names."""
+    from sklearn.feature_extraction.text import (
+        CountVectorizer,
+    )
+
     corpus = read_reuters(paths[ARCHIVE])
     keep, labels = select_single_topic(
         corpus, TOPICS_20, single, require_body=require_body, dedupe=dedupe

@@ -27,7 +27,8 @@ column):
   int64 keep their exact decimal digits as strings, so 10**19 and 3 * 10**19 stay two
   classes), floats when they are other numbers (strings if float64 would merge two of
   them), else the stripped strings (also when a label is a numeral of more than 100 digits,
-  written out or as an exponent such as ``1e9999999``); at least 2 classes, at most ``max_classes`` (1000);
+  written out or as an exponent such as ``1e9999999``); at least 2 classes, at most
+  ``max_classes`` (1000);
 - rows: at least ``min_rows`` (10, the fold count of the seed-000 protocol);
   features: at least 1, at most ``max_features`` (2^24).
 

@@ -19,7 +19,6 @@ import io
 from pathlib import Path
 
 import numpy as np
-from sklearn.datasets import load_svmlight_file
 
 from olearn.citations import cite
 from olearn.datasets._archive import corrupt, read_compressed
@@ -47,6 +46,8 @@ def read_usps_file(path: Path) -> tuple[np.ndarray, np.ndarray]:
         (a ValueError and an OSError) if the file is damaged, empty, not LIBSVM text, or a
         label is outside 1..10 or a feature index outside 1..256.
     """
+    from sklearn.datasets import load_svmlight_file  # (not at import: the cards need none)
+
     text = read_compressed(path)
     try:
         X, labels = load_svmlight_file(io.BytesIO(text), n_features=N_FEATURES, zero_based=False)
