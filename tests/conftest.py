@@ -57,6 +57,53 @@ def _descendants() -> list[str]:
     return found
 
 
+# -- the fast tier: ``python -m pytest -m fast`` (README, "Tests") ---------------------------
+# The exactness of every rule and kernel (the kernel_equality marker: every numba kernel against
+# its readable rule; and these files: closed forms against generic QP/optimisers, the rules'
+# properties, the printed tables), the registry and architecture checks, and the app's static
+# checks (no page is run).  Under 2 minutes on 2 cores with the numba cache filled
+# (`olearn warmup`).  CI runs everything.
+FAST_FILES = {
+    "test_pa_spa_qp.py",
+    "test_pa_spa_properties.py",
+    "test_spa_printed_table.py",
+    "test_spa_cs_link.py",
+    "test_cw_rules.py",
+    "test_cw_optimisation.py",
+    "test_cw_peer_bugs.py",
+    "test_pcvm_math.py",
+    "test_cs_svm_core.py",
+    "test_sgd_svm_rules.py",
+    "test_sample_weight_rules.py",
+    "test_binary_convention.py",
+    "test_registry_specs.py",
+    "test_import_graph.py",
+    "test_private_names.py",
+    "test_app_static.py",
+    "test_app_i18n.py",
+}
+NOT_FAST = {  # the tests of those files that run pages (AppTest): 38 s
+    "test_app_i18n.py::test_every_visible_word_of_the_page_is_japanese",
+    "test_app_i18n.py::test_every_visible_word_of_other_states_is_japanese",
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        name = Path(str(item.fspath)).name
+        function = f"{name}::{getattr(item, 'originalname', item.name)}"
+        if item.get_closest_marker("browser") or item.get_closest_marker("slow"):
+            group = "browser" if item.get_closest_marker("browser") else name
+        else:
+            group = name
+            fast = name in FAST_FILES or item.get_closest_marker("kernel_equality")
+            if fast and function not in NOT_FAST:
+                item.add_marker(pytest.mark.fast)
+        # pytest-xdist (`-n 2 --dist loadgroup`, .ci/run): a file's tests stay on one worker
+        # (its module fixtures are built once)
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 def pytest_sessionfinish(session, exitstatus):
     if not Path("/proc").is_dir():
         return
