@@ -1,8 +1,10 @@
 """Sphinx configuration of olearn's documentation site.
 
-Build: ``sphinx-build -W --keep-going -b html docs docs/_build/html`` (or ``docs/build``).
-Nothing is fetched while building: no intersphinx, plotly.js is copied from the installed
-plotly package into ``_static`` and loaded by the gallery pages only.
+Build: ``docs/build [OUTDIR]``, which runs ``sphinx-build -W --keep-going -b html`` on a copy
+of ``docs/`` in a temporary folder, so that what sphinx-gallery writes beside the sources (the
+examples' pages, ``auto_examples/``) stays out of the source tree.  Nothing is fetched while
+building: no intersphinx, plotly.js is copied from the installed plotly package into
+``_static`` and loaded by the gallery pages only.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from pathlib import Path
 import plotly.io as pio
 
 DOCS = Path(__file__).resolve().parent
-ROOT = DOCS.parent
+# the work tree (docs/build names it: it builds a copy of docs/ elsewhere)
+ROOT = Path(os.environ.get("OLEARN_DOCS_ROOT", DOCS.parent))
 sys.path.insert(0, str(ROOT))  # olearn from the work tree, also without `pip install -e .`
 sys.path.insert(0, str(DOCS))  # _plotly_gallery
 
@@ -68,6 +71,7 @@ sphinx_gallery_conf = {
     "examples_dirs": "gallery",
     "gallery_dirs": "auto_examples",
     "filename_pattern": r"/plot_",  # execute every plot_*.py
+    "run_stale_examples": True,  # on every build, also one whose page is already written
     "image_scrapers": ("_plotly_gallery.scraper",),
     "reset_modules": ("_plotly_gallery.reset",),
     "capture_repr": ("_repr_html_", "__repr__"),

@@ -21,6 +21,21 @@ ROOT = Path(__file__).resolve().parents[1]
 SHOTS = ROOT / "results" / "screenshots"
 SERVER_PIDS: dict[str, int] = {}  # base URL -> the streamlit process serving it
 
+# every page of the app (its path and query after the server's URL), each with its figures
+# drawn: a walk's step, a comparison run, a quick reproduction
+EVERY_PAGE = {
+    "home": "",
+    "lesson": "lesson?step=1",
+    "playground": "playground?algos=perceptron,pa,spa,arow&n=100",
+    "spa": "spa?scenario=printed-II&rule=SPA-II&step=6",
+    "cw": "cw?rule=arow",
+    "cs_svm": "cs_svm",
+    "pcvm": "pcvm",
+    "sgd": "sgd",
+    "compare": "compare?data=digits&algos=perceptron,pa1,spa1&folds=2&epochs=1&max=300&run=1",
+    "reproduce": "reproduce?id=ono-sgd-figure1&mode=quick",
+}
+
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -88,15 +103,22 @@ def server(tmp_path_factory):
         log.close()
 
 
+def launch_chromium(playwright):
+    """Debian's chromium, headless, through a running sync Playwright."""
+    if shutil.which("chromium") is None:
+        pytest.fail("Debian's chromium is required for the browser test (apt install chromium)")
+    return playwright.chromium.launch(
+        executable_path=shutil.which("chromium"),
+        args=["--no-sandbox", "--disable-dev-shm-usage"],
+    )
+
+
 @pytest.fixture(scope="module")
 def page(server):
     """A chromium page (1400x2000 viewport) for the module."""
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(
-            executable_path=shutil.which("chromium"),
-            args=["--no-sandbox", "--disable-dev-shm-usage"],
-        )
+        browser = launch_chromium(p)
         try:
             pg = browser.new_page(viewport={"width": 1400, "height": 2000})
             pg.set_default_timeout(90_000)

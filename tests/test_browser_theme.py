@@ -16,22 +16,11 @@ from __future__ import annotations
 import pytest
 
 from olearn.teaching.strings import t
-from tests.browser_support import SHOTS, assert_no_error, settle
+from tests.browser_support import EVERY_PAGE, SHOTS, assert_no_error, settle
 
 pytestmark = pytest.mark.browser
 
-PAGES = {
-    "home": "",
-    "lesson": "lesson?step=1",
-    "playground": "playground?algos=perceptron,pa,spa,arow&n=100",
-    "spa": "spa?scenario=printed-II&rule=SPA-II&step=6",
-    "cw": "cw?rule=arow",
-    "cs_svm": "cs_svm",
-    "pcvm": "pcvm",
-    "sgd": "sgd",
-    "compare": "compare?data=digits&algos=perceptron,pa1,spa1&folds=2&epochs=1&max=300&run=1",
-    "reproduce": "reproduce?id=ono-sgd-figure1&mode=quick",
-}
+PAGES = EVERY_PAGE
 
 # Every text the page shows, with its colour and the background it is read on (WCAG 2).
 CONTRAST = r"""(root) => {

@@ -47,6 +47,7 @@ def test_serve_starts_the_preparation_before_streamlit(monkeypatch, enabled):
     )
     monkeypatch.setattr(sys, "argv", ["before"])
     monkeypatch.setattr(serve, "say", lambda message: calls.append(message[:26]))
+    monkeypatch.setattr(serve, "network_address", lambda: None)  # (test_serve_names_...)
     serve.main(["--server.port", "8600"])
     streamlit_call = ("streamlit", ["streamlit", "run", str(ENTRY), "--server.port", "8600"])
     if enabled:
@@ -55,6 +56,30 @@ def test_serve_starts_the_preparation_before_streamlit(monkeypatch, enabled):
         assert calls == [said[0], prepared, said[1], ("frozen", True), streamlit_call]
     else:
         assert calls == [streamlit_call]
+
+
+@pytest.mark.parametrize(
+    ("argv", "said"),
+    [
+        (["--server.port", "8600"], "http://192.0.2.7:8600"),  # every address, by default
+        (["--server.address=0.0.0.0"], "http://192.0.2.7:8501"),
+        (["--server.address", "::", "--server.port=9000"], "http://192.0.2.7:9000"),
+        (["--server.address", "127.0.0.1"], None),  # this machine only (a worker)
+        (["--server.port", "not-a-port"], None),  # Streamlit says what is wrong
+    ],
+)
+def test_serve_names_the_network_link_on_every_address(monkeypatch, argv, said):
+    """Streamlit's banner names ``browser.serverAddress`` only (set, so that it asks no one
+    for an "External URL"): ``olearn app`` on every address says the link students open."""
+    lines = []
+    monkeypatch.setattr(serve, "say", lines.append)
+    monkeypatch.setattr(serve, "network_address", lambda: "192.0.2.7")
+    serve.say_network_url(argv)
+    assert lines == ([f"olearn: students on this network open {said}"] if said else [])
+    monkeypatch.setattr(serve, "network_address", lambda: None)  # no network
+    del lines[:]
+    serve.say_network_url(argv)
+    assert lines == []
 
 
 def test_olearn_app_runs_the_serving_module_with_the_apps_settings():

@@ -152,7 +152,7 @@ def test_wheel_carries_the_licence_and_the_version(tmp_path):
         (licence,) = [n for n in names if n.endswith(".dist-info/licenses/LICENSE")]
         assert wheel.read(licence) == (ROOT / "LICENSE").read_bytes()
         assert "olearn/pages/playground.py" in names  # page scripts, not a dangling link
-        assets = ROOT / "olearn" / "app" / "components" / "assets"  # their browser code
+        assets = ROOT / "olearn" / "app" / "components" / "assets"  # their browser code, the icon
         where = "olearn/app/components/assets"
         shipped = {f"{where}/{p.name}" for p in assets.glob("*.*") if p.suffix != ".py"}
         assert shipped and shipped <= set(names), shipped - set(names)

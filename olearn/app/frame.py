@@ -31,6 +31,9 @@ from olearn.app.ui import (
 )
 from olearn.teaching.strings import LANGS, t
 
+# the app's icon, bundled and sent as a data: URL: no page asks another host for it (an icon
+# named ":material/...:" is fetched from fonts.gstatic.com by the browser)
+FAVICON = "favicon.svg"
 _IN_FRAME = contextvars.ContextVar("olearn_in_frame", default=False)  # a page runs in main()
 _started = False  # has this process run the frame once (see _leave_legacy_mode)
 
@@ -71,7 +74,7 @@ def main() -> None:
     present = presenting() or "all" in hidden
     st.set_page_config(
         page_title="olearn",
-        page_icon=":material/timeline:",
+        page_icon=asset(FAVICON),
         layout="wide",
         initial_sidebar_state="collapsed" if present else "expanded",
     )
@@ -175,6 +178,10 @@ def require_frame() -> None:
 
 def _leave_legacy_mode() -> None:
     """Register the frame's navigation (public ``st.navigation`` ends Streamlit's legacy
-    multipage mode for the server) and rerun, having drawn nothing."""
+    multipage mode for the server) and rerun, having drawn nothing.
+
+    The favicon first: until a page config names one, the browser takes the navigation's page
+    icon for it (``:material/home:``, fetched from fonts.gstatic.com)."""
+    st.set_page_config(page_icon=asset(FAVICON))
     st.navigation(_groups(query_param("lang", "en", lambda v: v in LANGS)))
     st.rerun()

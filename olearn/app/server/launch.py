@@ -35,6 +35,10 @@ SETTINGS: dict[str, object] = {
     "client.showErrorDetails": "none",  # errors are caught and explained by the pages
     "client.toolbarMode": "minimal",
     "browser.gatherUsageStats": False,
+    # named, so that a headless start on every address (docs/hosting.md) does not ask
+    # checkip.amazonaws.com for an "External URL" (no request leaves the server); the console
+    # then shows this one URL, and `olearn app` adds the network's (olearn.app.server.serve)
+    "browser.serverAddress": "localhost",
     "server.runOnSave": False,
     # no watching of source files: Streamlit's watcher walks every imported module's path
     # (thousands with numba, scipy, scikit-learn) for each new session, 70-85 % of a warm

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import socket
 import sys
 import time
 from collections.abc import Sequence
@@ -94,11 +95,38 @@ def say(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
+def network_address() -> str | None:
+    """This machine's IPv4 address on its network (the one its default route leaves from),
+    found without sending anything: connecting a UDP socket only chooses the route."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1 (RFC 5737); no packet is sent
+            address = probe.getsockname()[0]
+    except OSError:  # no network
+        return None
+    return None if address.startswith("127.") or address == "0.0.0.0" else address
+
+
+def say_network_url(argv: Sequence[str]) -> None:
+    """On every address (``0.0.0.0``, ``::``, the default), the link students open: Streamlit
+    shows only ``browser.serverAddress`` (:data:`olearn.app.server.launch.SETTINGS`)."""
+    from olearn.app.server.launch import split_public
+
+    try:
+        address, port, _ = split_public(argv)
+    except ValueError:  # Streamlit says what is wrong with the port
+        return
+    ip = network_address() if address in ("0.0.0.0", "::", "") else None
+    if ip:
+        say(f"olearn: students on this network open http://{ip}:{port}")
+
+
 def main(argv: Sequence[str]) -> None:
     """``streamlit run ENTRY *argv``, the preparation thread started first."""
     from olearn.app import ENTRY
     from olearn.app.server import heap
 
+    say_network_url(argv)
     if _warmup.enabled():
         start = time.perf_counter()
         say("olearn: preparing the pages in the background (first run only)")
