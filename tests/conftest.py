@@ -91,6 +91,8 @@ NOT_FAST = {  # the tests of those files that run pages (AppTest): 38 s
 def pytest_collection_modifyitems(config, items):
     for item in items:
         name = Path(str(item.fspath)).name
+        if name.startswith("test_browser") and not item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.browser)  # (a browser file that forgot its mark)
         function = f"{name}::{getattr(item, 'originalname', item.name)}"
         if item.get_closest_marker("browser") or item.get_closest_marker("slow"):
             group = "browser" if item.get_closest_marker("browser") else name

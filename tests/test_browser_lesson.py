@@ -14,6 +14,7 @@ from olearn.teaching.strings import t
 from tests.browser_support import SHOTS, assert_no_error, settle
 
 pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
