@@ -57,6 +57,8 @@ CONFIGS = [(key, {}) for key in ONLINE] + [
     ("spa1", {"n_hash_features": 64, "fit_intercept": True}),
     ("arow", {"covariance": "full", "fit_intercept": True}),
     ("scw2", {"n_hash_features": 2**20}),
+    ("pa1", {"classes": [False, True]}),  # River's checks stream Phishing, then ImageSegments
+    ("arow", {"classes": (False, True), "proba": "softmax"}),
 ]
 
 
@@ -203,17 +205,15 @@ def test_bad_input_is_refused_and_changes_nothing():
     assert_same_state(before, model.estimator.get_state())
 
 
-def test_probability_only_where_the_family_defines_one():
-    pa = Classifier("pa1")
-    pa.learn_one({"a": 1.0}, "x")
-    with pytest.raises(NotImplementedError, match="define no probability"):
-        pa.predict_proba_one({"a": 1.0})
-    with pytest.raises(NotImplementedError):
-        pa.predict_proba_many(pd.DataFrame([{"a": 1.0}]))
+def test_probability_maps_are_named_and_checked():
     cw = Classifier("cw")
-    assert cw.predict_proba_one({"a": 1.0}) == {}
-    with pytest.raises(ValueError, match="no meaning here"):
-        Classifier("cw", probability=True)
+    assert cw.predict_proba_one({"a": 1.0}) == {}  # before any sample and label: no answer
+    assert cw.predict_proba_many(pd.DataFrame([{"a": 1.0}])).empty
+    for bad, match in [({"probability": True}, "no meaning here"), ({"proba": "sigmoid"}, "proba")]:
+        with pytest.raises(ValueError, match=match):
+            Classifier("cw", **bad)
+    with pytest.raises(ValueError, match=r"proba must be None or one of \('softmax',\)"):
+        Classifier("pa1", proba="gaussian")  # no Gaussian over PA's weights
     with pytest.raises(ValueError, match="batch algorithm"):
         Classifier("cs-svm")
 
@@ -235,4 +235,4 @@ def test_readme_example_runs():
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
-    assert runner.summarize(verbose=False).attempted == 6
+    assert runner.summarize(verbose=False).attempted == 9

@@ -450,6 +450,12 @@ class OnlineEngine:
         self.n_features, self.feature_names = n_features, None
         self._generation += 1
 
+    def weight_is_presence(self) -> bool:
+        """True when the rule's step cannot use an example's weight: any weight > 0 imposes
+        the constraint as a weight of 1 would, and 0 drops it (hard PA and SPA, CW: no price
+        to scale; :meth:`_weight_range` gives them no limit and no reason)."""
+        return not self._weight_range(1.0)[2]
+
     def load_init(self, coef, intercept) -> None:
         """``fit``'s ``coef_init`` / ``intercept_init`` (families with plain weights)."""
         raise ValueError(f"{self.owner}.fit does not take coef_init / intercept_init")
@@ -482,7 +488,7 @@ class OnlineEngine:
 
     def _weight_range(self, largest: float) -> tuple[float, float, str]:
         """``(low, high, why)``: the example weights whose scaled step stays in range for rows
-        of ``||x||^2 <= largest``."""
+        of ``||x||^2 <= largest``; ``why`` empty: the weight scales nothing (its presence)."""
         return 0.0, math.inf, ""
 
     def _allocate(self) -> None:
