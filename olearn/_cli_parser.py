@@ -275,12 +275,17 @@ def _positive_float(text: str) -> float:
     return value
 
 
-def _floats(text: str) -> tuple[float, ...]:
+def _separated(text: str, kind: type, what: str) -> tuple:
+    """``"1,10"`` -> ``(kind("1"), kind("10"))``; empty items are skipped."""
     try:
-        values = tuple(float(v) for v in text.split(",") if v.strip())
+        return tuple(kind(v) for v in text.split(",") if v.strip())
     except ValueError:
-        msg = f"expected numbers separated by commas: {text!r}"
+        msg = f"expected {what} separated by commas: {text!r}"
         raise argparse.ArgumentTypeError(msg) from None
+
+
+def _floats(text: str) -> tuple[float, ...]:
+    values = _separated(text, float, "numbers")
     if not values:
         raise argparse.ArgumentTypeError("empty grid")
     return values
@@ -288,11 +293,7 @@ def _floats(text: str) -> tuple[float, ...]:
 
 def _epochs(text: str) -> int | tuple[int, ...]:
     """``"10"`` -> 10; ``"1,10"`` -> (1, 10)."""
-    try:
-        values = tuple(int(v) for v in text.split(",") if v.strip())
-    except ValueError:
-        msg = f"expected integers separated by commas: {text!r}"
-        raise argparse.ArgumentTypeError(msg) from None
+    values = _separated(text, int, "integers")
     if not values:
         raise argparse.ArgumentTypeError("no epochs given")
     if min(values) < 1:
