@@ -170,7 +170,7 @@ def build_hashed(
 
 def static_card(name: str) -> dict:
     """The card fields known without the archives."""
-    from olearn.datasets._download import URLS
+    from olearn.datasets._urls import URLS  # the same dict, without the network stack
 
     corpora = {newsgroups.ARCHIVE: newsgroups, reuters.ARCHIVE: reuters, livedoor.ARCHIVE: livedoor}
     files = FILES[name]
