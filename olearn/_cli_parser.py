@@ -23,6 +23,18 @@ def version_text() -> str:
     return f"olearn {__version__}"
 
 
+class _Version(argparse.Action):
+    """``--version``: argparse's version action, but the version is read (from the installed
+    metadata) only when the flag is given, not each time the parser is built."""
+
+    def __init__(self, option_strings: list[str], dest: str, help: str | None = None):
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_text())
+        parser.exit()
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with its errors as one line (``olearn: error: ...``) instead of the usage
     block; sub-commands' parsers are made by the same class."""
@@ -38,9 +50,7 @@ def build_parser(app_description: str) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="olearn", description="Online linear classification: experiments, data and the app."
     )
-    parser.add_argument(
-        "--version", action="version", version=version_text(), help="print the version"
-    )
+    parser.add_argument("--version", action=_Version, help="print the version")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("list", help="algorithms (registry and batch baselines) and datasets")
 
