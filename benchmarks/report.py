@@ -250,6 +250,10 @@ def markdown(results: dict) -> str:
             "script to the end of the fit; the wall time also holds the interpreter's exit "
             "(finalising numba and scikit-learn), which a user does not wait for.",
         ]
+        from benchmarks.startup import tables
+
+        if s.get("commands") or s.get("first_fits"):
+            lines += ["", *tables(s.get("commands"), s.get("first_fits"))]
         app = dict(s.get("app", {}))
         table = app.pop("app_timing_table", None)
         lines += [

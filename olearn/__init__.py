@@ -6,10 +6,18 @@ one epoch over CSR arrays and equals the rule.  scikit-learn estimators in
 :mod:`olearn.estimators` sit on top; :mod:`olearn.registry` lists every algorithm once.
 """
 
-from importlib.metadata import PackageNotFoundError
-from importlib.metadata import version as _version
 
-try:  # one version: pyproject.toml's, as installed (``olearn --version`` prints it)
-    __version__ = _version("olearn")
-except PackageNotFoundError:  # a source tree on sys.path that was never installed
-    __version__ = "0+unknown"
+def __getattr__(name: str) -> str:
+    """``olearn.__version__``: one version, pyproject.toml's, read from the installed metadata
+    when first asked for (``olearn --version`` prints it), so that ``import olearn`` (and
+    ``olearn list``) need not import :mod:`importlib.metadata`."""
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        value = version("olearn")
+    except PackageNotFoundError:  # a source tree on sys.path that was never installed
+        value = "0+unknown"
+    globals()["__version__"] = value
+    return value

@@ -19,6 +19,7 @@ from benchmarks.limit import stream_dot, stream_scores
 from benchmarks.measure import interleaved_medians
 from benchmarks.peers_vw import vw_lines
 from benchmarks.scaling import fit_slope
+from benchmarks.startup import COMMANDS, readme_snippet, snippet_probe
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -108,6 +109,26 @@ def test_startup_was_measured_in_fresh_interpreters(quick_run):
     warm = res["startup"]["warm"]
     assert 0 < warm["import_olearn"] <= warm["in_process"] < warm["wall"]
     assert warm["first_fit"] > 0
+
+
+def test_startup_times_the_cli_commands_as_whole_processes(quick_run):
+    out, res = quick_run
+    rows = res["startup"]["commands"]
+    assert list(rows) == list(COMMANDS)
+    for row in rows.values():
+        assert len(row["samples"]) == 3
+        assert 0 < row["min"] <= row["median"] <= row["max"]
+        assert row["min"] == min(row["samples"]) and row["max"] == max(row["samples"])
+    assert "olearn --version" in (out / "benchmarks.md").read_text()
+
+
+def test_the_snippet_probe_runs_readmes_snippet_to_its_score():
+    lines = readme_snippet()
+    assert lines[-1].startswith("clf.score(") and "```" not in "\n".join(lines)
+    probe = snippet_probe(lines).splitlines()
+    assert [line for line in probe if line in lines] == lines[:-1]  # all of it, in order
+    assert f"score = {lines[-1]}" in probe
+    compile("\n".join(probe), "probe", "exec")
 
 
 # --- the measuring parts, against independent computations ---------------------------------

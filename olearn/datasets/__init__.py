@@ -21,20 +21,23 @@ the fix; it never loads as a smaller corpus.
 
 from __future__ import annotations
 
+import importlib
 import os
 import tarfile
 import warnings
 import zlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from olearn.datasets import _cache, _paths, _status
+from olearn.datasets import _paths, _status
 from olearn.datasets._archive import corrupt, file_sha256
-from olearn.datasets._base import ArchiveCorrupt, Dataset, DatasetUnavailable
-from olearn.datasets._download import ensure_file
+from olearn.datasets._errors import ArchiveCorrupt, DatasetUnavailable
 from olearn.datasets._housekeeping import archive_usage, cache_usage, clean_cache
-from olearn.datasets._options import check_options
 from olearn.datasets._paths import cache_dir, data_home
 from olearn.datasets._registry import KINDS, SPECS, DatasetSpec, spec
+
+if TYPE_CHECKING:
+    from olearn.datasets._base import Dataset
 
 __all__ = [
     "ArchiveCorrupt",
@@ -117,6 +120,9 @@ def load(
     >>> ds.X.shape, sorted(ds.meta["class_counts"])
     ((40, 2), [0, 1])
     """
+    from olearn.datasets import _cache
+    from olearn.datasets._options import check_options
+
     s = spec(name)
     opts = check_options(s, options)
     if not s.files:
@@ -130,6 +136,8 @@ def load(
             if _cache.read_card(path, sources) is None:  # sidecar lost or from old code
                 _cache.write_card(path, cached, sources)
             return cached
+    from olearn.datasets._download import ensure_file  # the network stack: only now
+
     paths = {f: ensure_file(f, data_home, download=download, progress=progress) for f in s.files}
     try:
         with _status.parsing(name, s.files):
@@ -172,6 +180,8 @@ def card(name: str, data_home: str | os.PathLike | None = None, *, build: bool =
     >>> card("toy-blobs")["n_samples"]
     200
     """
+    from olearn.datasets import _cache
+
     s = spec(name)
     head = {"name": name, "kind": s.kind, "files": list(s.files)}
     if not s.files:
@@ -194,6 +204,8 @@ def fetch(
 
     Embedded datasets need none (returns ``[]``).  ``python -m olearn datasets fetch NAME``.
     """
+    from olearn.datasets._download import ensure_file
+
     s = spec(name)
     return [ensure_file(f, data_home, download=True, progress=progress) for f in s.files]
 
@@ -201,6 +213,8 @@ def fetch(
 def _cache_file(s: DatasetSpec, opts: dict, home: Path, create: bool = True) -> Path | None:
     """The cache file of ``s`` with ``opts``, or None (with a warning) when no cache folder
     can be made (read-only, a file in the way): loading then works without a cache."""
+    from olearn.datasets import _cache
+
     try:
         folder = _paths.cache_dir(home, create=create)
     except OSError as exc:
@@ -220,14 +234,22 @@ def _sources(s: DatasetSpec, home: Path) -> dict[str, str]:
 
 
 def _meta(ds: Dataset) -> dict:
-    return {k: v for k, v in ds.meta.items() if k not in _cache.ARRAY_META}
+    from olearn.datasets._base import ARRAY_META
+
+    return {k: v for k, v in ds.meta.items() if k not in ARRAY_META}
+
+
+# imported on first use: ``import olearn.datasets`` (listing names, reading a card, the
+# CLI's parser) loads neither numpy nor scipy, nor scikit-learn's svmlight reader (uploads)
+_LAZY = {
+    "Dataset": "olearn.datasets._base",
+    "check_options": "olearn.datasets._options",
+    "read_upload": "olearn.datasets.upload",
+}
 
 
 def __getattr__(attr: str):
-    """``read_upload`` is imported on first use (it pulls in scikit-learn's svmlight reader,
-    which listing names or reading a card does not need)."""
-    if attr == "read_upload":
-        from olearn.datasets.upload import read_upload
-
-        return read_upload
+    """The names of :data:`_LAZY`, imported on first use."""
+    if attr in _LAZY:
+        return getattr(importlib.import_module(_LAZY[attr]), attr)
     raise AttributeError(f"module {__name__!r} has no attribute {attr!r}")

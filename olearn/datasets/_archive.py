@@ -41,7 +41,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
-from olearn.datasets._base import ArchiveCorrupt
+from olearn.datasets._errors import ArchiveCorrupt
 from olearn.datasets._urls import URLS
 
 CHUNK_BYTES = 1 << 20

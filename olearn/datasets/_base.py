@@ -1,4 +1,5 @@
-"""The :class:`Dataset` container, its card (``meta``) and the data-layer exceptions.
+"""The :class:`Dataset` container and its card (``meta``); the data layer's exceptions live in
+:mod:`olearn.datasets._errors` (re-exported here).
 
 A card is a plain dict.  Its static part (title, source, url, licence, notes, the seed
 paper's sizes...) is written by each loader; its statistics (sizes, class counts, nnz) are
@@ -8,11 +9,17 @@ card of a fresh parse.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.sparse as sp
+
+from olearn.datasets._errors import ArchiveCorrupt as ArchiveCorrupt  # re-exported
+from olearn.datasets._errors import DatasetUnavailable as DatasetUnavailable
+
+if TYPE_CHECKING:
+    import scipy.sparse as sp
 
 REQUIRED_CARD_KEYS = ("title", "source", "url", "licence", "notes")
 STATISTICS_KEYS = frozenset(
@@ -30,19 +37,6 @@ STATISTICS_KEYS = frozenset(
     }
 )  # computed by :func:`statistics`, never stored
 ARRAY_META = ("feature_names", "members", "test_members")  # card entries held as str arrays
-
-
-class DatasetUnavailable(OSError, ValueError):
-    """A dataset file is not in the data folder and cannot be downloaded or verified.
-
-    Subclasses both :class:`OSError` and :class:`ValueError` (like
-    :class:`io.UnsupportedOperation`), so either ``except`` catches it.
-    """
-
-
-class ArchiveCorrupt(DatasetUnavailable):
-    """An archive in the data folder is damaged (bad CRC, truncated, invalid tar header,
-    wrong checksum, empty).  The message names the file and how to replace it."""
 
 
 @dataclass(frozen=True, repr=False)
@@ -73,10 +67,23 @@ class Dataset:
 
     def __repr__(self) -> str:
         n, d = self.X.shape
-        kind = "csr" if sp.issparse(self.X) else "dense"
+        kind = "csr" if issparse(self.X) else "dense"
         test = "" if self.X_test is None else f", n_test={self.X_test.shape[0]}"
         k = self.meta.get("n_classes")
         return f"Dataset({self.name!r}, n_samples={n}, n_features={d}, n_classes={k}{test}, {kind})"
+
+
+def issparse(X: object) -> bool:
+    """``scipy.sparse.issparse(X)``, without importing scipy for dense data: no
+    sparse matrix exists before :mod:`scipy.sparse` is imported, so until then X is not one
+    (the toys and digits, ``olearn list``, never import it).
+
+    >>> import scipy.sparse
+    >>> issparse(np.eye(2)), issparse(scipy.sparse.eye(2, format="csr"))
+    (False, True)
+    """
+    sparse = sys.modules.get("scipy.sparse")
+    return sparse is not None and sparse.issparse(X)
 
 
 def _py(label: Any) -> int | str | float:
@@ -95,7 +102,7 @@ def class_counts(y: np.ndarray) -> dict:
 
 
 def _nnz(X) -> int:
-    return int(X.nnz) if sp.issparse(X) else int(np.count_nonzero(X))
+    return int(X.nnz) if issparse(X) else int(np.count_nonzero(X))
 
 
 def statistics(X, y, X_test=None, y_test=None) -> dict:
@@ -141,7 +148,9 @@ def make_dataset(name: str, X, y, card: dict, X_test=None, y_test=None) -> Datas
 
 
 def _as_matrix(X):
-    if sp.issparse(X):
+    if issparse(X):
+        import scipy.sparse as sp
+
         X = sp.csr_matrix(X, dtype=np.float64)
         X.sum_duplicates()  # canonical CSR: sorted indices, no duplicates
         return X

@@ -24,11 +24,10 @@ import zlib
 from pathlib import Path
 
 import numpy as np
-import scipy.sparse as sp
 
 from olearn._io import atomic_write
 from olearn.citations import cited
-from olearn.datasets._base import ARRAY_META, STATISTICS_KEYS, Dataset, make_dataset
+from olearn.datasets._base import ARRAY_META, STATISTICS_KEYS, Dataset, issparse, make_dataset
 
 
 def cache_key(name: str, parser_version: int, options: dict) -> str:
@@ -164,7 +163,7 @@ def card_from_json(text: str) -> dict:
 
 
 def _matrix_arrays(prefix: str, X) -> dict:
-    if sp.issparse(X):
+    if issparse(X):
         return {
             f"{prefix}_data": X.data,
             f"{prefix}_indices": X.indices,
@@ -177,6 +176,8 @@ def _matrix_arrays(prefix: str, X) -> dict:
 def _matrix_from(f, prefix: str):
     if prefix in f:
         return f[prefix]
+    import scipy.sparse as sp  # only a sparse matrix needs it: a dense card reads without
+
     shape = tuple(int(s) for s in f[f"{prefix}_shape"])
     triplet = (f[f"{prefix}_data"], f[f"{prefix}_indices"], f[f"{prefix}_indptr"])
     X = sp.csr_matrix(triplet, shape=shape)

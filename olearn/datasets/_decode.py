@@ -49,6 +49,9 @@ DELIMITERS = ("\t", ";", ",", "|")  # sniffing order
 DELIMITER_NAMES = {"\t": "tab", ";": "semicolon", ",": "comma", "|": "pipe"}
 COMMENT = "#"
 CHUNK_BYTES = 1 << 20
+# An upload's largest size, as sent and once decompressed: read_upload's default and, from
+# here (no numpy to import for one number), the app server's upload limit (olearn app)
+MAX_BYTES = 50 * 1024 * 1024
 
 _BOMS = (  # longest first: the UTF-32 LE mark begins with the UTF-16 LE one
     (codecs.BOM_UTF32_LE, "utf-32-le"),

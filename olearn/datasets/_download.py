@@ -20,11 +20,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
-from tqdm.auto import tqdm
-
 from olearn._io import atomic_path
 from olearn.datasets import _archive
-from olearn.datasets._base import DatasetUnavailable
+from olearn.datasets._errors import DatasetUnavailable
 from olearn.datasets._paths import _data_home, data_home_origin, is_writable_dir
 from olearn.datasets._urls import URLS
 
@@ -134,6 +132,8 @@ def download_file(url: str, dest: Path, *, progress: bool = True) -> Path:
 
 
 def _stream(url: str, out, label: str, progress: bool) -> None:
+    from tqdm.auto import tqdm  # here: importing the data layer need not load tqdm (asyncio)
+
     with urllib.request.urlopen(url, timeout=TIMEOUT_SECONDS) as response:
         length = response.headers.get("Content-Length")
         total = int(length) if length and length.isdigit() else None

@@ -28,14 +28,17 @@ is empty once the header is stripped, one empty Reuters item) are left out.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import scipy.sparse as sp
 
 from olearn.citations import cite
 from olearn.datasets import livedoor, newsgroups, reuters
 from olearn.datasets._base import Dataset, make_dataset
 from olearn.datasets._text import japanese_char_ngrams, stratified_split, strip_newsgroup_header
+
+if TYPE_CHECKING:  # imported when the sets are built: their cards (olearn list) need no scipy
+    import scipy.sparse as sp
 
 N_FEATURES = 2**20
 TECH_GROUPS = ("comp.", "sci.", "misc.forsale")  # 20news group prefixes labelled +1
@@ -116,6 +119,8 @@ def _pool(name: str, paths: dict[str, Path], positive_topic: str):
     else:
         labels.append(np.zeros(len(ldcc.names), dtype=bool))
     sources.append(np.full(len(ldcc.names), "livedoor"))
+    import scipy.sparse as sp
+
     X = sp.vstack(blocks, format="csr")
     y = np.where(np.concatenate(labels), 1, -1).astype(np.int64)
     keep = X.getnnz(axis=1) > 0  # documents without a single token (empty posts) are dropped
@@ -168,7 +173,7 @@ def build_hashed(
 
 def static_card(name: str) -> dict:
     """The card fields known without the archives."""
-    from olearn.datasets._download import URLS
+    from olearn.datasets._urls import URLS  # the same dict, without the network stack
 
     corpora = {newsgroups.ARCHIVE: newsgroups, reuters.ARCHIVE: reuters, livedoor.ARCHIVE: livedoor}
     files = FILES[name]

@@ -187,7 +187,7 @@ def build_pair(
 
 def static_card(pair: str) -> dict:
     """The card fields known without the archive."""
-    from olearn.datasets._download import URLS
+    from olearn.datasets._urls import URLS  # the same dict, without the network stack
 
     spec = PAIRS[pair]
     corpus = {"ldcc": livedoor, "20news": newsgroups, "reuters": reuters}[spec.corpus]

@@ -256,7 +256,7 @@ def build_reuters20(
 
 def static_card() -> dict:
     """The card fields known without the archive."""
-    from olearn.datasets._download import URLS
+    from olearn.datasets._urls import URLS  # the same dict, without the network stack
 
     return {
         "title": f"Reuters-21578, 20 single-topic classes ({cite('000')}, Table 3)",

@@ -61,13 +61,13 @@ import scipy.sparse as sp
 from olearn.datasets._base import Dataset, make_dataset
 from olearn.datasets._decode import (
     DELIMITER_NAMES,
+    MAX_BYTES,
     csv_lines,
     data_lines,
     open_upload,
     sniff_delimiter,
 )
 
-MAX_BYTES = 50 * 1024 * 1024
 MAX_CLASSES = 1000
 MAX_FEATURES = 2**24
 MIN_ROWS = 10
@@ -201,8 +201,8 @@ def _parse_svmlight(raw: bytes, filename: str, max_classes: int):
             f"{filename} has no data lines (only comments or blank lines); LIBSVM/svmlight "
             "expects 'label index:value ...' per line"
         )
-    # imported here: the module's MAX_BYTES is read by `olearn app` (its Streamlit settings),
-    # which then need not import scikit-learn (1.4-2 s on 2 cores) for one number
+    # imported here: the Compare page imports this module for MAX_BYTES and a CSV upload
+    # reads without it; neither need import scikit-learn (1.4-2 s on 2 cores)
     from sklearn.datasets import load_svmlight_file
 
     try:

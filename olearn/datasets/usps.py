@@ -69,7 +69,7 @@ def build_usps(paths: dict[str, Path]) -> Dataset:
 
 def static_card() -> dict:
     """The card fields known without the archive."""
-    from olearn.datasets._download import URLS
+    from olearn.datasets._urls import URLS  # the same dict, without the network stack
 
     return {
         "title": "USPS handwritten digits (16x16, LIBSVM format)",

@@ -16,11 +16,9 @@ learners' step cap, so they get their own grid.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field, replace
 from typing import Any
-
-from sklearn.linear_model import LogisticRegression
-from sklearn.svm import LinearSVC
 
 from olearn import registry
 
@@ -39,11 +37,16 @@ SVM_IMPLEMENTATIONS = ("auto", "liblinear", "olearn")
 
 @dataclass(frozen=True)
 class BaselineSpec:
-    """A batch reference learner (same surface as ``AlgorithmSpec`` where the protocol looks)."""
+    """A batch reference learner (same surface as ``AlgorithmSpec`` where the protocol looks).
+
+    ``estimator`` names the class as ``"module:Class"``, imported on first use
+    (:attr:`estimator_class`), so listing the baselines (``olearn list``) costs no
+    scikit-learn import.
+    """
 
     name: str
     key: str
-    estimator: type
+    estimator: str
     reference: str
     params: dict[str, Any] = field(default_factory=dict)
     defaults: dict[str, Any] = field(default_factory=dict)
@@ -52,16 +55,22 @@ class BaselineSpec:
     family: str = "batch"
     seed: str = "000"
 
+    @property
+    def estimator_class(self) -> type:
+        """The estimator's class (imported now)."""
+        module, _, name = self.estimator.partition(":")
+        return getattr(importlib.import_module(module), name)
+
     def make(self, **overrides):
         """A fresh estimator with the fixed params, the defaults and ``overrides``."""
-        return self.estimator(**{**self.params, **self.defaults, **overrides})
+        return self.estimator_class(**{**self.params, **self.defaults, **overrides})
 
 
 BASELINES: dict[str, BaselineSpec] = {
     "maxent": BaselineSpec(
         "Maxent",
         "maxent",
-        LogisticRegression,
+        "sklearn.linear_model:LogisticRegression",
         "Berger, Della Pietra, Della Pietra. A maximum entropy approach to natural language "
         "processing. Computational Linguistics 22(1), 1996",
         params={"solver": "lbfgs", "max_iter": 1000, "tol": 1e-4},
@@ -71,7 +80,7 @@ BASELINES: dict[str, BaselineSpec] = {
     "svm": BaselineSpec(
         "SVM",
         "svm",
-        LinearSVC,
+        "sklearn.svm:LinearSVC",
         "Crammer, Singer. On the algorithmic implementation of multiclass kernel-based "
         "vector machines. JMLR 2, 2001 (LIBLINEAR: Fan et al., JMLR 9, 2008)",
         params={"multi_class": "crammer_singer", **SVM_SOLVER},
@@ -119,7 +128,7 @@ def _learner(key: str, *, svm: str = "auto"):
     --------
     >>> learner("SPA-II").key, learner("maxent").name
     ('spa2', 'Maxent')
-    >>> learner("svm", svm="liblinear").estimator.__name__
+    >>> learner("svm", svm="liblinear").estimator_class.__name__
     'LinearSVC'
     """
     lowered = key.lower()
@@ -128,7 +137,7 @@ def _learner(key: str, *, svm: str = "auto"):
         return BaselineSpec(
             "SVM",
             "svm",
-            spec.estimator_class,
+            f"olearn.estimators:{spec.estimator}",
             spec.reference,
             params=dict(spec.fixed),
             defaults=dict(spec.defaults),

@@ -3,7 +3,8 @@
 A reproduction is a module with ``ID``, ``TITLE``, ``SEED`` and
 ``run(*, quick=False, jobs=1, progress=None, **options) -> ReproResult``.  ``progress``, when
 given, is called as ``progress(done, total, message)`` (the CLI turns it into tqdm, the app
-into a progress bar).  Modules are imported only when run, so listing IDs is cheap.
+into a progress bar).  Modules are imported only when run, so listing IDs is cheap (no
+pandas, no scikit-learn: ``olearn list``).
 """
 
 from __future__ import annotations
@@ -11,9 +12,10 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import pandas as pd
+if TYPE_CHECKING:  # a result's tables are DataFrames; the table of IDs needs no pandas
+    import pandas as pd
 
 Progress = Callable[[int, int, str], None]
 

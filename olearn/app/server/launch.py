@@ -26,7 +26,7 @@ import subprocess
 import sys
 from collections.abc import Sequence
 
-from olearn.datasets.upload import MAX_BYTES
+from olearn.datasets._decode import MAX_BYTES
 
 MIB = 1024 * 1024  # Streamlit's "megabytes" (server.maxUploadSize) are MiB
 
