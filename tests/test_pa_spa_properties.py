@@ -1,7 +1,7 @@
 """Hypothesis properties of the PA / SPA steps (each follows from the stated problem)."""
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -35,6 +35,7 @@ def test_hard_spa_leaves_every_wrong_class_a_margin_of_one(state):
 
 @settings(max_examples=300, deadline=None)
 @given(states(), st.sampled_from([None, "I", "II"]))
+@example((np.zeros((7, 3)), np.full(3, 1 / 128), 0, 1.0), "I")  # a sum 3.6e-12 over C
 def test_spa_taus_nonnegative_and_only_y_and_support_move(state, variant):
     W, x, y, C = state
     W1, t = spa_step(W, x, y, variant, C)
@@ -42,7 +43,13 @@ def test_spa_taus_nonnegative_and_only_y_and_support_move(state, variant):
     moved = {u for u in range(W.shape[0]) if not np.array_equal(W1[u], W[u])}
     assert moved <= {y} | set(t.support)
     if variant == "I":
-        assert t.tau_sum <= C * (1 + 1e-12) + 1e-12
+        # sum tau = C exactly when the cap binds; each tau_u = Q_u - theta is rounded at
+        # Q_u's scale (Q_u = loss_u / ||x||^2 reaches 5e3 for x = (1/128, 1/128, 1/128) and
+        # C = 1: a sum 3.6e-12 over C, found by hypothesis), so the slack is K ulps of max Q
+        sq = x @ x
+        q = (1.0 - (W[y] @ x - W @ x)) / sq if sq > 0 else np.zeros(1)
+        slack = 4 * W.shape[0] * np.finfo(float).eps * max(1.0, float(np.max(q)))
+        assert t.tau_sum <= C * (1 + 1e-12) + slack
 
 
 @settings(max_examples=300, deadline=None)
