@@ -229,16 +229,6 @@ def dataset_results(source: str, chosen: dict) -> None:
         )
         table = table.copy()
         table.insert(table.columns.get_loc("paper %") + 1, tr("cmp.caveat"), items)
-    # what ran, in one visible line (the protocol's full text stays in the expander below)
-    st.caption(
-        tr(
-            "cmp.ran",
-            folds=folds,
-            epochs=epochs,
-            scale=tr(f"cmp.scale.{scale}"),
-            intercept=tr("cmp.intercept.on" if chosen["intercept"] else "cmp.intercept.off"),
-        )
-    )
     if projector():  # the errors' figure first, the table beside it
         figure, beside = st.columns([3, 2], gap="medium")
         with figure, stage_box("cmp"):
@@ -246,6 +236,16 @@ def dataset_results(source: str, chosen: dict) -> None:
     else:
         beside = st.container()
     with beside:
+        # what ran, in one visible line (the protocol's full text stays in the expander below)
+        st.caption(
+            tr(
+                "cmp.ran",
+                folds=folds,
+                epochs=epochs,
+                scale=tr(f"cmp.scale.{scale}"),
+                intercept=tr("cmp.intercept.on" if chosen["intercept"] else "cmp.intercept.off"),
+            )
+        )
         shown = display_table(table, L)
         st.table(shown.style.format(table_formats(L), na_rep="", subset=[
             c for c in table_formats(L) if c in shown

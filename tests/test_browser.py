@@ -262,7 +262,9 @@ def test_language_switch_keeps_every_widget(server, projector):
     assert english.startswith("4.")
     box = main.locator("[data-testid='stSelectbox'] input").first
     assert box.input_value() == t("spa.scenario.three-rivals", "en")
-    pg.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").click()
+    pg.locator("[data-testid='stSidebar'] [data-testid='stSelectbox']").filter(
+        has_text=t("lang.label", "en")
+    ).click()  # (the sidebar's other box is the theme's)
     pg.get_by_text("日本語").click()
     pg.wait_for_function(f"() => /[\u3040-\u30ff]/.test({shown_h4}.innerText)")
     settle(pg, min_wait=0.5)

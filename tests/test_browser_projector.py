@@ -53,7 +53,7 @@ PAGES = {
     "sgd": ("sgd?present=1", [".st-key-sgd-obj", ".st-key-sgd-f1"]),
     "compare": (
         "compare?data=digits&algos=perceptron,pa1,spa1&folds=2&epochs=1&max=300&run=1&present=1",
-        [".st-key-cmp-err", ".st-key-cmp-run", "[data-testid=stDataFrame]"],
+        [".st-key-cmp-err", ".st-key-cmp-run", "[data-testid=stTable]"],
     ),
     "reproduce": (
         "reproduce?id=ono-sgd-figure1&mode=quick&present=1",
