@@ -18,12 +18,18 @@ from tests import leftovers
 pytestmark = pytest.mark.skipif(not Path("/proc").is_dir(), reason="reads /proc")
 
 
-def test_a_process_started_on_a_file_in_the_runs_folder_is_the_suites(tmp_path):
+def _run_folder(tmp_path: Path) -> tuple[Path, Path]:
+    """A run's temporary folder and the snapshot that names it (as .ci/run's)."""
     run = tmp_path / "run"
     run.mkdir()
     state = tmp_path / "state.json"
     leftovers.snapshot(state)
     state.write_text(json.dumps({**json.loads(state.read_text()), "tmpdir": str(run)}))
+    return run, state
+
+
+def test_a_process_started_on_a_file_in_the_runs_folder_is_the_suites(tmp_path):
+    run, state = _run_folder(tmp_path)
     conf = run / "nginx.conf"
     conf.write_text("")
     proc = subprocess.Popen(  # no mark in its environment, the folder's file on its command line
@@ -46,11 +52,7 @@ def test_a_process_started_on_a_file_in_the_runs_folder_is_the_suites(tmp_path):
 
 
 def test_a_process_that_names_no_path_of_the_folder_is_not(tmp_path):
-    run = tmp_path / "run"
-    run.mkdir()
-    state = tmp_path / "state.json"
-    leftovers.snapshot(state)
-    state.write_text(json.dumps({**json.loads(state.read_text()), "tmpdir": str(run)}))
+    run, state = _run_folder(tmp_path)
     # a sibling folder whose name starts like the run's is another folder
     proc = subprocess.Popen(
         ["/bin/sh", "-c", "sleep 60", "sh", f"{run}-other/x"],

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from olearn.teaching.stream import learner_verdicts
 from olearn.teaching.strings import num
 from olearn.teaching.strings import t as tt
 
@@ -82,11 +83,7 @@ def stream_questions(run, lang: str = "en") -> tuple[list[str], list[str]]:
         questions.append(
             tt("predict.play.q", lang, t=t, n=run.n, x1=num(x[0], 3), x2=num(x[1], 3), c=c)
         )
-        verdicts = []
-        for k, name in zip(run.keys, run.names):
-            p = int(run.predicted[k][t])
-            key = "predict.play.right" if p == c else "predict.play.wrong"
-            verdicts.append(tt(key, lang, name=name, p=p))
+        verdicts = learner_verdicts(run, t, lang, "predict.play")
         answers.append(
             tt(
                 "predict.play.a",

@@ -287,6 +287,17 @@ def _test_errors(W: np.ndarray, F_test: np.ndarray, y_test: np.ndarray) -> np.nd
     return out
 
 
+def learner_verdicts(run: StreamRun, t: int, lang: str, prefix: str) -> list[str]:
+    """Each learner's prediction of example ``t`` against its label, in the strings
+    ``<prefix>.right`` / ``<prefix>.wrong`` (the step notes', the predict mode's answers)."""
+    c = int(run.y[t])
+    out = []
+    for k, name in zip(run.keys, run.names):
+        p = int(run.predicted[k][t])
+        out.append(tt(f"{prefix}.right" if p == c else f"{prefix}.wrong", lang, name=name, p=p))
+    return out
+
+
 def step_notes(run: StreamRun, lang: str = "en") -> list[str]:
     """For every t = 0..n, one line on what happens next: example t's point and class, and
     per learner whether its prediction is right (a passive step for a perceptron) or wrong
@@ -305,11 +316,7 @@ def step_notes(run: StreamRun, lang: str = "en") -> list[str]:
             notes.append(tt("play.note.end", lang, t=t, n=run.n, counts=counts))
             continue
         x, c = run.X[t], int(run.y[t])
-        verdicts = []
-        for k, name in zip(run.keys, run.names):
-            p = int(run.predicted[k][t])
-            key = "play.note.right" if p == c else "play.note.wrong"
-            verdicts.append(tt(key, lang, name=name, p=p))
+        verdicts = learner_verdicts(run, t, lang, "play.note")
         notes.append(
             tt(
                 "play.note.next",
