@@ -57,6 +57,15 @@ def _descendants() -> list[str]:
     return found
 
 
+def pytest_make_parametrize_id(config, val, argname):
+    """A bytes parameter is named by its length: a gzip or ZIP file made at collection
+    carries the time in its header, so its default id (its bytes) differed between two
+    pytest-xdist workers that collected a second apart, and xdist refused the run."""
+    if isinstance(val, (bytes, bytearray)):
+        return f"{len(val)}bytes"
+    return None
+
+
 # -- the fast tier: ``python -m pytest -m fast`` (README, "Tests") ---------------------------
 # The exactness of every rule and kernel (the kernel_equality marker: every numba kernel against
 # its readable rule; and these files: closed forms against generic QP/optimisers, the rules'
