@@ -52,14 +52,7 @@ def _marked(mark: str) -> set[int]:
 
 def _children(pid: int) -> list[str]:
     """Command lines of the live descendants of ``pid`` (one pass over /proc)."""
-    parent = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-            except OSError:
-                continue
-            parent[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    parent = leftovers._parents()
     found, frontier = [], {pid}
     while frontier:
         frontier = {child for child, up in parent.items() if up in frontier}
