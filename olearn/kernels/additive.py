@@ -69,7 +69,15 @@ RULE_TYPES = typed_by_code(AdditiveRule, ADDITIVE_NAMES)
 def kernel_rule(code: int, C: float, n_classes: int) -> AdditiveRule:
     """The rule of kernel ``code`` with slack price ``C`` for ``n_classes`` classes."""
     space = sort_space(n_classes) if code in (SPA, SPA1, SPA2) else None
+    if space is None:
+        return _rule(int(code), float(C))
     return RULE_TYPES[code](int(code), float(C), space)
+
+
+@functools.lru_cache(maxsize=256)
+def _rule(code: int, C: float) -> AdditiveRule:
+    """A rule without workspace, made once (River's ``learn_one`` asks for it per sample)."""
+    return RULE_TYPES[code](code, C, None)
 
 
 @functools.cache

@@ -155,8 +155,10 @@ class CWRule(NamedTuple):
 RULE_TYPES = typed_by_code(CWRule, {code: name for name, code in _RULES.items()})
 
 
+@functools.lru_cache(maxsize=256)
 def kernel_rule(rule: tuple) -> CWRule:
-    """``(code, phi, r, C, lam, diag_form)`` as a :class:`CWRule` of its code's type."""
+    """``(code, phi, r, C, lam, diag_form)`` as a :class:`CWRule` of its code's type (made
+    once: River's ``learn_one`` asks for it per sample)."""
     code, phi, r, C, lam, diag_form = rule
     return RULE_TYPES[code](int(code), float(phi), float(r), float(C), float(lam), int(diag_form))
 
