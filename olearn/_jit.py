@@ -16,17 +16,30 @@ a cache-less twin (``numba.njit(py_func)``) whose result is added to the origina
 (``Dispatcher.add_overload``), so jitted callers, which hold the original, use it too.  From
 the first failure on, every ``@jit`` function of the process compiles without its cache.
 
+Every ``@jit`` function is inlined into the jitted functions that call it (numba's
+``inline="always"``, at numba's IR level): a kernel then compiles as one function, instead of
+each callee being compiled, optimised and linked on its own, which took most of the first
+``fit``'s seconds.  Called from Python, a function compiles (and is cached) as usual.
+
+A compile still running after :data:`SLOW_COMPILE` seconds says so on stderr, in one line:
+what is compiled (a kernel's rule type names its rule: ``rule_name``), that it takes a few
+seconds, and where the result is cached.  A cache load takes milliseconds and says nothing;
+each message is said once per process, and :func:`quiet` silences it (the warm-up, which
+compiles everything and says so itself).
+
 Only numba's public interface is used: ``numba.njit``, a dispatcher's ``compile``,
-``add_overload``, ``overloads`` and ``py_func``.  ``NUMBA_CACHE_DIR`` chooses the cache folder,
-as numba documents; ``NUMBA_DISABLE_JIT=1`` gives the plain Python functions.
+``add_overload``, ``overloads``, ``py_func`` and ``stats``.  ``NUMBA_CACHE_DIR`` chooses the
+cache folder, as numba documents; ``NUMBA_DISABLE_JIT=1`` gives the plain Python functions.
 """
 
 from __future__ import annotations
 
+import contextlib
 import pickle
+import sys
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import numba
 
@@ -47,6 +60,11 @@ class NumbaCacheWarning(RuntimeWarning):
 
 _state = {"broken": False, "warned": False}
 _lock = threading.Lock()
+
+# A compile still running after this many seconds says so on stderr (module docstring).
+SLOW_COMPILE = 1.0
+_compiling = threading.local()  # this thread's compile in progress, or quiet()
+_said: set[str] = set()  # the messages said in this process
 
 
 def _give_up_cache(reason: str) -> None:
@@ -80,7 +98,7 @@ def jit(fn: Callable) -> Callable:
     """
     if not _state["broken"]:
         try:
-            dispatcher = numba.njit(cache=True)(fn)
+            dispatcher = numba.njit(cache=True, inline="always")(fn)
         except RuntimeError as exc:  # "cannot cache function ...: no locator available ..."
             _give_up_cache(_one_line(exc))
             dispatcher = numba.njit(fn)
@@ -108,6 +126,19 @@ def _guard(dispatcher) -> None:
         return entry_point
 
     def compile(sig):
+        if getattr(_compiling, "active", False):  # nested, or quiet(): the outer one speaks
+            return guarded_compile(sig)
+        _compiling.active = True
+        timer = threading.Timer(SLOW_COMPILE, lambda: _say(_compiling_message(dispatcher, sig)))
+        timer.daemon = True
+        timer.start()
+        try:
+            return guarded_compile(sig)
+        finally:
+            timer.cancel()
+            _compiling.active = False
+
+    def guarded_compile(sig):
         if _state["broken"]:
             return uncached_compile(sig)
         before = set(dispatcher.overloads)
@@ -121,3 +152,37 @@ def _guard(dispatcher) -> None:
             return uncached_compile(sig)
 
     dispatcher.compile = compile
+
+
+def _compiling_message(dispatcher, sig) -> str:
+    """``olearn: compiling the SPA-II kernel ...``: what, about how long, where it is cached."""
+    what = f"{dispatcher.py_func.__module__}.{dispatcher.py_func.__name__}"
+    args = getattr(sig, "args", sig)  # argument types (a tuple, or a numba signature's)
+    for arg in args if isinstance(args, tuple) else ():  # a kernel's rule type names its rule
+        name = getattr(getattr(arg, "instance_class", None), "rule_name", None)
+        if name:
+            what = f"the {name} kernel"
+    where = "not cached: numba's cache cannot be used"
+    cached = getattr(dispatcher.stats, "cache_path", None)
+    if cached and not _state["broken"]:
+        where = f"cached in {cached}"
+    return f"olearn: compiling {what} for this kind of input, once (a few seconds; {where})"
+
+
+def _say(message: str) -> None:
+    with _lock:
+        if message in _said:
+            return
+        _said.add(message)
+    print(message, file=sys.stderr, flush=True)
+
+
+@contextlib.contextmanager
+def quiet() -> Iterator[None]:
+    """No compile message from this thread inside the block."""
+    before = getattr(_compiling, "active", False)
+    _compiling.active = True
+    try:
+        yield
+    finally:
+        _compiling.active = before

@@ -1,9 +1,10 @@
-"""Compile olearn's numba kernels ahead of their first use: ``olearn warmup``, the commands
-about to fit (:func:`warm_announced`), and the app server's background preparation
-(:mod:`olearn.app.server.background`, which runs :func:`warm` between page draws).
+"""Compile olearn's numba kernels ahead of their first use: ``olearn warmup`` and the app
+server's background preparation (:mod:`olearn.app.server.background`, which runs :func:`warm`
+between page draws).  Elsewhere a fit compiles what it runs, its own rule's kernel, and says
+so on stderr when that takes more than a second (:mod:`olearn._jit`).
 
 A fresh install has an empty numba cache, so the first ``fit`` of each family, and the first
-visit of each app page, compiles its kernels (10-16 s in all, silently).  :func:`warm` calls
+visit of each app page, compiles its kernels.  :func:`warm` calls
 every jitted function with the argument types the estimators and the pages give it, on tiny
 problems (:func:`problem`): numba compiles each signature once and saves it in its on-disk
 cache (:mod:`olearn._jit`; ``NUMBA_CACHE_DIR`` chooses the folder), so every later process
@@ -24,7 +25,6 @@ while a page is being drawn) is its caller's business, through :func:`warm`'s ``
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Callable, Iterable
 
@@ -107,6 +107,8 @@ def warm(
     >>> warm(only=["rule perceptron"]) >= 0.0
     True
     """
+    from olearn._jit import quiet
+
     todo = parts(only)
     start = time.perf_counter()
     for i, (name, compile_) in enumerate(todo):
@@ -114,14 +116,15 @@ def warm(
             progress(name, i, len(todo))
         if pause is not None:
             pause()
-        compile_()
+        with quiet():  # the kernels' own compile messages: the warm-up says what it does
+            compile_()
     if progress is not None:
         progress("done", len(todo), len(todo))
     return time.perf_counter() - start
 
 
 def enabled() -> bool:
-    """Is a warm-up wanted (the app server's background one, a command's announced one)?
+    """Is a warm-up wanted (the app server's background one)?
     Not when numba is off (``NUMBA_DISABLE_JIT=1``: nothing to compile) nor when
     ``OLEARN_WARMUP=0`` (the test suite, whose every AppTest would otherwise start a warm-up
     in the test process)."""
@@ -130,18 +133,3 @@ def enabled() -> bool:
     import numba
 
     return not numba.config.DISABLE_JIT
-
-
-def warm_announced(say: Callable[[str], None], only: Iterable[str] | None = None) -> None:
-    """:func:`warm` (``only`` those parts) for a command about to fit: ``say(MESSAGE)`` if it
-    is still compiling after half a second (a cached warm-up loads in less, and says nothing).
-    A failure is left to the fits themselves, which compile what they need."""
-    timer = threading.Timer(0.5, say, args=(MESSAGE,))
-    timer.daemon = True
-    timer.start()
-    try:
-        warm(only=only)
-    except Exception:  # noqa: BLE001 - an optimisation: the fits compile instead
-        pass
-    finally:
-        timer.cancel()

@@ -335,15 +335,6 @@ def _cmd_reproduce(args) -> int:
         # connect once, before the work: no scheduler or no worker is an error in seconds
         timeout = args.scheduler_timeout or SCHEDULER_TIMEOUT
         client = options["scheduler"] = connect(args.scheduler, timeout)
-    if args.show_progress:  # compile (or load) the kernels first, saying so if it takes time
-        from olearn._warmup import enabled, warm_announced
-
-        if enabled():
-            keys = args.algorithms or [""]  # "" matches every part: all the estimators
-            warm_announced(
-                lambda m: print(f"olearn: {m}...", file=sys.stderr, flush=True),
-                only=[f"fit {k}" for k in keys],
-            )
     bar = _Bar(args.show_progress)
     try:
         with _parse_messages(args.show_progress):

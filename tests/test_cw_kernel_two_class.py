@@ -14,7 +14,7 @@ import scipy.sparse as sp
 
 from olearn import registry
 from olearn.core.cw import CWState
-from olearn.kernels.cw import _mirrored_diagonal_pass, cw_epoch
+from olearn.kernels.cw import _mirrored_diagonal_pass, cw_epoch, kernel_rule
 from olearn.kernels.sparse import csr_rows, row_nnz
 
 # the registry's confidence-weighted rules, and CW's variance form: "key" or "key:form"
@@ -97,7 +97,7 @@ def test_fast_path_equals_general_loop(rule, form, seed):
         order,
         W2,
         S2,
-        learner(rule, form)[1],
+        kernel_rule(learner(rule, form)[1]),
         a2,
         b2,
         m2,

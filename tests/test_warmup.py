@@ -3,9 +3,10 @@ cold start).
 
 The compiled code is numba's business; what is ours: the command fills an empty numba cache
 (so a later process loads instead of compiling) and says what it is doing, :func:`warm` runs
-each part once and pauses where its caller asks, a command says "preparing kernels" only when
-compiling takes time, and the warm-up can be switched off.  The app server's background
-preparation, which runs it between page draws: tests/test_server_background.py.
+each part once and pauses where its caller asks, and the warm-up can be switched off.  Outside
+a warm-up, a compile that takes time says so itself: tests/test_first_fit.py.  The app
+server's background preparation, which runs it between page draws:
+tests/test_server_background.py.
 """
 
 from __future__ import annotations
@@ -117,15 +118,3 @@ def test_warmup_can_be_switched_off(monkeypatch, env, expected):
         monkeypatch.delenv("OLEARN_WARMUP", raising=False)
         expected = False
     assert _warmup.enabled() is expected
-
-
-@pytest.mark.parametrize(("seconds", "said"), [(0.0, []), (1.5, [_warmup.MESSAGE])])
-def test_a_command_says_preparing_kernels_only_when_compiling_takes_time(
-    monkeypatch, seconds, said
-):
-    import time
-
-    monkeypatch.setattr(_warmup, "warm", lambda only=None: time.sleep(seconds))
-    messages = []
-    _warmup.warm_announced(messages.append)
-    assert messages == said

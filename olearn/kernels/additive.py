@@ -1,8 +1,14 @@
 """One epoch of any additive multiclass rule (Perceptron, PA family, SPA family) over CSR.
 
-Every such rule updates ``w_u += coef_u x`` for a few classes; :func:`rule_coefficients`
-picks the per-step rule by its integer code (:mod:`olearn.kernels.codes`).  The intercept, if
+Every such rule updates ``w_u += coef_u x`` for a few classes; :func:`rule_step` fills the
+coefficients of the rule's integer code (:mod:`olearn.kernels.codes`).  The intercept, if
 any, is already a column of the rows (``kernels.sparse.csr_rows``).
+
+What is compiled: :func:`additive_epoch` is Python, and picks the compiled pass (the
+two-class one only for two classes) and the rule, whose code is fixed by its type
+(:class:`AdditiveRule`): numba compiles a pass once per argument type, with the code a
+constant, and drops every other rule's branches before compiling.  A first ``fit`` thus
+compiles its own rule's kernel only, not one kernel of every rule.
 
 Two classes: every rule's two coefficients are opposite (``coef_y = tau = -coef_r``), so from
 zero weights ``W[:, 1] == -W[:, 0]`` holds exactly at every step (IEEE negation and rounding
@@ -21,12 +27,17 @@ O(nnz) per step; the mean of the iterates is ``W - U / n_avg``.
 
 from __future__ import annotations
 
+import functools
+from typing import NamedTuple
+
 import numpy as np
+from numba import types
+from numba.extending import overload
 
 from olearn._jit import jit
-from olearn.kernels.codes import PERCEPTRON, SPA, SPA1, SPA2
-from olearn.kernels.pa import pa_coefficients, perceptron_coefficients
-from olearn.kernels.spa import spa_coefficients
+from olearn.kernels.codes import ADDITIVE_NAMES, PERCEPTRON, SPA, SPA1, SPA2, typed_by_code
+from olearn.kernels.pa import argmax, pa_coefficients, perceptron_coefficients
+from olearn.kernels.spa import sort_space, spa_coefficients
 from olearn.kernels.sparse import (
     row_axpy,
     row_axpy1,
@@ -38,21 +49,91 @@ from olearn.kernels.sparse import (
 )
 from olearn.kernels.weights import average_step, averaged_mistake, example_weight
 
+# --- the rule: its code fixed by its type ---------------------------------------------------
 
-@jit
-def rule_coefficients(code, scores, y, sqnorm, C, coef, active, qbuf, weight=1.0):
-    """Fill ``coef`` for one step of rule ``code`` on an example of weight ``weight`` > 0
-    (the soft rules get ``C_i = weight * C``); returns the number of active classes."""
+
+class AdditiveRule(NamedTuple):
+    """A rule as the passes take it: its ``code`` (:mod:`olearn.kernels.codes`), the slack
+    price ``C`` and ``space``, the full sort's workspace (SPA with many classes:
+    :func:`olearn.kernels.spa.sort_space`; else None).  Built by :func:`kernel_rule`, as the
+    type of its code (:func:`olearn.kernels.codes.typed_by_code`)."""
+
+    code: int
+    C: float
+    space: tuple | None
+
+
+RULE_TYPES = typed_by_code(AdditiveRule, ADDITIVE_NAMES)
+
+
+def kernel_rule(code: int, C: float, n_classes: int) -> AdditiveRule:
+    """The rule of kernel ``code`` with slack price ``C`` for ``n_classes`` classes."""
+    space = sort_space(n_classes) if code in (SPA, SPA1, SPA2) else None
+    if space is None:
+        return _rule(int(code), float(C))
+    return RULE_TYPES[code](int(code), float(C), space)
+
+
+@functools.lru_cache(maxsize=256)
+def _rule(code: int, C: float) -> AdditiveRule:
+    """A rule without workspace, made once (River's ``learn_one`` asks for it per sample)."""
+    return RULE_TYPES[code](code, C, None)
+
+
+@functools.cache
+def _step_of(code: int, sorting: bool):
+    """:func:`rule_step` of rule ``code``: its family's coefficients with ``code`` a constant
+    (``sorting``: with the rule's sort workspace, else a constant None: no sort compiled)."""
     if code == PERCEPTRON:
-        return perceptron_coefficients(scores, y, coef, active, weight)
-    C = C * weight  # C_i = s C (s = 1: C exactly)
+
+        def perceptron(rule, scores, y, sqnorm, coef, active, qbuf, weight):
+            return perceptron_coefficients(scores, y, coef, active, weight)
+
+        return perceptron
     if code == SPA or code == SPA1 or code == SPA2:
-        return spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf)
-    return pa_coefficients(scores, y, sqnorm, code, C, coef, active)
+        if sorting:
+
+            def sorting_spa(rule, scores, y, sqnorm, coef, active, qbuf, weight):
+                C = rule.C * weight  # C_i = s C (s = 1: C exactly)
+                return spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf,
+                                        rule.space)  # fmt: skip
+
+            return sorting_spa
+
+        def spa(rule, scores, y, sqnorm, coef, active, qbuf, weight):
+            C = rule.C * weight
+            return spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf, None)
+
+        return spa
+
+    def pa(rule, scores, y, sqnorm, coef, active, qbuf, weight):
+        C = rule.C * weight
+        return pa_coefficients(scores, y, sqnorm, code, C, coef, active)
+
+    return pa
+
+
+def rule_step(rule, scores, y, sqnorm, coef, active, qbuf, weight):
+    """Fill ``coef`` for one step of ``rule`` (an :class:`AdditiveRule`) on an example of
+    weight ``weight`` > 0 (the soft rules get ``C_i = weight * C``); returns the number of
+    active classes."""
+    step = _step_of(rule.code, rule.space is not None)
+    return step(rule, scores, y, sqnorm, coef, active, qbuf, weight)
+
+
+@overload(rule_step)
+def _compiled_rule_step(rule, scores, y, sqnorm, coef, active, qbuf, weight):
+    """Compiled, the code is the constant of the rule's type, and ``space`` None when the
+    rule has none: numba compiles that rule's code only (no other rule, no sort)."""
+    return _step_of(rule.instance_class.fixed_code,
+                    not isinstance(rule.types[2], types.NoneType))  # fmt: skip
+
+
+# --- the passes ----------------------------------------------------------------------------
 
 
 @jit
-def _mirrored_pass(rows, y, order, W, code, C, coef_out, mistake_out, weights=None):
+def _mirrored_pass(rows, y, order, W, rule, coef_out, mistake_out, weights=None):
     """:func:`additive_epoch` on a mirrored two-class ``W`` through ``w = W[:, 0]``."""
     w = W[:, 0].copy()
     scores = np.empty(2)
@@ -66,11 +147,11 @@ def _mirrored_pass(rows, y, order, W, code, C, coef_out, mistake_out, weights=No
         scores[0] = s
         scores[1] = -s  # = W[:, 1] . x exactly
         if mistake_out.shape[0] > 0:
-            mistake_out[t] = np.argmax(scores) != y[i]
+            mistake_out[t] = argmax(scores) != y[i]
         weight = example_weight(weights, i)
         if weight == 0.0:
             continue  # absent
-        n_active = rule_coefficients(code, scores, y[i], sqnorm, C, coef, active, qbuf, weight)
+        n_active = rule_step(rule, scores, y[i], sqnorm, coef, active, qbuf, weight)
         if coef_out.shape[0] > 0:
             coef_out[t, 0] = coef[0]
             coef_out[t, 1] = coef[1]
@@ -84,9 +165,49 @@ def _mirrored_pass(rows, y, order, W, code, C, coef_out, mistake_out, weights=No
 
 
 @jit
+def _general_pass(rows, y, order, W, rule, coef_out, mistake_out, weights=None, U=None, avg=None):
+    """:func:`additive_epoch` on any ``W``."""
+    K = W.shape[1]
+    scores = np.empty(K)
+    coef = np.zeros(K)
+    active = np.empty(K, dtype=np.int64)
+    qbuf = np.empty(K)
+    scaled = np.zeros(K)
+    n_updates = 0
+    for t in range(order.shape[0]):
+        i = order[t]
+        sqnorm = row_scores(rows, i, W, scores)
+        if mistake_out.shape[0] > 0:
+            mistake_out[t] = argmax(scores) != y[i]  # the prediction before the step
+            if U is not None:  # the averaged model predicts
+                mistake_out[t] = averaged_mistake(rows, i, U, avg, scores, scaled, y[i])
+        weight = example_weight(weights, i)
+        if weight == 0.0:
+            continue  # absent
+        n_active = rule_step(rule, scores, y[i], sqnorm, coef, active, qbuf, weight)
+        if coef_out.shape[0] > 0:
+            for u in range(K):
+                coef_out[t, u] = coef[u]
+        if 2 * n_active > K:  # most classes move (SPA): a contiguous pass over all K
+            row_axpy_all(rows, i, W, coef)
+        elif n_active > 0:
+            row_axpy(rows, i, W, coef, active, n_active)
+        if U is not None:
+            factor = average_step(avg)
+            if factor > 0.0 and n_active > 0:  # U += n_avg Delta
+                for a in range(n_active):
+                    scaled[active[a]] = factor * coef[active[a]]
+                row_axpy(rows, i, U, scaled, active, n_active)
+        if n_active > 0:
+            n_updates += 1
+            for a in range(n_active):
+                coef[active[a]] = 0.0
+    return n_updates
+
+
 def additive_epoch(
     rows, y, order, W, code, C, coef_out, mistake_out, weights=None, U=None, avg=None
-):
+) -> int:
     """Run one pass over the rows ``order`` (in that order), updating ``W`` in place.
 
     Parameters
@@ -105,41 +226,11 @@ def additive_epoch(
     Returns
     -------
     The number of aggressive (non-passive) steps.
+
+    The compiled passes are chosen here, so a fit compiles only what it runs: its own rule
+    (:func:`kernel_rule`), and the two-class pass only for two classes.
     """
-    if U is None and use_mirrored_path(rows, order, W):
-        return _mirrored_pass(rows, y, order, W, code, C, coef_out, mistake_out, weights)
-    K = W.shape[1]
-    scores = np.empty(K)
-    coef = np.zeros(K)
-    active = np.empty(K, dtype=np.int64)
-    qbuf = np.empty(K)
-    scaled = np.zeros(K)
-    n_updates = 0
-    for t in range(order.shape[0]):
-        i = order[t]
-        sqnorm = row_scores(rows, i, W, scores)
-        if mistake_out.shape[0] > 0:
-            mistake_out[t] = np.argmax(scores) != y[i]  # the prediction before the step
-            if U is not None:  # the averaged model predicts
-                mistake_out[t] = averaged_mistake(rows, i, U, avg, scores, scaled, y[i])
-        weight = example_weight(weights, i)
-        if weight == 0.0:
-            continue  # absent
-        n_active = rule_coefficients(code, scores, y[i], sqnorm, C, coef, active, qbuf, weight)
-        if coef_out.shape[0] > 0:
-            coef_out[t, :] = coef
-        if 2 * n_active > K:  # most classes move (SPA): a contiguous pass over all K
-            row_axpy_all(rows, i, W, coef)
-        elif n_active > 0:
-            row_axpy(rows, i, W, coef, active, n_active)
-        if U is not None:
-            factor = average_step(avg)
-            if factor > 0.0 and n_active > 0:  # U += n_avg Delta
-                for a in range(n_active):
-                    scaled[active[a]] = factor * coef[active[a]]
-                row_axpy(rows, i, U, scaled, active, n_active)
-        if n_active > 0:
-            n_updates += 1
-            for a in range(n_active):
-                coef[active[a]] = 0.0
-    return n_updates
+    rule = kernel_rule(code, C, W.shape[1])
+    if U is None and W.shape[1] == 2 and use_mirrored_path(rows, order, W):
+        return _mirrored_pass(rows, y, order, W, rule, coef_out, mistake_out, weights)
+    return _general_pass(rows, y, order, W, rule, coef_out, mistake_out, weights, U, avg)

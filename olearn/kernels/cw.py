@@ -13,6 +13,11 @@ Codes (one table, read by the estimators): rules ``CW``, ``CW_VARIANCE``, ``AROW
 forms ``DIAG_PRECISION`` (``1/S_j += c_x x_j^2``) and ``DIAG_TRUNCATED``
 (``S_j -= beta_x S_j^2 x_j^2``).
 
+What is compiled: :func:`cw_epoch` is Python, and picks the compiled pass (the two-class one
+only for two classes and a diagonal covariance; the full covariance's code only for a full
+one) and the rule as the type of its code (:class:`CWRule`, as
+:mod:`olearn.kernels.additive` does): a first ``fit`` compiles its own rule's closed forms only.
+
 Two classes, diagonal covariance: every step moves the two means by ``+-alpha Sigma x`` (the
 rival of class 0 is class 1 and vice versa), so from zero means ``W[:, 1] == -W[:, 0]`` holds
 exactly at every step (IEEE negation and rounding are symmetric), as for the additive kernels
@@ -34,9 +39,12 @@ kernels' weights are (:func:`olearn.kernels.weights.average_step`); the covarian
 
 from __future__ import annotations
 
+import functools
 import math
+from typing import NamedTuple
 
 import numpy as np
+from numba.extending import overload
 
 from olearn._jit import jit
 from olearn._numerics import TINY_VARIANCE
@@ -52,7 +60,8 @@ from olearn.core._cw_closed_forms import (
     nherd_c_beta,
     scw2_alpha,
 )
-from olearn.kernels.pa import best_rival
+from olearn.kernels.codes import typed_by_code
+from olearn.kernels.pa import argmax, best_rival
 from olearn.kernels.sparse import row_scores, store_mirrored, use_mirrored_path
 from olearn.kernels.weights import average_step, averaged_mistake, example_weight
 
@@ -131,6 +140,51 @@ def cw_coefficients(code, m, v, phi, r, C, lam, weight=1.0):
     return alpha, c, beta
 
 
+class CWRule(NamedTuple):
+    """A rule as the passes take it (:func:`cw_epoch`'s ``rule``), as the type of its code
+    (:func:`olearn.kernels.codes.typed_by_code`)."""
+
+    code: int
+    phi: float
+    r: float
+    C: float
+    lam: float
+    diag_form: int
+
+
+RULE_TYPES = typed_by_code(CWRule, {code: name for name, code in _RULES.items()})
+
+
+@functools.lru_cache(maxsize=256)
+def kernel_rule(rule: tuple) -> CWRule:
+    """``(code, phi, r, C, lam, diag_form)`` as a :class:`CWRule` of its code's type (made
+    once: River's ``learn_one`` asks for it per sample)."""
+    code, phi, r, C, lam, diag_form = rule
+    return RULE_TYPES[code](int(code), float(phi), float(r), float(C), float(lam), int(diag_form))
+
+
+@functools.cache
+def _step_of(code: int):
+    """:func:`cw_coefficients` with ``code`` a constant of the step."""
+
+    def step(rule, m, v, weight):
+        return cw_coefficients(code, m, v, rule.phi, rule.r, rule.C, rule.lam, weight)
+
+    return step
+
+
+def rule_step(rule, m, v, weight):
+    """:func:`cw_coefficients` of a :class:`CWRule`."""
+    return _step_of(rule.code)(rule, m, v, weight)
+
+
+@overload(rule_step)
+def _compiled_rule_step(rule, m, v, weight):
+    """Compiled, the code is the constant of the rule's type: numba compiles that rule's
+    closed forms only."""
+    return _step_of(rule.instance_class.fixed_code)
+
+
 @jit
 def multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out, weight=1.0):
     """``(alpha, c_x, beta_x)`` of step t against the rival (recorded when asked): the
@@ -138,9 +192,8 @@ def multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out, weight=1.0):
     ``c_x = 2c`` (``inv(Sigma) += c_x x x'``) and ``beta_x = 2 beta``
     (``Sigma -= beta_x Sigma x x' Sigma``); zeros when passive.  ``weight`` s > 0: see
     :func:`cw_coefficients`."""
-    code, phi, r, C, lam, _ = rule
     v = 2.0 * x_Sigma_x  # Delta'(I (x) Sigma)Delta
-    alpha, c, beta = cw_coefficients(code, m, v, phi, r, C, lam, weight)
+    alpha, c, beta = rule_step(rule, m, v, weight)
     if alpha_out.shape[0] > 0:
         alpha_out[t] = alpha
         beta_out[t] = beta
@@ -261,63 +314,31 @@ def _mirrored_diagonal_pass(
 
 
 @jit
-def cw_epoch(
-    rows,
-    y,
-    order,
-    W,
-    S_diag,
-    A_full,
-    rule,
-    alpha_out,
-    beta_out,
-    mistake_out,
-    weights=None,
-    U=None,
-    avg=None,
-):
-    """Run one pass over the rows ``order``, updating ``W`` and the covariance in place.
-
-    Parameters
-    ----------
-    rows : X's rows as CSR blocks, the intercept column included (``kernels.sparse.csr_rows``).
-    y : (n,) int64 class indices.  order : (T,) rows.
-    W : (D, K) means.  S_diag : (D,) or (0,).  A_full : (D, D) or (0, 0).
-    rule : ``(code, phi, r, C, lam, diag_form)``: the rule code, its hyper-parameters (unused
-        ones ignored) and the diagonal form (DIAG_PRECISION or DIAG_TRUNCATED).
-    alpha_out, beta_out : (T,) arrays receiving each step's alpha and beta, or empty.
-    mistake_out : (T,) bool, the prediction before each step was wrong, or empty.
-    weights : (n,) float64 example weights (>= 0) by row, or None (every weight 1).
-    U, avg : the averaging sum of the means (D, K) and counters ``[t, n_avg, start]``
-        (int64), updated in place; None without averaging.
-
-    Returns
-    -------
-    The number of aggressive steps.
-    """
-    full = A_full.shape[0] > 0
-    if not full and U is None and use_mirrored_path(rows, order, W):
-        return _mirrored_diagonal_pass(
-            rows, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out, weights
-        )
+def _general_pass(
+    rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mistake_out, weights=None,
+    U=None, avg=None,
+):  # fmt: skip
+    """:func:`cw_epoch` on any ``W``; ``A_full`` is None with a diagonal covariance, so that
+    numba compiles the diagonal's code only (the default path)."""
     diag_form = rule[5]
     K = W.shape[1]
     D = W.shape[0]
     scores = np.empty(K)
     buffer = np.empty(K)
-    g = np.zeros(D) if full else np.zeros(0)
-    w = np.zeros(D) if full else np.zeros(0)
+    if A_full is not None:
+        g = np.zeros(D)
+        w = np.zeros(D)
     n_updates = 0
     for t in range(order.shape[0]):
         i = order[t]
-        if full:
+        if A_full is not None:
             row_scores(rows, i, W, scores)
             x_Sigma_x = full_direction(rows, i, A_full, w, g)
         else:
             x_Sigma_x = row_scores_variance(rows, i, W, S_diag, scores)
         label = y[i]
         if mistake_out.shape[0] > 0:
-            mistake_out[t] = np.argmax(scores) != label
+            mistake_out[t] = argmax(scores) != label
             if U is not None:  # the averaged means predict
                 mistake_out[t] = averaged_mistake(rows, i, U, avg, scores, buffer, label)
         weight = example_weight(weights, i)
@@ -332,7 +353,7 @@ def cw_epoch(
         if alpha == 0.0 and c_x == 0.0:
             continue
         n_updates += 1
-        if full:
+        if A_full is not None:
             for k in range(D):
                 W[k, label] += alpha * g[k]  # mu_y += alpha Sigma x
                 W[k, s] -= alpha * g[k]  # mu_s -= alpha Sigma x
@@ -359,3 +380,55 @@ def cw_epoch(
                         U[j, s] -= factor * (alpha * (Sj * xj))
                     S_diag[j] = diagonal_after(Sj, xj, c_x, beta_x, diag_form)
     return n_updates
+
+
+def cw_epoch(
+    rows,
+    y,
+    order,
+    W,
+    S_diag,
+    A_full,
+    rule,
+    alpha_out,
+    beta_out,
+    mistake_out,
+    weights=None,
+    U=None,
+    avg=None,
+) -> int:
+    """Run one pass over the rows ``order``, updating ``W`` and the covariance in place.
+
+    Parameters
+    ----------
+    rows : X's rows as CSR blocks, the intercept column included (``kernels.sparse.csr_rows``).
+    y : (n,) int64 class indices.  order : (T,) rows.
+    W : (D, K) means.  S_diag : (D,) or (0,).  A_full : (D, D) or (0, 0).
+    rule : ``(code, phi, r, C, lam, diag_form)``: the rule code, its hyper-parameters (unused
+        ones ignored) and the diagonal form (DIAG_PRECISION or DIAG_TRUNCATED).
+    alpha_out, beta_out : (T,) arrays receiving each step's alpha and beta, or empty.
+    mistake_out : (T,) bool, the prediction before each step was wrong, or empty.
+    weights : (n,) float64 example weights (>= 0) by row, or None (every weight 1).
+    U, avg : the averaging sum of the means (D, K) and counters ``[t, n_avg, start]``
+        (int64), updated in place; None without averaging.
+
+    Returns
+    -------
+    The number of aggressive steps.
+
+    The compiled pass is chosen here, so a fit compiles only what it runs: the covariance's own
+    code, and the two-class pass only for two classes.
+    """
+    rule = kernel_rule(rule)
+    if A_full.shape[0] > 0:
+        return _general_pass(
+            rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mistake_out, weights,
+            U, avg,
+        )  # fmt: skip
+    if U is None and W.shape[1] == 2 and use_mirrored_path(rows, order, W):
+        return _mirrored_diagonal_pass(
+            rows, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out, weights
+        )
+    return _general_pass(
+        rows, y, order, W, S_diag, None, rule, alpha_out, beta_out, mistake_out, weights, U, avg
+    )

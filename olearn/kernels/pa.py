@@ -26,6 +26,18 @@ def best_rival(scores, y):
 
 
 @jit
+def argmax(scores):
+    """The predicted class: the first index of the highest score, as ``np.argmax`` (a NaN
+    first: numpy's order); written out, as numba's generic ``np.argmax`` compiled slowly."""
+    best = 0
+    for u in range(1, scores.shape[0]):
+        s = scores[u]
+        if s > scores[best] or (s != s and scores[best] == scores[best]):
+            best = u
+    return best
+
+
+@jit
 def perceptron_coefficients(scores, y, coef, active, weight):
     """On a mistake (``s_rival >= s_y``): ``w_y += s x``, ``w_rival -= s x`` (s: the weight)."""
     r = best_rival(scores, y)

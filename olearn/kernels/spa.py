@@ -7,7 +7,9 @@ Only the classes with Q > 0 are ordered (by Q descending, ties to the lower clas
 the readable rule's stable sort), nothing is ordered when no class has Q > 0, and the order is
 built lazily: the support-class search usually stops after a few classes, so each next class
 is selected only when the search reaches it (a stable partial selection sort, in place, no
-allocation).  Above ``FULL_SORT_FROM`` candidates one stable merge sort is cheaper.
+allocation).  Above ``FULL_SORT_FROM`` candidates one stable merge sort (:func:`sort_all`) is
+cheaper; with fewer classes than that, no step can have so many, and the sort is left out of
+the compiled kernel (its workspace is None), which compiles sooner.
 """
 
 from __future__ import annotations
@@ -51,22 +53,61 @@ def select_next(negq, classes, k, p):
         classes[k] = u
 
 
-@jit
-def sort_all(negq, classes, p):
-    """Order all ``p`` candidates at once (stable merge sort on -Q)."""
-    rank = np.argsort(negq[:p], kind="mergesort")
-    sorted_q = negq[:p][rank]
-    sorted_classes = classes[:p][rank]
-    negq[:p] = sorted_q
-    classes[:p] = sorted_classes
+def sort_space(n_classes: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """The workspace of :func:`sort_all` for ``n_classes`` classes: float64 and int64 arrays of
+    shape (2, K), or None when no step can have more than ``FULL_SORT_FROM`` candidates (K - 1
+    at most): the kernels then select lazily only, and numba does not compile the sort."""
+    K = int(n_classes)
+    if K - 1 <= FULL_SORT_FROM:
+        return None
+    return np.empty((2, K)), np.empty((2, K), dtype=np.int64)
 
 
 @jit
-def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf):
+def sort_all(negq, classes, p, space):
+    """Order all ``p`` candidates at once: a stable merge sort on -Q (bottom-up) in ``space``
+    (:func:`sort_space`).
+
+    Runs of ``width`` entries are merged pairwise, taking the left run's entry on ties, so equal
+    entries keep their order, as the readable rule's stable sort does (with no NaN among the
+    Q > 0, the stable order is unique).
+    """
+    q, u = space  # row ``src`` holds the runs being merged, the other row receives them
+    for k in range(p):
+        q[0, k] = negq[k]
+        u[0, k] = classes[k]
+    src = 0
+    width = 1
+    while width < p:
+        dst = 1 - src
+        for lo in range(0, p, 2 * width):
+            mid = min(lo + width, p)
+            hi = min(lo + 2 * width, p)
+            a = lo
+            b = mid
+            for k in range(lo, hi):
+                if a < mid and (b >= hi or q[src, a] <= q[src, b]):  # ties: the left run first
+                    q[dst, k] = q[src, a]
+                    u[dst, k] = u[src, a]
+                    a += 1
+                else:
+                    q[dst, k] = q[src, b]
+                    u[dst, k] = u[src, b]
+                    b += 1
+        src = dst
+        width *= 2
+    for k in range(p):
+        negq[k] = q[src, k]
+        classes[k] = u[src, k]
+
+
+@jit
+def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf, space):
     """Fill ``coef`` for one SPA step (``code`` SPA, SPA1 or SPA2); return the active count.
 
-    ``active`` receives the support classes then ``y``; ``qbuf`` is (K,) scratch.  Position k
-    of (``qbuf``, ``active``) holds (-Q, class) of the k-th class in Q-descending order once
+    ``active`` receives the support classes then ``y``; ``qbuf`` is (K,) scratch, ``space``
+    the full sort's (:func:`sort_space`; None: lazy selection only).  Position k of
+    (``qbuf``, ``active``) holds (-Q, class) of the k-th class in Q-descending order once
     ``ordered > k``.
     """
     if sqnorm < TINY_SQNORM:
@@ -83,9 +124,10 @@ def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf):
     if p == 0:
         return 0  # loss is zero: passive
     ordered = 0
-    if p > FULL_SORT_FROM:
-        sort_all(qbuf, active, p)
-        ordered = p
+    if space is not None:  # None: the sort is not even compiled (K <= FULL_SORT_FROM + 1)
+        if p > FULL_SORT_FROM:
+            sort_all(qbuf, active, p, space)
+            ordered = p
     b = spa2_b(sqnorm, C) if code == SPA2 else 1.0  # SPA-II: theta = a T, b = 1/a
     J = 0
     S = 0.0

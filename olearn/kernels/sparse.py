@@ -68,10 +68,12 @@ def csr_arrays(X, dense_view: bool = False) -> tuple[np.ndarray, np.ndarray, np.
 
 
 def csr_rows(X, dense_view: bool = False, intercept_scaling: float = 0.0) -> tuple:
-    """X's rows as the kernels read them: a tuple of CSR blocks ``(indptr, indices, data)``
-    whose rows are concatenated.  Block 0 is X (:func:`csr_arrays`); with
+    """X's rows as the kernels read them: a tuple of two CSR blocks ``(indptr, indices,
+    data)`` whose rows are concatenated.  Block 0 is X (:func:`csr_arrays`); with
     ``intercept_scaling = s > 0`` block 1 is the intercept, a constant column of value ``s``
-    at index ``d`` (LIBLINEAR's meaning), appended here once for all epochs.
+    at index ``d`` (LIBLINEAR's meaning), appended here once for all epochs; without, block 1
+    is empty (rows with and without an intercept are then of one numba type: each kernel is
+    compiled once for both).
 
     The intercept is then a feature like any other for every kernel (no kernel branches on
     it), and appending it costs O(n), not the O(nnz) copy an ``hstack`` would: on the hashed
@@ -362,18 +364,20 @@ def rows_from_csr(indptr, indices, data, n_features: int, intercept_scaling: flo
 
 
 def with_intercept(main: tuple, n_features: int, intercept_scaling: float) -> tuple:
-    """``(main,)``, or ``(main, column)`` with the intercept column's block (:func:`csr_rows`)."""
+    """``(main, column)``: X's block and the intercept column's (:func:`csr_rows`), an empty
+    block without an intercept (``intercept_scaling <= 0``)."""
     s = float(intercept_scaling)
-    if s <= 0.0:
-        return (main,)
     n = main[0].shape[0] - 1
     if n == 1:  # one row (River's learn_one): the same block every time, never written
         return (main, _one_row_column(n_features, main[1].dtype.str, s, main[1].flags.writeable))
-    column = (
-        np.arange(n + 1, dtype=np.int64),
-        np.full(n, n_features, dtype=main[1].dtype),  # numba: the blocks share one type
-        np.full(n, s, dtype=np.float64),
-    )
+    if s <= 0.0:
+        column = (np.zeros(n + 1, dtype=np.int64), main[1][:0], main[2][:0])
+    else:
+        column = (
+            np.arange(n + 1, dtype=np.int64),
+            np.full(n, n_features, dtype=main[1].dtype),  # numba: the blocks share one type
+            np.full(n, s, dtype=np.float64),
+        )
     for ours, theirs in zip(column, main):  # numba iterates a tuple of blocks of one type only:
         ours.flags.writeable = theirs.flags.writeable  # a read-only X (memmap) makes both so
     return (main, column)
@@ -381,8 +385,13 @@ def with_intercept(main: tuple, n_features: int, intercept_scaling: float) -> tu
 
 @functools.lru_cache(maxsize=32)
 def _one_row_column(n_features: int, dtype: str, s: float, writeable: bool) -> tuple:
-    """The intercept column's block of one row (kernels read rows, never write them)."""
-    column = (np.array([0, 1], dtype=np.int64), np.array([n_features], dtype=dtype), np.array([s]))
+    """The intercept column's block of one row (kernels read rows, never write them); empty
+    for ``s <= 0``."""
+    if s <= 0.0:
+        column = (np.zeros(2, dtype=np.int64), np.zeros(0, dtype=dtype), np.zeros(0))
+    else:
+        column = (np.array([0, 1], dtype=np.int64), np.array([n_features], dtype=dtype),
+                  np.array([s]))  # fmt: skip
     for part in column:
         part.flags.writeable = writeable
     return column

@@ -7,9 +7,8 @@ the readable rules' docstrings (:mod:`olearn.core.pa`, :mod:`olearn.core.cw`, ..
 
 from __future__ import annotations
 
-import numpy as np
-
 from olearn._jit import jit
+from olearn.kernels.pa import argmax
 from olearn.kernels.sparse import row_scores
 
 
@@ -27,11 +26,11 @@ def averaged_mistake(rows, i, U, avg, scores, buffer, label):
     row ``i`` (the raw model while nothing is averaged yet); ``buffer`` is (K,) scratch."""
     n_avg = avg[1]
     if n_avg == 0:
-        return np.argmax(scores) != label
+        return argmax(scores) != label
     row_scores(rows, i, U, buffer)  # U x
     for u in range(scores.shape[0]):
         buffer[u] = scores[u] - buffer[u] / n_avg
-    return np.argmax(buffer) != label
+    return argmax(buffer) != label
 
 
 @jit
