@@ -179,8 +179,10 @@ def markdown(results: dict) -> str:
             "",
             "Each round trains a fresh model of every contestant on the whole stream of dicts "
             "(interleaved); samples/s is the median over rounds, the ratio the median of the "
-            "per-round ratios to River's `OneVsRestClassifier(PAClassifier(C=1, mode=1))`, in "
-            "this run. Progressive accuracy: an untimed extra pass (predict, then learn).",
+            "per-round ratios to River's PA in this run: its binary `PAClassifier(C=1, mode=1, "
+            "learn_intercept=False)` on two classes (olearn's PA-I with `classes=[False, True]` "
+            "and `C=0.5` is the same model), `OneVsRestClassifier(PAClassifier(C=1, mode=1))` on "
+            "more. Progressive accuracy: an untimed extra pass (predict, then learn).",
             "",
         ]
         for stream in results["learn_one"]:

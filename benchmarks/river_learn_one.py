@@ -4,11 +4,18 @@
 ``python -m benchmarks`` (:func:`run`; its rows in the report and the issue-18 target,
 olearn's PA-I at least as fast as River's, in :mod:`benchmarks.run`).
 
-The same stream of dicts reaches every contestant: sklearn's digits (dense, 64 features,
-10 classes) and the first ``--rows`` documents of 20 Newsgroups (8 classes, tf-idf rows of
-``olearn.datasets``; a synthetic sparse stand-in when ``$OLEARN_DATA`` lacks it), converted
-to dicts once, untimed.  Contestants: River's ``PAClassifier(C=1, mode=1)`` (PA-I), one-vs-rest
-through ``river.multiclass.OneVsRestClassifier``; olearn's PA-I, SPA-I and AROW through
+Streams of dicts, converted once, untimed: River's own Phishing (two classes, 9 features,
+1,250 samples) and ImageSegments (7 classes, 18 features, 2,310 samples), both bundled with
+River; sklearn's digits (dense, 64 features, 10 classes) and the first ``--rows`` documents
+of 20 Newsgroups (8 classes, tf-idf rows of ``olearn.datasets``; a synthetic sparse stand-in
+when ``$OLEARN_DATA`` lacks it).
+
+Contestants.  Two classes (Phishing): River's binary ``PAClassifier(C=1, mode=1,
+learn_intercept=False)`` and olearn's PA-I as ``Classifier("pa1", classes=[False, True],
+C=0.5)``, the pair the migration page shows equal (the same model and predictions, so the
+ratio is the price of one and the same computation), with SPA-I and AROW beside them.  More
+classes: River's ``PAClassifier(C=1, mode=1)`` one-vs-rest through
+``river.multiclass.OneVsRestClassifier``; olearn's PA-I, SPA-I and AROW through
 ``olearn.river.Classifier`` (``C = 1`` / ``r = 1``, with an intercept as River's PA has one).
 Each round trains a fresh model of every contestant on the whole stream (interleaved, so a
 burst of load from other processes hits all alike); the table gives the median samples/s
@@ -32,15 +39,24 @@ if not __package__:  # pragma: no cover - run as a script
 from benchmarks.contestants import _dict_rows  # noqa: E402
 
 RIVER = "River PA-I (OvR)"
+RIVER_BINARY = "River PA-I (binary)"
 
 
-def contestants() -> dict:
-    """name -> a function making a fresh model."""
+def contestants(binary: bool = False) -> dict:
+    """name -> a function making a fresh model; River's first."""
     from river.linear_model import PAClassifier
     from river.multiclass import OneVsRestClassifier
 
     from olearn.river import Classifier
 
+    if binary:  # the parity pair: one and the same model (C halved: docs/migrating-from-sklearn)
+        two = [False, True]
+        return {
+            RIVER_BINARY: lambda: PAClassifier(C=1.0, mode=1, learn_intercept=False),
+            "olearn PA-I": lambda: Classifier("pa1", classes=two, C=0.5),
+            "olearn SPA-I": lambda: Classifier("spa1", classes=two, C=0.5),
+            "olearn AROW": lambda: Classifier("arow", classes=two, r=1.0),
+        }
     return {
         RIVER: lambda: OneVsRestClassifier(PAClassifier(C=1.0, mode=1)),
         "olearn PA-I": lambda: Classifier("pa1", C=1.0, fit_intercept=True),
@@ -49,13 +65,23 @@ def contestants() -> dict:
     }
 
 
-def streams(rows: int, quick: bool) -> list[tuple[str, list, list]]:
-    """(name, dicts, labels) of each stream."""
+def streams(rows: int, quick: bool) -> list[tuple[str, list, list, bool]]:
+    """(name, dicts, labels, binary) of each stream."""
+    from river import datasets
     from sklearn.datasets import load_digits
 
+    out = []
+    for data, what in (
+        (datasets.Phishing(), "two classes"),
+        (datasets.ImageSegments(), "7 classes"),
+    ):
+        pairs = list(data)[: 500 if quick else None]
+        binary = what == "two classes"
+        name = f"{type(data).__name__} (River, {what})"
+        out.append((name, [x for x, _ in pairs], [y for _, y in pairs], binary))
     X, y = load_digits(return_X_y=True)
     n = 300 if quick else X.shape[0]
-    out = [("digits", _dict_rows(X[:n] / 16.0, n), y[:n].tolist())]
+    out.append(("digits", _dict_rows(X[:n] / 16.0, n), y[:n].tolist(), False))
     if quick:
         from benchmarks.data import quick_sets
 
@@ -67,7 +93,7 @@ def streams(rows: int, quick: bool) -> list[tuple[str, list, list]]:
         data = load_bench("20news-8")
         name = f"20news-8 (first {min(rows, data.n)} rows; {data.source})"
     m = min(rows, data.n)
-    out.append((name, _dict_rows(data.X, m), data.y[:m].tolist()))
+    out.append((name, _dict_rows(data.X, m), data.y[:m].tolist(), False))
     return out
 
 
@@ -86,8 +112,9 @@ def progressive_accuracy(model, xs, ys) -> float:
     return right / len(ys)
 
 
-def measure(xs, ys, rounds: int) -> list[dict]:
-    makers = contestants()
+def measure(xs, ys, rounds: int, binary: bool = False) -> list[dict]:
+    makers = contestants(binary)
+    reference = next(iter(makers))  # River's
     for make in makers.values():  # warm-up: numba's compiled kernels loaded, caches filled
         _learn(make(), xs[:50], ys[:50])
     times: dict[str, list[float]] = {name: [] for name in makers}
@@ -97,7 +124,7 @@ def measure(xs, ys, rounds: int) -> list[dict]:
     n = len(xs)
     table = []
     for name, make in makers.items():
-        ratios = [river / ours for river, ours in zip(times[RIVER], times[name])]
+        ratios = [river / ours for river, ours in zip(times[reference], times[name])]
         table.append(
             {
                 "contestant": name,
@@ -112,10 +139,11 @@ def measure(xs, ys, rounds: int) -> list[dict]:
 
 def run(rows: int = 3000, quick: bool = False, rounds: int | None = None, log=print) -> list:
     """Every stream measured: one dict per stream (``stream``, ``samples``,
-    ``features_per_sample``, ``rounds``, ``table``: :func:`measure`'s rows)."""
+    ``features_per_sample``, ``rounds``, ``reference``: River's contestant, ``table``:
+    :func:`measure`'s rows)."""
     rounds = rounds or (2 if quick else 7)
     results = []
-    for name, xs, ys in streams(rows, quick):
+    for name, xs, ys, binary in streams(rows, quick):
         nnz = sum(len(x) for x in xs) / len(xs)
         log(f"learn_one: {name}, {len(xs)} samples, {rounds} rounds")
         results.append(
@@ -124,7 +152,8 @@ def run(rows: int = 3000, quick: bool = False, rounds: int | None = None, log=pr
                 "samples": len(xs),
                 "features_per_sample": nnz,
                 "rounds": rounds,
-                "table": measure(xs, ys, rounds),
+                "reference": RIVER_BINARY if binary else RIVER,
+                "table": measure(xs, ys, rounds, binary),
             }
         )
     return results

@@ -107,6 +107,7 @@ from olearn import registry
 from olearn.estimators._linear import LinearMulticlassClassifier
 from olearn.estimators.cw import gaussian_proba
 from olearn.estimators.engine import labels as lab
+from olearn.estimators.engine import small
 from olearn.kernels.sparse import index_dtype
 
 # the estimators' parameters that mean nothing for a single in-order stream, or that the
@@ -305,6 +306,11 @@ class Classifier(base.MiniBatchClassifier):
             if weight != 1.0:
                 self._learn_weighted(x, y, weight)
                 return
+        index = self._names
+        if x.__class__ is dict and x.keys() <= index.keys() and not self.n_hash_features:
+            engine = getattr(self.estimator, "engine_", None)  # known names: a small row's
+            if engine is not None and engine.learn_small(map(index.get, x), x.values(), y):
+                return  # path, in plain Python (engine.small), when the family has one
         new = self._join(x.keys())
         try:
             indices, values = self._row(x)
@@ -326,6 +332,9 @@ class Classifier(base.MiniBatchClassifier):
         engine = self._model()
         if engine is None:
             return None
+        scores = self._small_scores(engine, x)
+        if scores is not None:
+            return engine.classes[small.argmax(scores)]
         scores = engine.scores(self._one(*self._row(x)))
         return engine.classes[int(np.argmax(scores[0]))]
 
@@ -335,7 +344,11 @@ class Classifier(base.MiniBatchClassifier):
         engine = self._model()
         if engine is None:
             return {}
-        proba = self._proba(engine, self._one(*self._row(x)))[0]
+        scores = self._small_scores(engine, x) if self._map == "softmax" else None
+        if scores is not None:
+            proba = softmax_proba(np.array([scores]))[0]
+        else:
+            proba = self._proba(engine, self._one(*self._row(x)))[0]
         return dict(zip(engine.classes.tolist(), proba.tolist()))
 
     def learn_many(self, X: pd.DataFrame, y: pd.Series, w: Any = 1.0) -> None:
@@ -383,6 +396,14 @@ class Classifier(base.MiniBatchClassifier):
         if engine is None and self._declared is not None:
             engine = self.estimator.new_engine(self._width, self._declared)
         return engine
+
+    def _small_scores(self, engine, x: dict) -> list[float] | None:
+        """x's class scores by the engine's plain-Python path for a small row of known names
+        (equal to ``engine.scores``'); None when x is not for it."""
+        index = self._names
+        if x.__class__ is dict and x.keys() <= index.keys() and not self.n_hash_features:
+            return engine.small_scores(map(index.get, x), x.values())
+        return None
 
     def _proba(self, engine, rows: tuple) -> np.ndarray:
         """(n, K) probabilities of CSR ``rows`` by the model's map."""

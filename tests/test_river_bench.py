@@ -9,11 +9,21 @@ from benchmarks.run import targets
 
 def test_learn_one_benchmark_runs(capsys):
     results = river_learn_one.main(["--quick", "--rounds", "1"])
-    assert results[0]["stream"] == "digits" and len(results) == 2
+    # the binary pair is one model: the same progressive accuracy, to the sample
+    phishing = {row["contestant"]: row for row in results[0]["table"]}
+    assert (
+        phishing["olearn PA-I"]["progressive_accuracy"]
+        == phishing[river_learn_one.RIVER_BINARY]["progressive_accuracy"]
+    )
+    names = [stream["stream"] for stream in results]
+    assert names[:3] == ["Phishing (River, two classes)", "ImageSegments (River, 7 classes)",
+                         "digits"] and len(results) == 4  # fmt: skip
     for stream in results:
         rows = {row["contestant"]: row for row in stream["table"]}
-        assert set(rows) == set(river_learn_one.contestants())
-        assert rows[river_learn_one.RIVER]["ratio_to_river"] == 1.0
+        binary = stream["reference"] == river_learn_one.RIVER_BINARY
+        assert binary == (stream is results[0])
+        assert set(rows) == set(river_learn_one.contestants(binary))
+        assert rows[stream["reference"]]["ratio_to_river"] == 1.0
         for row in stream["table"]:
             assert row["samples_per_s"] > 0 and 0.0 <= row["progressive_accuracy"] <= 1.0
             lo, hi = row["ratio_range"]
@@ -23,7 +33,7 @@ def test_learn_one_benchmark_runs(capsys):
     # as a section of the main report: a table per stream, and the target from its ratio
     results_dict = {"learn_one": results, "epochs": [], "datasets": []}
     found = targets(results_dict)
-    assert len(found) == 2
+    assert len(found) == 4
     for t, stream in zip(found, results):
         pa = next(r for r in stream["table"] if r["contestant"] == "olearn PA-I")
         assert t["value"] == pa["ratio_to_river"] and t["met"] == (t["value"] >= 1)
@@ -39,4 +49,4 @@ def test_learn_one_benchmark_runs(capsys):
         }
     )
     assert "## Per-sample learn_one" in text
-    assert text.count("| olearn AROW |") == 2
+    assert text.count("| olearn AROW |") == 4

@@ -365,6 +365,19 @@ class OnlineEngine:
         labels[0] = label
         self.learn_rows((indptr, indices, values), labels)
 
+    def learn_small(self, columns, values, label) -> bool:
+        """The per-sample door's plain-Python path (:mod:`.small`): learn one small row given
+        as its columns and values (two iterables, e.g. a River dict's), if this family has
+        the path and the sample is for it; True when learned, False when nothing changed and
+        the sample is for :meth:`learn_one` (which learns it, or refuses it by name).  The
+        model is the one :meth:`learn_one` makes, to the last bit."""
+        return False
+
+    def small_scores(self, columns, values) -> list[float] | None:
+        """One small row's class scores in plain Python (:mod:`.small`), equal to
+        :meth:`scores`' row; None when the row is not for this path (then :meth:`scores`)."""
+        return None
+
     def _label_index(self, label):
         """One label's class index (None if it is not a class yet), refused as
         :func:`~olearn.estimators.engine.labels.check_labels` refuses it."""

@@ -19,6 +19,7 @@ import scipy.sparse as sp
 
 from olearn._budget import model_bytes
 from olearn.estimators._average import count_unchanged
+from olearn.estimators.engine import small
 from olearn.estimators.engine.base import FLOAT_MAX, OnlineEngine
 from olearn.kernels.sparse import row_scores
 
@@ -151,6 +152,15 @@ class LinearEngine(OnlineEngine):
             row_scores(rows, i, W, scores[i])
         return scores
 
+    def small_scores(self, columns, values) -> list[float] | None:
+        W = self.W
+        if self.U is not None or not (W.flags.c_contiguous and W.dtype == np.float64):
+            return None  # the averaged weights: computed by scores()
+        made = small.small_row(columns, values, self.n_features, self.column_value())
+        if made is None or small.work(len(made[0]), W.shape[1]) > small.SMALL_WORK:
+            return None
+        return small.row_scores(W.data.cast("B").cast("d"), W.shape[1], made[0])
+
     def _state_spec(self, n_classes: int, n_features: int) -> dict:
         spec = {"coef": ((n_classes, n_features), "real")}
         if self.fit_intercept:
@@ -212,6 +222,29 @@ class AdditiveEngine(LinearEngine):
         if self.code in soft:  # the slack's price C_i = s C
             return price_range(self.C, TINY, FLOAT_MAX, "C")
         return 0.0, math.inf, ""  # hard rules: any s > 0 is the constraint's presence
+
+    def learn_small(self, columns, values, label) -> bool:
+        W = self.W
+        K = W.shape[1]
+        if self.U is not None or K < 2 or self.code not in small.SMALL_RULES:
+            return False
+        if not (W.flags.c_contiguous and W.flags.writeable and W.dtype == np.float64):
+            return False
+        try:
+            y = self._class_index().get(label)
+        except TypeError:  # unhashable: the door says so
+            return False
+        if y is None:  # a new class (or a refused label): the door's class growth
+            return False
+        made = small.small_row(columns, values, self.n_features, self.column_value())
+        if made is None or small.work(len(made[0]), K) > small.SMALL_WORK:
+            return False
+        row, sqnorm = made
+        view = W.data.cast("B").cast("d")
+        if small.additive_step(view, K, row, sqnorm, y, code=self.code, C=self.C):
+            self.n_updates += 1
+        self.t += 1
+        return True
 
     def _epoch(self, rows, y_idx, order, mistakes, weights=None) -> int:
         K = self.W.shape[1]
