@@ -16,6 +16,15 @@ costs no scikit-learn or numba import.
 ['C', 'eta']
 >>> keys(view="cw")
 ['cw', 'arow', 'scw1', 'scw2', 'nherd', 'narow']
+
+Classifiers and regressors: :data:`ALGORITHMS` lists the classifiers (what the app, the CLI,
+the protocols and most tests iterate over), :data:`REGRESSORS` the regressors (PA regression);
+:func:`get` finds both, :func:`keys`, :func:`specs` and :func:`check_instances` take a
+``task`` ("classification" by default, "regression", or None for both), so no
+classifier-only consumer receives a regressor.
+
+>>> keys(task="regression")
+['pa-reg', 'pa1-reg', 'pa2-reg']
 """
 
 from __future__ import annotations
@@ -130,6 +139,8 @@ class AlgorithmSpec:
         ``default_in`` those that pre-select it.
     walk : the page that explains one of its steps (``"spa"``, ``"cw"``, ``"cs_svm"``, ...).
     diagnostic : not an algorithm of the papers but a labelled probe of a claim about them.
+    task : "classification" (labels; :data:`ALGORITHMS`) or "regression" (real targets;
+        :data:`REGRESSORS`).
     """
 
     name: str
@@ -148,6 +159,7 @@ class AlgorithmSpec:
     default_in: frozenset[str] = frozenset()
     walk: str | None = None
     diagnostic: bool = False
+    task: str = "classification"
 
     def __post_init__(self):
         object.__setattr__(self, "fixed", MappingProxyType(dict(self.fixed)))
@@ -241,6 +253,18 @@ class AlgorithmSpec:
         import numpy as np
 
         step, kwargs = self.step, self.rule_kwargs(**overrides)
+        if self.task == "regression":  # one weight vector; K is ignored, no class can join
+
+            def no_class(state, at):
+                raise ValueError(f"{self.name} is a regressor: it has no classes")
+
+            return ReadableLearner(
+                lambda d, K=1: np.zeros(d),
+                lambda s, x, y: step(s, x, y, **kwargs),
+                lambda s: s[None, :],
+                lambda s: None,
+                no_class,
+            )
         if self.family == "cw":
             from olearn.core.cw import cw_init
 
@@ -310,6 +334,7 @@ R = Hyper("r", 1.0, (0.01, 0.1, 1.0, 10.0, 100.0), low=0.01, high=100.0)
 # scaling) a binary margin variance is 1 <= 1/b at b = 1, and NAROW would never update
 B_NAROW = Hyper("b", 10.0, (0.1, 1.0, 10.0, 100.0), low=0.01, high=1000.0)
 LAM_SGD = Hyper("lam", 1e-4, (1e-6, 1e-5, 1e-4, 1e-3, 1e-2), low=1e-7, high=1e-1)
+EPSILON = Hyper("epsilon", 0.1, (0.01, 0.1, 0.5, 1.0), low=0.001, high=10.0)
 LAM_PCVM = Hyper("lam", 20000.0, (10000.0, 20000.0, 40000.0, 80000.0), low=10.0, high=1e6)
 
 _STREAM = frozenset({"playground", "compare", "lesson"})
@@ -572,6 +597,35 @@ ALGORITHMS: list[AlgorithmSpec] = [
 ]
 
 
+def _regression(*, variant: str | None, **kw) -> AlgorithmSpec:
+    """A PA regression entry (Crammer et al. 2006, section 4; seed 001 cites PA): the rule
+    :func:`olearn.core.pa_regression.pa_regression_step` with its variant fixed, epsilon (and
+    C for a soft variant) tunable; no app view yet."""
+    return AlgorithmSpec(
+        family="pa",
+        task="regression",
+        rule="olearn.core.pa_regression:pa_regression_step",
+        estimator="PARegressor",
+        reference=_PA,
+        seed="001",
+        fixed={"variant": variant},
+        hypers=(C_PA, EPSILON) if variant else (EPSILON,),
+        **kw,
+    )
+
+
+# the regressors: looked up by get() like the others, listed by keys(task="regression")
+REGRESSORS: list[AlgorithmSpec] = [
+    _regression(name="PA regression", key="pa-reg", variant=None, colour="#0077BB", dash="dash"),
+    _regression(
+        name="PA-I regression", key="pa1-reg", variant="I", colour="#33BBEE", dash="dashdot"
+    ),  # fmt: skip
+    _regression(
+        name="PA-II regression", key="pa2-reg", variant="II", colour="#004488", dash="longdash"
+    ),  # fmt: skip
+]
+
+
 def _averaged(spec: AlgorithmSpec) -> AlgorithmSpec:
     """The same online learner with ``average=True`` (the mean of its iterates predicts:
     :mod:`olearn.estimators._average`), offered on the Compare page; key ``"<key>-avg"``."""
@@ -590,8 +644,8 @@ def _averaged(spec: AlgorithmSpec) -> AlgorithmSpec:
 # (the registry-wide tests and views iterate over ALGORITHMS, the learners themselves)
 AVERAGED: list[AlgorithmSpec] = [_averaged(a) for a in ALGORITHMS if a.online and not a.diagnostic]
 
-_BY_KEY = {a.key: a for a in [*ALGORITHMS, *AVERAGED]}
-_BY_NAME = {a.name.lower(): a for a in [*ALGORITHMS, *AVERAGED]}
+_BY_KEY = {a.key: a for a in [*ALGORITHMS, *AVERAGED, *REGRESSORS]}
+_BY_NAME = {a.name.lower(): a for a in [*ALGORITHMS, *AVERAGED, *REGRESSORS]}
 
 
 def get(name: str) -> AlgorithmSpec:
@@ -609,19 +663,42 @@ def keys(
     default: bool = False,
     kernel: str | None = None,
     averaged: bool = False,
+    task: str | None = "classification",
 ) -> list[str]:
     """Keys of the registered algorithms, in teaching order, optionally filtered: of one
     ``family``; online or batch; offered by an app ``view`` (with ``default=True``: the ones
     that view pre-selects); run by a ``kernel`` (e.g. ``"additive"``; this filter imports the
     estimator classes, which name their kernels).  ``averaged=True`` adds the averaged variants
-    (:data:`AVERAGED`, ``"<key>-avg"``) after the learners.
+    (:data:`AVERAGED`, ``"<key>-avg"``) after the learners.  ``task``: "classification" (the
+    default), "regression" (:data:`REGRESSORS`) or None (both).
 
     >>> keys(view="compare", averaged=True)[-2:]
     ['nherd-avg', 'narow-avg']
     """
+    return [a.key for a in specs(task, family, online, view, default, kernel, averaged)]
+
+
+def specs(
+    task: str | None = "classification",
+    family: str | None = None,
+    online: bool | None = None,
+    view: str | None = None,
+    default: bool = False,
+    kernel: str | None = None,
+    averaged: bool = False,
+) -> list[AlgorithmSpec]:
+    """The entries :func:`keys` lists (same filters), as :class:`AlgorithmSpec` objects.
+
+    >>> [s.estimator for s in specs("regression")]
+    ['PARegressor', 'PARegressor', 'PARegressor']
+    """
+    if task not in (None, "classification", "regression"):
+        raise ValueError(f"task must be 'classification', 'regression' or None, got {task!r}")
+    listed = [*ALGORITHMS, *(AVERAGED if averaged else [])] if task != "regression" else []
+    listed += REGRESSORS if task != "classification" else []
     return [
-        a.key
-        for a in [*ALGORITHMS, *(AVERAGED if averaged else [])]
+        a
+        for a in listed
         if (family is None or a.family == family)
         and (online is None or a.online == online)
         and (view is None or view in (a.default_in if default else a.views))
@@ -629,9 +706,9 @@ def keys(
     ]
 
 
-def check_instances() -> list:
-    """One estimator instance per registered algorithm, for scikit-learn's checks."""
+def check_instances(task: str | None = "classification") -> list:
+    """One estimator instance per registered algorithm of ``task``, for scikit-learn's checks."""
     return [
         a.make(random_state=0) if "random_state" in a.estimator_class().get_params() else a.make()
-        for a in ALGORITHMS
+        for a in specs(task)
     ]

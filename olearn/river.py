@@ -592,3 +592,6 @@ class Classifier(base.MiniBatchClassifier):
     def _matrix(self, indptr, indices, data, width=None) -> sp.csr_matrix:
         n = indptr.shape[0] - 1
         return sp.csr_matrix((data, indices, indptr), shape=(n, width or self._width))
+
+
+from olearn.river_regressor import Regressor  # noqa: E402,F401  (PA regression, its own module)

@@ -74,6 +74,7 @@ def pytest_make_parametrize_id(config, val, argname):
 # (`olearn warmup`).  CI runs everything.
 FAST_FILES = {
     "test_pa_spa_qp.py",
+    "test_pa_regression_qp.py",
     "test_pa_spa_properties.py",
     "test_spa_printed_table.py",
     "test_spa_cs_link.py",

@@ -49,7 +49,7 @@ def test_estimator_equals_readable_rule(key, sparse, s):
     assert est.n_updates_ > 5
 
 
-@pytest.mark.parametrize("key", ONLINE)
+@pytest.mark.parametrize("key", registry.keys(online=True, task=None))
 def test_defaults_and_grid_satisfy_the_estimators_constraints(key):
     """The registry's defaults, grid values and slider bounds are valid parameters."""
     spec = registry.get(key)
@@ -61,7 +61,7 @@ def test_defaults_and_grid_satisfy_the_estimators_constraints(key):
 
 
 def test_every_estimator_declares_every_parameter_constraint():
-    for spec in registry.ALGORITHMS:
+    for spec in registry.specs(task=None):
         cls = spec.estimator_class
         missing = set(cls().get_params()) - set(cls._parameter_constraints)
         assert not missing, (cls.__name__, missing)

@@ -6,11 +6,12 @@ import inspect
 
 import numpy as np
 import pytest
+from sklearn.base import is_classifier, is_regressor
 
 from olearn import registry
 from olearn.registry import AlgorithmSpec, Hyper
 
-HYPERS = [(a.key, h.name) for a in registry.ALGORITHMS for h in a.hypers]
+HYPERS = [(a.key, h.name) for a in registry.specs(task=None) for h in a.hypers]
 
 
 @pytest.mark.parametrize(("key", "name"), HYPERS)
@@ -42,7 +43,7 @@ def test_entries_are_keyword_only():
         AlgorithmSpec("X", "x", "pa", "olearn.core.pa:pa_step", "PAClassifier", "ref", "000")
 
 
-@pytest.mark.parametrize("key", registry.keys(online=True))
+@pytest.mark.parametrize("key", registry.keys(online=True, task=None))
 def test_apply_is_the_rule_with_the_specs_arguments(key):
     """``spec.apply`` = the rule called by hand with the fixed arguments and the defaults,
     and it takes only the hyper-parameters the rule has."""
@@ -56,7 +57,7 @@ def test_apply_is_the_rule_with_the_specs_arguments(key):
     assert set(spec.hyper_names) <= set(spec.rule_kwargs())
 
 
-@pytest.mark.parametrize("key", [k for k in registry.keys() if registry.get(k).kernel])
+@pytest.mark.parametrize("key", [k for k in registry.keys(task=None) if registry.get(k).kernel])
 def test_the_named_kernel_is_the_one_the_estimator_runs(key):
     """The spec reads the estimator's engine's ``kernel`` (a batch estimator's
     ``numba_kernel``); pointing it elsewhere breaks ``fit``, so the declared kernel really
@@ -84,7 +85,7 @@ def _defaults(function) -> dict:
     }
 
 
-@pytest.mark.parametrize("key", registry.keys(averaged=True))
+@pytest.mark.parametrize("key", registry.keys(averaged=True, task=None))
 def test_every_default_has_one_source_the_registry(key):
     """Each hyper-parameter's default is the registry's ``Hyper.default``, in the estimator
     and in the readable rule alike; and every other argument the two share has one default
@@ -123,7 +124,7 @@ def test_the_cw_walk_dispatches_every_rule_through_its_spec(key):
 def test_estimators_package_exports_every_registered_class_from_its_module():
     import olearn.estimators as estimators
 
-    names = {spec.estimator for spec in registry.ALGORITHMS}
+    names = {spec.estimator for spec in registry.specs(task=None)}
     assert names <= set(estimators.__all__) and names <= set(dir(estimators))
     for name in names:
         cls = getattr(estimators, name)
@@ -141,3 +142,20 @@ def test_the_base_module_imports_first_in_a_fresh_interpreter():
 
     code = "import olearn.estimators.base, olearn.estimators as e; e.NHERDClassifier"
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_the_tasks_keep_classifiers_and_regressors_apart():
+    """Classifier-only consumers (the default task) never receive a regressor, and
+    ``get`` finds both."""
+    classifiers, regressors = registry.keys(), registry.keys(task="regression")
+    assert regressors and not set(classifiers) & set(regressors)
+    assert set(registry.keys(task=None)) == set(classifiers) | set(regressors)
+    assert {a.key for a in registry.ALGORITHMS} == set(classifiers)
+    for key in regressors:
+        spec = registry.get(key)
+        assert spec.task == "regression" and is_regressor(spec.make())
+    for key in registry.keys(averaged=True):
+        assert is_classifier(registry.get(key).make())
+    assert [type(e).__name__ for e in registry.check_instances("regression")] == ["PARegressor"] * 3
+    with pytest.raises(ValueError, match="task"):
+        registry.keys(task="ranking")

@@ -11,7 +11,7 @@ from __future__ import annotations
 import importlib
 
 # the modules under olearn.estimators that define estimator classes (their ``__all__``)
-_FAMILIES = ("pa", "spa", "cw", "cs_svm", "pcvm", "sgd_svm")
+_FAMILIES = ("pa", "spa", "cw", "cs_svm", "pcvm", "sgd_svm", "pa_regression")
 
 
 def _module_of(name: str):

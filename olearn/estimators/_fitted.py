@@ -26,10 +26,9 @@ def _engine_attribute(name: str, doc: str):
     return property(read, doc=doc)
 
 
-class EngineAttributes:
-    """Mixin of :class:`olearn.estimators.base.OnlineClassifier` (module docstring)."""
+class EngineCounters:
+    """The fitted attributes every online estimator has, a regressor's too (module docstring)."""
 
-    classes_ = _engine_attribute("classes", "The labels, in column order.")
     t_ = _engine_attribute("t", "Samples learned from.")
     n_updates_ = _engine_attribute("n_updates", "Aggressive steps made.")
     n_iter_ = _engine_attribute("n_iter", "Epochs of the last fit.")
@@ -65,3 +64,9 @@ class EngineAttributes:
     @feature_names_in_.deleter
     def feature_names_in_(self) -> None:
         self.__dict__["_seen_names"] = None
+
+
+class EngineAttributes(EngineCounters):
+    """Mixin of :class:`olearn.estimators.base.OnlineClassifier` (module docstring)."""
+
+    classes_ = _engine_attribute("classes", "The labels, in column order.")

@@ -64,3 +64,12 @@ def typed_by_code(base: type, names: dict[int, str]) -> dict[int, type]:
         out[code] = type(f"{base.__name__}{code}", (base,), attributes)
         setattr(module, out[code].__name__, out[code])
     return out
+
+
+# PA regression (olearn.kernels.pa_regression): the variants' codes are PA's (hard, I, II)
+REGRESSION_NAMES = {PA: "PA regression", PA1: "PA-I regression", PA2: "PA-II regression"}
+
+
+def regression_code(variant: str | None) -> int:
+    """The kernel code of a PA regression variant (None, "I", "II")."""
+    return additive_code("pa", variant)
