@@ -194,6 +194,20 @@ def markdown(results: dict) -> str:
                 *table_lines(stream["table"]),
                 "",
             ]
+    if results.get("learn_one_regression"):
+        from benchmarks.river_regressor import table_lines as regression_lines
+
+        lines += [
+            "## Per-sample learn_one of PA regression: olearn.river.Regressor vs River's "
+            "PARegressor",
+            "",
+            "River's TrumpApproval stream, raw and standardised; the median microseconds per "
+            "sample over interleaved rounds and the median per-round ratio (> 1: olearn is "
+            "faster), in this run.",
+            "",
+            *regression_lines(results["learn_one_regression"]),
+            "",
+        ]
     if results.get("scaling"):
         lines += ["## Scaling (synthetic sparse data, log-log slope of time per epoch)", ""]
         base = results["scaling"]["grid"]["base"]

@@ -64,16 +64,28 @@ def run(rounds: int = 15) -> list[dict]:
     return rows
 
 
-def main(argv=None) -> None:
+def table_lines(rows: list[dict]) -> list[str]:
+    """:func:`run`'s rows as a markdown table."""
+    lines = [
+        "| stream | rule | River PARegressor (us/sample) | olearn Regressor (us/sample) "
+        "| River / olearn |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r['stream']} | {r['rule']} | {r['River us/sample']:.2f} | "
+            f"{r['olearn us/sample']:.2f} | {r['ratio']:.2f}x |"
+        )
+    return lines
+
+
+def main(argv=None) -> list[dict]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=15)
     args = parser.parse_args(argv)
-    print("| stream | rule | River PARegressor (us/sample) | olearn Regressor (us/sample) "
-          "| River / olearn |")  # fmt: skip
-    print("|---|---|---|---|---|")
-    for r in run(args.rounds):
-        print(f"| {r['stream']} | {r['rule']} | {r['River us/sample']:.2f} | "
-              f"{r['olearn us/sample']:.2f} | {r['ratio']:.2f}x |")  # fmt: skip
+    rows = run(args.rounds)
+    print("\n".join(table_lines(rows)))
+    return rows
 
 
 if __name__ == "__main__":

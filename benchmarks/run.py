@@ -130,6 +130,17 @@ def targets(results: dict) -> list[dict]:
                 "value": ratio,
             }
         )
+    for row in results.get("learn_one_regression", []):  # issue 33: at or above River's
+        out.append(
+            {
+                "target": f"olearn.river Regressor {row['rule']} learn_one vs River PARegressor "
+                f"({row['stream']})",
+                "measured": f"{row['ratio']:.2f}x River's speed",
+                "goal": ">= 1x",
+                "met": row["ratio"] >= 1,
+                "value": row["ratio"],
+            }
+        )
     s = results.get("startup")
     if s:
         warm = s["warm"]["in_process"] + s["interpreter_s"]  # start to first fit done
@@ -272,9 +283,12 @@ def _learn_one(results: dict, quick: bool, log) -> None:
     except ImportError:
         results["notes"].append("learn_one section skipped: River is not installed")
         return
+    from benchmarks import river_regressor
     from benchmarks.river_learn_one import run
 
     results["learn_one"] = run(quick=quick, log=log)
+    log("learn_one: PA regression on TrumpApproval")
+    results["learn_one_regression"] = river_regressor.run(rounds=3 if quick else 15)
 
 
 if __name__ == "__main__":

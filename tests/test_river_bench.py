@@ -3,7 +3,7 @@ formed, alone and as a section of ``python -m benchmarks`` (its rows in the repo
 checked as issue 18's target); speed itself is never asserted (CONVENTIONS: ratios live in
 benchmarks/)."""
 
-from benchmarks import report, river_learn_one
+from benchmarks import report, river_learn_one, river_regressor
 from benchmarks.run import targets
 
 
@@ -30,10 +30,16 @@ def test_learn_one_benchmark_runs(capsys):
             assert lo <= row["ratio_to_river"] <= hi
     assert "| olearn SPA-I |" in capsys.readouterr().out
 
+    regression = river_regressor.main(["--rounds", "1"])
+    assert {r["rule"] for r in regression} == {"pa-reg", "pa1-reg", "pa2-reg"}
+    assert len(regression) == 6 and all(r["ratio"] > 0 for r in regression)
+
     # as a section of the main report: a table per stream, and the target from its ratio
-    results_dict = {"learn_one": results, "epochs": [], "datasets": []}
+    results_dict = {"learn_one": results, "learn_one_regression": regression, "epochs": [],
+                    "datasets": []}  # fmt: skip
     found = targets(results_dict)
-    assert len(found) == 4
+    assert len(found) == 4 + 6
+    assert [t["value"] for t in found[4:]] == [r["ratio"] for r in regression]
     for t, stream in zip(found, results):
         pa = next(r for r in stream["table"] if r["contestant"] == "olearn PA-I")
         assert t["value"] == pa["ratio_to_river"] and t["met"] == (t["value"] >= 1)
@@ -50,3 +56,4 @@ def test_learn_one_benchmark_runs(capsys):
     )
     assert "## Per-sample learn_one" in text
     assert text.count("| olearn AROW |") == 4
+    assert "## Per-sample learn_one of PA regression" in text and "| pa2-reg |" in text
