@@ -81,13 +81,13 @@ def report() -> str:
         "`python -m benchmarks.migration_weights`.\n\n"
         "**One update** from zero weights, x = (1, 1), label +1, `C_sklearn = 1` "
         "(olearn `C = 0.5`): `coef_[0]`.\n\n"
-        "| rule | weight | scikit-learn | olearn `weight_scales=\"C\"` (default) "
-        "| olearn `weight_scales=\"step\"` |\n|---|---|---|---|---|"
+        '| rule | weight | scikit-learn | olearn `weight_scales="C"` (default) '
+        '| olearn `weight_scales="step"` |\n|---|---|---|---|---|'
     )
     second = (
         "\n\n**One pass** over 300 seeded binary examples (20 features, weights in "
         "{0.3, 1, 1.9}), `C_sklearn = 1`: largest difference of `coef_` from scikit-learn's.\n\n"
-        "| rule | largest abs(coef_), scikit-learn | olearn `\"C\"` | olearn `\"step\"` |\n"
+        '| rule | largest abs(coef_), scikit-learn | olearn `"C"` | olearn `"step"` |\n'
         "|---|---|---|---|"
     )
     return head + "\n" + "\n".join(worked_rows()) + second + "\n" + "\n".join(pass_rows())
