@@ -46,7 +46,8 @@ dicts, ``learn_many`` / ``predict_many`` on pandas DataFrames.
   AROW uses ``r / w``, the Perceptron steps ``w x``; see ``olearn.core.pa``, *Weights*).  A
   weight 0 is the sample's absence (nothing changes, its label and names do not join).  The
   hard rules (PA, SPA, CW) have no price to scale: any ``w > 0`` steps as ``w = 1`` does, and
-  the model warns once (UserWarning) at the first weight other than 1 it is given.
+  the model warns once (UserWarning) at the first weight other than 1 it is given; PA and SPA
+  with ``weight_scales="step"`` scale their step by ``w`` instead (scikit-learn's meaning).
 
 The per-sample path skips scikit-learn's validation: a dict becomes one CSR row (indices
 sorted, zeros dropped) that enters the model through its engine's door
@@ -87,7 +88,6 @@ True
 from __future__ import annotations
 
 import math
-import warnings
 from itertools import repeat
 from numbers import Real
 from typing import Any
@@ -286,7 +286,6 @@ class Classifier(base.MiniBatchClassifier):
         self.estimator = est
         self._names: dict = {}  # feature name -> column (growing index)
         self._width = n_hash_features or _MIN_WIDTH  # the model's columns (the index's capacity)
-        self._warned = False  # about weights the rule cannot use (once per model)
 
     # --- River's interface ---------------------------------------------------------------
     @property
@@ -459,17 +458,8 @@ class Classifier(base.MiniBatchClassifier):
 
     def _warn_unused_weight(self) -> None:
         """Warn, once per model, that the rule cannot use a weight (it has no price)."""
-        if self._warned or not self.estimator.engine_.weight_is_presence():
-            return
-        self._warned = True
-        warnings.warn(
-            f"olearn.river.Classifier({self.algorithm!r}): the {registry.get(self.algorithm).name} "
-            "rule has no price to scale, so a weight w > 0 steps as w = 1 does (w = 0 drops "
-            "the sample); the rules with a price C (or r, b) let weights grade the step.  "
-            "Shown once per model.",
-            UserWarning,
-            stacklevel=3,
-        )
+        who = f"olearn.river.Classifier({self.algorithm!r})"
+        self.estimator.engine_.warn_unused_weight(who, stacklevel=3)
 
     def _width_for(self, needed: int) -> int:
         """The width holding ``needed`` columns: the current one, or the next power of two."""

@@ -85,6 +85,7 @@ FAST_FILES = {
     "test_cs_svm_core.py",
     "test_sgd_svm_rules.py",
     "test_sample_weight_rules.py",
+    "test_weight_scales_rules.py",
     "test_binary_convention.py",
     "test_registry_specs.py",
     "test_import_graph.py",

@@ -49,6 +49,18 @@ def check_weight(weight: float) -> float:
     return weight
 
 
+# What an example's weight s scales in the PA and SPA rules: their price ``C_i = s C`` (the
+# weighted QP, olearn's default) or the step itself (scikit-learn's weighted PA).
+WEIGHT_SCALES = ("C", "step")
+
+
+def check_weight_scales(weight_scales: str) -> str:
+    """``"C"`` or ``"step"`` (:data:`WEIGHT_SCALES`), else ValueError."""
+    if weight_scales not in WEIGHT_SCALES:
+        raise ValueError(f"weight_scales must be 'C' or 'step', got {weight_scales!r}")
+    return weight_scales
+
+
 def best_rival(scores: np.ndarray, y: int) -> int:
     """The highest-scoring wrong class ``argmax_{u != y} scores[u]`` (lowest index on ties)."""
     masked = np.array(scores, dtype=float, copy=True)

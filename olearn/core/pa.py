@@ -40,6 +40,15 @@ An example of weight ``s >= 0`` enters its problem through the slack's price, ``
 - Perceptron: the stochastic gradient step, unit rate, of the weighted perceptron criterion
   ``s max(0, w_r.x - w_y.x)``: ``w_y += s x``, ``w_r -= s x`` (on a mistake, ties included).
 - ``s = 0``: the step is passive: the example is absent.
+
+``weight_scales="step"`` (scikit-learn's weighted PA): the weight scales the unweighted step
+instead of the price, ``tau_i = s tau(l, ||x||^2, C)``, as scikit-learn's ``_plain_sgd``
+multiplies its PA-I / PA-II update by ``class_weight * sample_weight`` after the closed form
+(its ``update = min(C, l / ||x||^2)``, then ``update *= class_weight * sample_weight``).  This
+is not the optimum of a weighted problem (PA-I's step may exceed ``s C``, or ``C``), but it
+gives hard PA a use for weights, and for two classes (with ``C_sklearn = 2 C``) it is
+scikit-learn's binary step bit for bit (the factor of 2 is exact).  The Perceptron's weighted
+step is already ``+-s x``: both meanings coincide there.
 """
 
 from __future__ import annotations
@@ -55,6 +64,7 @@ from olearn.core._common import (
     check_C,
     check_state,
     check_weight,
+    check_weight_scales,
     is_correct,
     margins_of,
 )
@@ -133,7 +143,8 @@ class PATrace:
     margin : ``s_y - s_rival`` before;  loss : ``max(0, 1 - margin)``.
     sqnorm : ``||x||^2``.
     tau_unclipped : ``l / (2||x||^2)``, the hard-PA step.
-    tau : the step taken;  cap_binds : PA-I only, True when ``tau == C < tau_unclipped``.
+    tau : the step taken (``s tau`` with ``weight_scales="step"``).
+    cap_binds : PA-I only, True when the unweighted step is ``C < tau_unclipped``.
     xi : the slack at the optimum (PA-I: ``l - 2 tau ||x||^2``; PA-II: ``tau / (2C)``).
     seed_tau : the step the seed's printed formula gives for the same C.
     scores_after, margins_after : after the step (margins NaN at y).
@@ -215,6 +226,7 @@ def pa_step(
     *,
     mistakes_only: bool = False,
     weight: float = 1.0,
+    weight_scales: str = "C",
 ) -> tuple[np.ndarray, PATrace]:
     """One multiclass PA, PA-I or PA-II step against the highest-scoring wrong class.
 
@@ -230,6 +242,8 @@ def pa_step(
         updated on mistakes only); see the Reproduce page.
     weight : the example's weight s >= 0: PA-I / PA-II use ``C_i = s C`` (the trace's C);
         hard PA steps alike for every s > 0; s = 0 is passive (module docstring, *Weights*).
+    weight_scales : "C" (default: the price ``C_i = s C``) or "step" (the step taken is
+        ``s tau``, with ``tau`` the unweighted step: scikit-learn's weighted PA).
 
     Returns
     -------
@@ -244,7 +258,8 @@ def pa_step(
     W, x, y = check_state(W, x, y)
     variant = check_variant(variant)
     weight = check_weight(weight)
-    C = check_C(C) * (weight if weight > 0.0 else 1.0)  # C_i = s C (Weights)
+    scales_step = check_weight_scales(weight_scales) == "step"
+    C = check_C(C) * (weight if weight > 0.0 and not scales_step else 1.0)  # C_i = s C
     scores = W @ x
     sqnorm = float(x @ x)
     rival = best_rival(scores, y)
@@ -272,6 +287,8 @@ def pa_step(
         else:
             tau = tau_pa2(loss, sqnorm, C)
             xi = tau / (2.0 * C)  # d/dxi [C xi^2 - tau xi] = 0
+        if scales_step:
+            tau *= weight  # scikit-learn's weighted PA: update *= class_weight * sample_weight
         W[y] += tau * x  # stationarity: w_y = w_y_old + tau x
         W[rival] -= tau * x  # w_s = w_s_old - tau x
     after = W @ x

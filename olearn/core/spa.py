@@ -34,6 +34,9 @@ Weights (ours): an example of weight ``s >= 0`` has the slack price ``C_i = s C`
 QP solver on the weighted problem in ``tests/test_sample_weight_rules.py``).  Hard SPA steps
 alike for every ``s > 0`` (the limit ``C -> inf``; the k repeats of "weight k" after the first
 are passive), and ``s = 0`` is passive: see :mod:`olearn.core.pa`, *Weights*.
+``weight_scales="step"`` scales the unweighted step instead, ``tau_u -> s tau_u`` for every
+support class (scikit-learn's weighted PA; for two classes SPA is PA, and this is
+scikit-learn's binary step).
 
 Misprints in the seed's Table 2 (read as the loop's stop test, like Table 1's ``while``):
 
@@ -61,6 +64,7 @@ from olearn.core._common import (
     check_C,
     check_state,
     check_weight,
+    check_weight_scales,
     is_correct,
     margins_of,
 )
@@ -226,12 +230,13 @@ class _Solution:
     xi: float = 0.0
 
 
-def _pose(W, x, y, variant, C, weight=1.0) -> _Problem:
+def _pose(W, x, y, variant, C, weight=1.0, scales_step=False) -> _Problem:
     """Validate the inputs and compute scores, margins, loss and (when aggressive) Q."""
     W, x, y = check_state(W, x, y)
     variant = check_variant(variant)
     weight = check_weight(weight)
-    C = check_C(C) * (weight if weight > 0.0 else 1.0)  # C_i = s C (module docstring)
+    price = weight if weight > 0.0 and not scales_step else 1.0
+    C = check_C(C) * price  # C_i = s C (module docstring)
     scores = W @ x
     n = float(x @ x)
     margins = margins_of(scores, y)
@@ -290,6 +295,7 @@ def spa_step(
     variant: str | None = None,
     C: float = 1.0,
     weight: float = 1.0,
+    weight_scales: str = "C",
 ) -> tuple[np.ndarray, SPATrace]:
     """One exact SPA, SPA-I or SPA-II step (the derived form; see the module docstring).
 
@@ -300,6 +306,8 @@ def spa_step(
     C : slack price, > 0 (ignored by hard SPA).
     weight : the example's weight s >= 0: SPA-I / SPA-II use ``C_i = s C`` (the trace's C);
         hard SPA steps alike for every s > 0; s = 0 is passive (module docstring).
+    weight_scales : "C" (default: the price ``C_i = s C``) or "step" (every tau of the
+        unweighted step times s: scikit-learn's weighted PA).
 
     Returns
     -------
@@ -313,8 +321,12 @@ def spa_step(
     >>> (W1 @ [1.0, 0.0]).tolist()   # both rivals now exactly one below the correct class
     [2.0, 1.0, 1.0]
     """
-    problem = _pose(W, x, y, variant, C, weight)
-    return _finish(problem, _solve_derived(problem), "derived")
+    scales_step = check_weight_scales(weight_scales) == "step"
+    problem = _pose(W, x, y, variant, C, weight, scales_step)
+    solution = _solve_derived(problem)
+    if scales_step:
+        solution.tau *= weight  # the unweighted step times s
+    return _finish(problem, solution, "derived")
 
 
 def _finish(p: _Problem, sol: _Solution, rule: str) -> tuple[np.ndarray, SPATrace]:

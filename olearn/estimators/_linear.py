@@ -91,4 +91,6 @@ class AdditiveLinearClassifier(LinearMulticlassClassifier):
         self._code()  # a (rule, variant) pair without a kernel is an error
 
     def _steps(self) -> dict:
-        return {"code": self._code(), "C": self._slack_price()}
+        # the Perceptron has no weight_scales: its weighted step is +-s x either way
+        scales = getattr(self, "weight_scales", "C")
+        return {"code": self._code(), "C": self._slack_price(), "weight_scales": scales}

@@ -30,6 +30,17 @@ ALL_ZERO = (
 )
 
 
+def unused_weight_message(who: str, rule: str, remedy: str) -> str:
+    """The warning of a model whose rule cannot use a weight's size (the estimators' and the
+    River adapter's, once per model: :meth:`~olearn.estimators.engine.OnlineEngine.
+    warn_unused_weight`): ``who`` the caller, ``rule`` its name, ``remedy`` what to use."""
+    return (
+        f"{who}: the {rule} rule has no price to scale, so an example weight w > 0 steps as "
+        "w = 1 does: the weights' sizes are ignored (w = 0 still drops the example).  For "
+        f"weights that grade the step, {remedy}.  Shown once per model."
+    )
+
+
 def _check_sample_weight(sample_weight, n: int) -> np.ndarray:
     sw = check_array(
         sample_weight, ensure_2d=False, dtype=np.float64, input_name="sample_weight", copy=False

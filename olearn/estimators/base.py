@@ -190,6 +190,8 @@ class OnlineClassifier(EngineAttributes, ModelState, ClassifierMixin, BaseEstima
         else:
             run_watched(self, engine, X, y, weights, rng)
         self.engine_ = engine
+        if weights is not None:  # a weight other than 0 and 1: can the rule use it?
+            engine.warn_unused_weight(self._name, stacklevel=3)  # the caller of fit
         return self
 
     def partial_fit(self, X, y=None, classes=None, sample_weight=None):
@@ -257,6 +259,8 @@ class OnlineClassifier(EngineAttributes, ModelState, ClassifierMixin, BaseEstima
         mistakes = engine.learn_rows(X, y, weights, declare=classes,
                                      record_mistakes=record_mistakes)  # fmt: skip
         self.engine_ = engine
+        if weights is not None:  # a weight other than 0 and 1: can the rule use it?
+            engine.warn_unused_weight(self._name, stacklevel=3)  # partial_fit's caller
         if kept is not None and record_mistakes:  # an absent row is no mistake
             every = np.zeros(n_given, dtype=np.bool_)
             every[kept] = mistakes

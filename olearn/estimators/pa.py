@@ -31,6 +31,17 @@ INTERCEPT_DOC = """fit_intercept : bool, default=False
         ``coef_`` / ``intercept_`` are then the average (see *Notes*)."""
 
 
+WEIGHT_SCALES_DOC = """weight_scales : {"C", "step"}, default="C"
+        What an example's weight s (``sample_weight`` x ``class_weight``) scales.  ``"C"``:
+        the slack's price, ``C_i = s C`` (the weighted problem; the hard rule has no price,
+        takes any s > 0 as the constraint's presence and warns once).  ``"step"``: the step,
+        s times the unweighted one, as scikit-learn's weighted PassiveAggressiveClassifier
+        (``update *= class_weight * sample_weight``): for two classes its weights bit for bit
+        with ``C`` halved (docs/migrating-from-sklearn.md, *Weights*)."""
+
+WEIGHT_SCALES_CONSTRAINT = [StrOptions({"C", "step"})]
+
+
 STATE_DOC = """
     Notes
     -----
@@ -62,7 +73,9 @@ WEIGHTS_PA = """is the
     Perceptron's step ``+-s x`` (the weighted perceptron criterion's gradient step); PA-I and
     PA-II price its slack ``s C`` (their closed forms with ``C_i = s C``); hard PA, having no
     price, takes any s > 0 as the constraint's presence (the limit C -> inf of weighted
-    PA-I).  Derivations and solver checks: :mod:`olearn.core.pa`, *Weights*."""
+    PA-I).  With ``weight_scales="step"`` the PA rules step s times the unweighted step
+    instead (scikit-learn's meaning).  Derivations and solver checks: :mod:`olearn.core.pa`,
+    *Weights*."""
 
 
 def state_doc(family: str = "", weights: str = WEIGHTS_PA) -> str:
@@ -153,6 +166,7 @@ class PAClassifier(AdditiveLinearClassifier):
         A diagnostic, not the paper's PA (hard variant only): step only when the prediction
         is wrong (rival = argmax over all classes), never on a correct prediction with
         margin < 1; see :func:`olearn.core.pa.pa_step`.
+    {weight_scales}
     {intercept}
     epochs, shuffle, random_state
         As in :class:`PerceptronClassifier`.
@@ -181,6 +195,7 @@ class PAClassifier(AdditiveLinearClassifier):
         "variant": [StrOptions({"I", "II"}), None],
         "C": [POSITIVE],
         "mistakes_only": ["boolean"],
+        "weight_scales": WEIGHT_SCALES_CONSTRAINT,
     }
 
     def __init__(
@@ -189,6 +204,7 @@ class PAClassifier(AdditiveLinearClassifier):
         variant=None,
         C=1.0,
         mistakes_only=False,
+        weight_scales="C",
         fit_intercept=False,
         intercept_scaling=1.0,
         epochs=5,
@@ -215,6 +231,7 @@ class PAClassifier(AdditiveLinearClassifier):
 
 for _cls in (PerceptronClassifier, PAClassifier):
     _cls.__doc__ = _cls.__doc__.replace("{intercept}", INTERCEPT_DOC)
+    _cls.__doc__ = _cls.__doc__.replace("{weight_scales}", WEIGHT_SCALES_DOC)
     _cls.__doc__ = _cls.__doc__.replace(
         "\n    Examples\n", state_doc() + NO_PROBA_DOC + "\n    Examples\n", 1
     )

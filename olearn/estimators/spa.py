@@ -7,14 +7,21 @@ from sklearn.utils._param_validation import StrOptions
 from olearn.estimators._fit_options import NO_PROBA_DOC, add_fit_doc
 from olearn.estimators._linear import AdditiveLinearClassifier
 from olearn.estimators._params import POSITIVE, store_params
-from olearn.estimators.pa import INTERCEPT_DOC, state_doc
+from olearn.estimators.pa import (
+    INTERCEPT_DOC,
+    WEIGHT_SCALES_CONSTRAINT,
+    WEIGHT_SCALES_DOC,
+    state_doc,
+)
 
 __all__ = ["SPAClassifier"]
 
 WEIGHTS_SPA = """prices its
     slack ``s C`` in SPA-I and SPA-II (their closed forms with ``C_i = s C``); hard SPA takes
     any s > 0 as the constraints' presence (the limit C -> inf; "weight k" = k repeats, the
-    later ones passive).  Derivations and solver checks: :mod:`olearn.core.spa`."""
+    later ones passive).  With ``weight_scales="step"`` every tau is s times the unweighted
+    one instead (scikit-learn's meaning; for two classes SPA is PA).  Derivations and solver
+    checks: :mod:`olearn.core.spa`."""
 
 
 class SPAClassifier(AdditiveLinearClassifier):
@@ -32,6 +39,7 @@ class SPAClassifier(AdditiveLinearClassifier):
         SPA, SPA-I (``+ C xi``: the taus sum to at most C) or SPA-II (``+ C xi^2``).
     C : float, default=1.0
         Slack price (> 0); ignored by hard SPA.
+    {weight_scales}
     {intercept}
     epochs : int, default=5
         Passes made by ``fit``; ``partial_fit`` makes one pass, one update per sample.
@@ -72,6 +80,7 @@ class SPAClassifier(AdditiveLinearClassifier):
         **AdditiveLinearClassifier._parameter_constraints,
         "variant": [StrOptions({"I", "II"}), None],
         "C": [POSITIVE],
+        "weight_scales": WEIGHT_SCALES_CONSTRAINT,
     }
 
     def __init__(
@@ -79,6 +88,7 @@ class SPAClassifier(AdditiveLinearClassifier):
         *,
         variant=None,
         C=1.0,
+        weight_scales="C",
         fit_intercept=False,
         intercept_scaling=1.0,
         epochs=5,
@@ -99,7 +109,9 @@ class SPAClassifier(AdditiveLinearClassifier):
         return float(self.C)
 
 
-SPAClassifier.__doc__ = SPAClassifier.__doc__.replace("{intercept}", INTERCEPT_DOC).replace(
+SPAClassifier.__doc__ = SPAClassifier.__doc__.replace("{intercept}", INTERCEPT_DOC)
+SPAClassifier.__doc__ = SPAClassifier.__doc__.replace("{weight_scales}", WEIGHT_SCALES_DOC)
+SPAClassifier.__doc__ = SPAClassifier.__doc__.replace(
     "\n    Examples\n", state_doc(weights=WEIGHTS_SPA) + NO_PROBA_DOC + "\n    Examples\n", 1
 )
 add_fit_doc(SPAClassifier)

@@ -18,7 +18,9 @@ same numbers as the general loop, half the arithmetic and a contiguous gather.
 
 Weights (``weights``, per row; None on the plain path): the rule's step for an example of
 weight s (:mod:`olearn.core.pa`, *Weights*): the Perceptron's coefficients are ``+-s``, the
-soft rules use ``C_i = s C``, the hard ones ignore s > 0; s = 0 is skipped (absent).
+soft rules use ``C_i = s C``, the hard ones ignore s > 0; s = 0 is skipped (absent).  Given
+as :class:`olearn.kernels.weights.StepWeights` (``weight_scales="step"``), every rule's
+coefficients are the unweighted step's times s (scikit-learn's weighted PA).
 
 Averaging (``U`` and ``avg``, None on the plain path): every update ``Delta = coef (x) x`` of an
 averaged example also adds ``n_avg Delta`` to ``U`` (:func:`olearn.kernels.weights.average_step`),
@@ -47,7 +49,13 @@ from olearn.kernels.sparse import (
     store_mirrored,
     use_mirrored_path,
 )
-from olearn.kernels.weights import average_step, averaged_mistake, example_weight
+from olearn.kernels.weights import (
+    average_step,
+    averaged_mistake,
+    example_weight,
+    price,
+    scale_step,
+)
 
 # --- the rule: its code fixed by its type ---------------------------------------------------
 
@@ -151,7 +159,9 @@ def _mirrored_pass(rows, y, order, W, rule, coef_out, mistake_out, weights=None)
         weight = example_weight(weights, i)
         if weight == 0.0:
             continue  # absent
-        n_active = rule_step(rule, scores, y[i], sqnorm, coef, active, qbuf, weight)
+        factor = price(weights, weight)  # of C: s, or 1 when s scales the step
+        n_active = rule_step(rule, scores, y[i], sqnorm, coef, active, qbuf, factor)
+        scale_step(weights, weight, coef, active, n_active)  # weight_scales="step" only
         if coef_out.shape[0] > 0:
             coef_out[t, 0] = coef[0]
             coef_out[t, 1] = coef[1]
@@ -184,7 +194,9 @@ def _general_pass(rows, y, order, W, rule, coef_out, mistake_out, weights=None, 
         weight = example_weight(weights, i)
         if weight == 0.0:
             continue  # absent
-        n_active = rule_step(rule, scores, y[i], sqnorm, coef, active, qbuf, weight)
+        factor = price(weights, weight)  # of C: s, or 1 when s scales the step
+        n_active = rule_step(rule, scores, y[i], sqnorm, coef, active, qbuf, factor)
+        scale_step(weights, weight, coef, active, n_active)  # weight_scales="step" only
         if coef_out.shape[0] > 0:
             for u in range(K):
                 coef_out[t, u] = coef[u]
@@ -219,7 +231,8 @@ def additive_epoch(
     coef_out : (T, K) array to record every step's ``coef`` (the signed taus), or (0, K).
     mistake_out : (T,) bool array set to whether the model mispredicted row ``order[t]``
         *before* its update (progressive validation), or an empty array to skip.
-    weights : (n,) float64 example weights (>= 0) by row, or None (every weight 1).
+    weights : (n,) float64 example weights (>= 0) by row, or None (every weight 1); wrapped
+        in :class:`olearn.kernels.weights.StepWeights`, they scale the step, not C.
     U, avg : the averaging sum (D, K) and counters ``[t, n_avg, start]`` (int64), updated in
         place; None without averaging.
 

@@ -3,21 +3,87 @@
 A kernel takes ``weights=None`` (the plain path: numba compiles it apart, with ``s = 1.0`` a
 constant) or a (n,) float64 array indexed by row.  What a weight means per rule is derived in
 the readable rules' docstrings (:mod:`olearn.core.pa`, :mod:`olearn.core.cw`, ...).
+
+The additive kernel also takes :class:`StepWeights`, the same array wrapped: the weight then
+scales the rule's step (scikit-learn's weighted PA, ``weight_scales="step"``) instead of its
+price C.  The wrapper is a type, so numba compiles that meaning apart too (:func:`price`,
+:func:`scale_step`); the plain path and the price path compile as before.
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import types
+from numba.extending import overload
 
 from olearn._jit import jit
 from olearn.kernels.pa import argmax
 from olearn.kernels.sparse import row_scores
 
 
-@jit
+class StepWeights(NamedTuple):
+    """Example weights that scale the step (``weight_scales="step"``): ``values`` (n,)."""
+
+    values: np.ndarray
+
+
+def _scales_step(weights) -> bool:
+    """Whether numba type ``weights`` is :class:`StepWeights`."""
+    return isinstance(weights, types.BaseNamedTuple) and weights.instance_class is StepWeights
+
+
 def example_weight(weights, i):
     """Row ``i``'s weight ``s``: 1.0 without weights."""
     if weights is None:
         return 1.0
+    if isinstance(weights, StepWeights):
+        return weights.values[i]
     return weights[i]
+
+
+@overload(example_weight, inline="always")
+def _compiled_example_weight(weights, i):
+    if isinstance(weights, types.NoneType):
+        return lambda weights, i: 1.0
+    if _scales_step(weights):
+        return lambda weights, i: weights.values[i]
+    return lambda weights, i: weights[i]
+
+
+def price(weights, s):
+    """The factor of the rule's price C for an example of weight ``s``: ``s`` (the weighted
+    QP, :mod:`olearn.core.pa`, *Weights*), or 1 when the weight scales the step instead."""
+    return 1.0 if isinstance(weights, StepWeights) else s
+
+
+@overload(price, inline="always")
+def _compiled_price(weights, s):
+    if _scales_step(weights):
+        return lambda weights, s: 1.0
+    return lambda weights, s: s
+
+
+def scale_step(weights, s, coef, active, n_active):
+    """With :class:`StepWeights`, multiply the step's ``n_active`` coefficients by ``s``
+    (``update *= class_weight * sample_weight`` in scikit-learn's ``_plain_sgd``); else
+    nothing (compiled away)."""
+    if isinstance(weights, StepWeights):
+        for a in range(n_active):
+            coef[active[a]] *= s
+
+
+@overload(scale_step, inline="always")
+def _compiled_scale_step(weights, s, coef, active, n_active):
+    if _scales_step(weights):
+
+        def scaled(weights, s, coef, active, n_active):
+            for a in range(n_active):
+                coef[active[a]] *= s
+
+        return scaled
+    return lambda weights, s, coef, active, n_active: None
 
 
 @jit

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import copy
 import math
+import warnings
 from numbers import Integral
 from typing import NamedTuple
 
@@ -35,6 +36,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from olearn._budget import require
+from olearn.estimators._weights import unused_weight_message
 from olearn.estimators.engine import labels as lab
 from olearn.estimators.engine import state as st
 from olearn.kernels.sparse import (
@@ -469,6 +471,17 @@ class OnlineEngine:
         to scale; :meth:`_weight_range` gives them no limit and no reason)."""
         return not self._weight_range(1.0)[2]
 
+    def warn_unused_weight(self, who: str, stacklevel: int = 1) -> None:
+        """Warn (UserWarning, once per model) when the rule cannot use a weight's size
+        (:meth:`weight_is_presence`), naming the rule and what to use instead; ``who`` names
+        the caller, ``stacklevel`` counts from the caller as :func:`warnings.warn` does."""
+        if self.__dict__.get("_weight_warned") or not self.weight_is_presence():
+            return
+        self._weight_warned = True
+        rule, remedy = self._weight_remedy()
+        message = unused_weight_message(who, rule, remedy)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel + 1)
+
     def load_init(self, coef, intercept) -> None:
         """``fit``'s ``coef_init`` / ``intercept_init`` (families with plain weights)."""
         raise ValueError(f"{self.owner}.fit does not take coef_init / intercept_init")
@@ -503,6 +516,10 @@ class OnlineEngine:
         """``(low, high, why)``: the example weights whose scaled step stays in range for rows
         of ``||x||^2 <= largest``; ``why`` empty: the weight scales nothing (its presence)."""
         return 0.0, math.inf, ""
+
+    def _weight_remedy(self) -> tuple[str, str]:
+        """``(rule name, what to use instead)`` for a rule whose weight is its presence."""
+        return type(self).__name__, "use a rule with a price"
 
     def _allocate(self) -> None:
         raise NotImplementedError

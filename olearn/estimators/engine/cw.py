@@ -106,6 +106,12 @@ class CWEngine(LinearEngine):
             return price_range(C, TINY, FLOAT_MAX, "C")
         return 0.0, math.inf, ""  # CW: any s > 0 is the constraint's presence
 
+    def _weight_remedy(self) -> tuple[str, str]:
+        from olearn.kernels.cw import RULE_TYPES
+
+        rule = RULE_TYPES[self.rule[0]].rule_name
+        return rule, "use AROW (r_i = r / w), SCW-I / SCW-II or NHERD (C_i = w C)"
+
     def _allocate(self) -> None:
         super()._allocate()
         rows = self.W.shape[0]

@@ -204,13 +204,16 @@ class AdditiveEngine(LinearEngine):
     """The Perceptron, PA and SPA families: ``w_u += coef_u x`` for a few classes per step,
     one numba kernel for all of them (the rule picked by its code, :mod:`olearn.kernels.codes`).
 
-    Steps (:meth:`tune`): ``code`` (the rule) and ``C`` (the slack's price; 1 where unused).
+    Steps (:meth:`tune`): ``code`` (the rule), ``C`` (the slack's price; 1 where unused) and
+    ``weight_scales``: what an example's weight s scales, the price (``"C"``: ``C_i = s C``)
+    or the step (``"step"``: s times the unweighted step, scikit-learn's weighted PA; the
+    kernel takes the weights as :class:`olearn.kernels.weights.StepWeights`).
     """
 
     kernel = "olearn.kernels.additive:additive_epoch"
 
-    def tune(self, *, code: int, C: float = 1.0) -> None:
-        self.code, self.C = int(code), float(C)
+    def tune(self, *, code: int, C: float = 1.0, weight_scales: str = "C") -> None:
+        self.code, self.C, self.weight_scales = int(code), float(C), weight_scales
 
     def _weight_range(self, largest: float) -> tuple[float, float, str]:
         from olearn.kernels.codes import PERCEPTRON, SPA1, SPA2, additive_code
@@ -218,6 +221,8 @@ class AdditiveEngine(LinearEngine):
         if self.code == PERCEPTRON:  # the step is +-s x: s ||x||^2 on the score scale
             high = max(1.0, MAX_STEP / largest) if largest > 0 else math.inf
             return 0.0, high, f"the Perceptron's step s ||x||^2 must stay <= {MAX_STEP:.0e}"
+        if self.weight_scales == "step":
+            return self._step_range(largest)
         soft = {additive_code("pa", "I"), additive_code("pa", "II"), SPA1, SPA2}
         if self.code in soft:  # the slack's price C_i = s C
             return price_range(self.C, TINY, FLOAT_MAX, "C")
@@ -246,10 +251,45 @@ class AdditiveEngine(LinearEngine):
         self.t += 1
         return True
 
+    def _step_range(self, largest: float) -> tuple[float, float, str]:
+        """The weights a scaled step (``weight_scales="step"``) may take.  PA-I / SPA-I: the
+        step is capped (``s C``), as the Perceptron's, within :data:`MAX_STEP`.  The steps
+        proportional to the loss (hard PA / SPA, PA-II / SPA-II) move the margin of the
+        example to ``1 - l + s b l`` (``b = 2n / (2n + 1/2C)``, 1 for the hard ones): with
+        ``s b > 2`` it lands further from 1 than it was, and repeated such steps diverge to
+        infinity; ``s <= 2 / b`` (for the largest ``n``) keeps every step non-expanding."""
+        from olearn.kernels.codes import PA1, PA2, SPA1, SPA2
+
+        if self.code in (PA1, SPA1):
+            high = max(1.0, MAX_STEP / (self.C * largest)) if largest > 0 else math.inf
+            why = f"the scaled step's s C ||x||^2 must stay <= {MAX_STEP:.0e}"
+            return 0.0, high, why
+        high = 2.0 + (0.5 / (self.C * largest) if self.code in (PA2, SPA2) else 0.0)
+        why = (
+            "weight_scales='step' with a step proportional to the loss (hard PA / SPA, "
+            "PA-II / SPA-II) overshoots the margin for s > 2 / b (b = 2n / (2n + 1/2C), 1 "
+            "for the hard rules) and the weights diverge; PA-I / SPA-I cap the scaled step "
+            "(scikit-learn's default PA), use them for larger weights"
+        )
+        return 0.0, high, why
+
+    def _weight_remedy(self) -> tuple[str, str]:
+        from olearn.kernels.codes import ADDITIVE_NAMES
+
+        return ADDITIVE_NAMES[self.code], (
+            "use a soft variant (PA-I / PA-II, SPA-I / SPA-II: the weight prices the slack, "
+            'C_i = w C), or weight_scales="step" (the step times w, as scikit-learn\'s '
+            "weighted PassiveAggressiveClassifier)"
+        )
+
     def _epoch(self, rows, y_idx, order, mistakes, weights=None) -> int:
         K = self.W.shape[1]
         if self.__dict__.get("_no_coef", _EMPTY_2D).shape[1] != K:
             self._no_coef = np.zeros((0, K))  # the kernel records no step coefficients
+        if weights is not None and self.weight_scales == "step":
+            from olearn.kernels.weights import StepWeights
+
+            weights = StepWeights(weights)  # numba compiles the scaled step apart
         return load_kernel(self.kernel)(
             rows, y_idx, order, self.W, self.code, self.C, self._no_coef, mistakes, weights,
             self.U, self.avg,
