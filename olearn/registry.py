@@ -663,6 +663,7 @@ def keys(
     default: bool = False,
     kernel: str | None = None,
     averaged: bool = False,
+    *,
     task: str | None = "classification",
 ) -> list[str]:
     """Keys of the registered algorithms, in teaching order, optionally filtered: of one
@@ -675,12 +676,24 @@ def keys(
     >>> keys(view="compare", averaged=True)[-2:]
     ['nherd-avg', 'narow-avg']
     """
-    return [a.key for a in specs(task, family, online, view, default, kernel, averaged)]
+    return [
+        a.key
+        for a in specs(
+            task,
+            family,
+            online=online,
+            view=view,
+            default=default,
+            kernel=kernel,
+            averaged=averaged,
+        )  # fmt: skip
+    ]
 
 
 def specs(
     task: str | None = "classification",
     family: str | None = None,
+    *,
     online: bool | None = None,
     view: str | None = None,
     default: bool = False,

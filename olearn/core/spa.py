@@ -230,7 +230,7 @@ class _Solution:
     xi: float = 0.0
 
 
-def _pose(W, x, y, variant, C, weight=1.0, scales_step=False) -> _Problem:
+def _pose(W, x, y, variant, C, weight=1.0, *, scales_step=False) -> _Problem:
     """Validate the inputs and compute scores, margins, loss and (when aggressive) Q."""
     W, x, y = check_state(W, x, y)
     variant = check_variant(variant)
@@ -294,6 +294,7 @@ def spa_step(
     y: int,
     variant: str | None = None,
     C: float = 1.0,
+    *,
     weight: float = 1.0,
     weight_scales: str = "C",
 ) -> tuple[np.ndarray, SPATrace]:
@@ -322,7 +323,7 @@ def spa_step(
     [2.0, 1.0, 1.0]
     """
     scales_step = check_weight_scales(weight_scales) == "step"
-    problem = _pose(W, x, y, variant, C, weight, scales_step)
+    problem = _pose(W, x, y, variant, C, weight, scales_step=scales_step)
     solution = _solve_derived(problem)
     if scales_step:
         solution.tau *= weight  # the unweighted step times s
