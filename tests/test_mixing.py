@@ -355,3 +355,33 @@ def test_an_address_that_does_not_answer_is_a_quick_clear_error():
         with pytest.raises(ValueError, match="neither 'serial' nor a Dask scheduler address"):
             ipm.fit(X, y)
         assert not hasattr(ipm, "estimator_")
+
+
+class _Client:
+    """A client whose cached view lists no worker (a nanny restarting one): ``arrives`` says
+    whether one arrives while the runner waits."""
+
+    def __init__(self, arrives: bool):
+        self.arrives, self.waited = arrives, []
+
+    def scheduler_info(self):
+        return {"workers": {}}
+
+    def wait_for_workers(self, n, timeout):
+        self.waited.append((n, timeout))
+        if not self.arrives:
+            raise TimeoutError("no worker")
+
+    def nthreads(self):
+        return {"tcp://127.0.0.1:2": 1, "tcp://127.0.0.1:1": 1}
+
+
+def test_a_client_between_workers_is_waited_for_then_refused_by_name():
+    from olearn.distributed._runners import WORKER_WAIT, DaskRunner
+
+    client = _Client(arrives=True)
+    runner = DaskRunner(client)
+    assert runner.workers == ["tcp://127.0.0.1:1", "tcp://127.0.0.1:2"] and runner.n_workers == 2
+    assert client.waited == [(1, WORKER_WAIT)]
+    with pytest.raises(ValueError, match="no workers .none arrived in 30 s"):
+        DaskRunner(_Client(arrives=False))

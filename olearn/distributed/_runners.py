@@ -41,14 +41,25 @@ class SerialRunner:
         pass
 
 
+# Seconds a client that lists no worker is given for one to arrive (a worker being restarted
+# by its nanny, or a cluster still starting) before the fit is refused.
+WORKER_WAIT = 30.0
+
+
 class DaskRunner:
     """Shards pinned to the workers of a ``distributed.Client`` (round robin)."""
 
     def __init__(self, client, owned_cluster=None):
         self.client, self.cluster = client, owned_cluster
         self.workers = sorted(client.scheduler_info()["workers"])
-        if not self.workers:
-            raise ValueError("the Dask client has no workers")
+        if not self.workers:  # between workers (a nanny restarting one), or not yet started
+            try:
+                client.wait_for_workers(1, timeout=WORKER_WAIT)
+            except TimeoutError:
+                raise ValueError(
+                    f"the Dask client has no workers (none arrived in {WORKER_WAIT:.0f} s)"
+                ) from None
+            self.workers = sorted(client.nthreads())  # the scheduler's own list
         self.n_workers = len(self.workers)
 
     def put(self, shards) -> None:
