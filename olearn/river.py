@@ -305,11 +305,11 @@ class Classifier(base.MiniBatchClassifier):
             if weight != 1.0:
                 self._learn_weighted(x, y, weight)
                 return
-        index = self._names
-        if x.__class__ is dict and x.keys() <= index.keys() and not self.n_hash_features:
-            engine = getattr(self.estimator, "engine_", None)  # known names: a small row's
-            if engine is not None and engine.learn_small(map(index.get, x), x.values(), y):
-                return  # path, in plain Python (engine.small), when the family has one
+        columns = self._known_columns(x)
+        if columns is not None:  # a small row's path, in plain Python (engine.small), when
+            engine = getattr(self.estimator, "engine_", None)  # the family has one
+            if engine is not None and engine.learn_small(columns, x.values(), y):
+                return
         new = self._join(x.keys())
         try:
             indices, values = self._row(x)
@@ -399,9 +399,15 @@ class Classifier(base.MiniBatchClassifier):
     def _small_scores(self, engine, x: dict) -> list[float] | None:
         """x's class scores by the engine's plain-Python path for a small row of known names
         (equal to ``engine.scores``'); None when x is not for it."""
+        columns = self._known_columns(x)
+        return None if columns is None else engine.small_scores(columns, x.values())
+
+    def _known_columns(self, x: dict):
+        """The columns of a dict whose names are all in the growing index, in its order (an
+        iterator), or None (new names, hashing, not a dict: the door's path)."""
         index = self._names
         if x.__class__ is dict and x.keys() <= index.keys() and not self.n_hash_features:
-            return engine.small_scores(map(index.get, x), x.values())
+            return map(index.get, x)
         return None
 
     def _proba(self, engine, rows: tuple) -> np.ndarray:

@@ -160,8 +160,8 @@ def test_a_refused_value_is_refused_by_the_door_and_changes_nothing(value, messa
 
 
 def test_the_small_row_is_the_csr_row():
-    row, sqnorm = small.small_row([5, 1, 3, 2], [2.0, 0.0, -1, 3.0], 6, 0.5)
-    assert row == [(2, 3.0), (3, -1.0), (5, 2.0), (6, 0.5)]
+    row, sqnorm, scores = small.small_row([5, 1, 3, 2], [2.0, 0.0, -1, 3.0], 6, 0.5)
+    assert row == [(2, 3.0), (3, -1.0), (5, 2.0), (6, 0.5)] and scores is None
     assert sqnorm == ((3.0 * 3.0 + 1.0) + 4.0) + 0.25
     assert small.small_row([0], [float("nan")], 3, 0.0) is None
     assert small.small_row([0], [True], 3, 0.0) is None  # the door converts bools

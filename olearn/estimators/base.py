@@ -27,27 +27,26 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from olearn.estimators import _stream
+from olearn.estimators._face import EngineFace
 from olearn.estimators._fit_options import FIT_CONSTRAINTS, per_class_init, run_watched
 from olearn.estimators._fitted import EngineAttributes
-from olearn.estimators._model_state import ModelState, refuse_changed, unfitted_on_failure
+from olearn.estimators._model_state import ModelState, unfitted_on_failure
 from olearn.estimators._weights import CLASS_WEIGHT_CONSTRAINT, example_weights
 from olearn.estimators.engine.labels import encode_classes, index_of, unknown_labels_error
-from olearn.kernels.sparse import check_sparse_structure
 
 _ADD_CLASSES = (
     "pass every class with classes=... on the first partial_fit call, with the labels' own type"
 )
 
 
-class OnlineClassifier(EngineAttributes, ModelState, ClassifierMixin, BaseEstimator):
+class OnlineClassifier(EngineFace, EngineAttributes, ModelState, ClassifierMixin, BaseEstimator):
     """Base class: scikit-learn ``fit`` / ``partial_fit`` / ``predict`` over an online engine."""
 
     engine_class: type = None  # the family's engine (olearn.estimators.engine)
@@ -87,37 +86,12 @@ class OnlineClassifier(EngineAttributes, ModelState, ClassifierMixin, BaseEstima
         return self.engine_
 
     # --- validation --------------------------------------------------------------------------
-    def _fitted(self) -> bool:
-        return "engine_" in self.__dict__
-
-    def _check_structure(self, action: str) -> None:
-        """Refuse a parameter that fixes the state's shape or meaning changed since it was built
-        (both ways: one switched on later counts too)."""
-        built = self.engine_.params
-        now = self.engine_class(owner=self._name, **self._structure()).params
-        refuse_changed(self._name, action, built, now)
-
     def _validate_Xy(self, X, y, reset: bool):
         """scikit-learn's checks of X and y (the engine's door checks the values: structure,
         finiteness, norms, labels); returns ``(X, y, width, feature names)``."""
-        if not (sp.issparse(X) and X.format == "csr"):
-            check_sparse_structure(X)  # before scipy converts a CSC / BSR input
-        try:
-            X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=reset,
-                                 y_numeric=False, ensure_all_finite=False)  # fmt: skip
-            check_classification_targets(y)
-            return X, y, X.shape[1], self.__dict__.get("_seen_names")
-        finally:
-            self.__dict__.pop("_seen_width", None)
-            self.__dict__.pop("_seen_names", None)
-
-    def _validate_X(self, X):
-        check_is_fitted(self, "engine_")
-        self._check_structure("predict")
-        if not (sp.issparse(X) and X.format == "csr"):
-            check_sparse_structure(X)
-        return validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False,
-                             ensure_all_finite=False)  # fmt: skip
+        X, y, names = self._checked_Xy(X, y, reset, y_numeric=False)
+        check_classification_targets(y)
+        return X, y, X.shape[1], names
 
     def _new_engine(self, n_features: int, classes: np.ndarray, names, least: int):
         if classes.shape[0] < least:

@@ -10,13 +10,13 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import BaseEstimator, RegressorMixin
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from olearn.estimators._average import AVERAGE_CONSTRAINT, average_start
+from olearn.estimators._face import EngineFace
 from olearn.estimators._fit_options import (
     FIT_CONSTRAINTS,
     Stopping,
@@ -24,11 +24,10 @@ from olearn.estimators._fit_options import (
     warn_not_converged,
 )
 from olearn.estimators._fitted import EngineCounters
-from olearn.estimators._model_state import ModelState, refuse_changed, unfitted_on_failure
+from olearn.estimators._model_state import ModelState, unfitted_on_failure
 from olearn.estimators._params import FLOAT_MAX, POSITIVE, store_params
 from olearn.estimators._weights import example_weights
 from olearn.estimators.engine.regression import RegressionEngine
-from olearn.kernels.sparse import check_sparse_structure
 
 __all__ = ["PARegressor"]
 
@@ -42,7 +41,7 @@ def epsilon_insensitive_loss(prediction: np.ndarray, y: np.ndarray, epsilon: flo
     return float(np.maximum(0.0, np.abs(y - prediction) - epsilon).mean()) if y.size else 0.0
 
 
-class PARegressor(EngineCounters, ModelState, RegressorMixin, BaseEstimator):
+class PARegressor(EngineFace, EngineCounters, ModelState, RegressorMixin, BaseEstimator):
     """Passive-Aggressive regression (PA, PA-I, PA-II) with the epsilon-insensitive loss.
 
     Each step solves ``min 1/2 ||w - w_old||^2 (+ C xi | + C xi^2)`` subject to
@@ -189,37 +188,14 @@ class PARegressor(EngineCounters, ModelState, RegressorMixin, BaseEstimator):
         return {"code": regression_code(self.variant), "C": float(self.C),
                 "epsilon": float(self.epsilon)}  # fmt: skip
 
-    def _fitted(self) -> bool:
-        return "engine_" in self.__dict__
-
-    def _check_structure(self, action: str) -> None:
-        built = self.engine_.params
-        now = self.engine_class(owner=self._name, **self._structure()).params
-        refuse_changed(self._name, action, built, now)
-
     def _new_engine(self, n_features: int, names):
         return self.engine_class.create(n_features, owner=self._name, steps=self._steps(),
                                         feature_names=names, **self._structure())  # fmt: skip
 
     # --- validation --------------------------------------------------------------------------
     def _validate_Xy(self, X, y, reset: bool):
-        if not (sp.issparse(X) and X.format == "csr"):
-            check_sparse_structure(X)  # before scipy converts a CSC / BSR input
-        try:
-            X, y = validate_data(self, X, y, accept_sparse="csr", dtype=np.float64, reset=reset,
-                                 y_numeric=True, ensure_all_finite=False)  # fmt: skip
-            return X, np.asarray(y, dtype=np.float64), self.__dict__.get("_seen_names")
-        finally:
-            self.__dict__.pop("_seen_width", None)
-            self.__dict__.pop("_seen_names", None)
-
-    def _validate_X(self, X):
-        check_is_fitted(self, "engine_")
-        self._check_structure("predict")
-        if not (sp.issparse(X) and X.format == "csr"):
-            check_sparse_structure(X)
-        return validate_data(self, X, accept_sparse="csr", dtype=np.float64, reset=False,
-                             ensure_all_finite=False)  # fmt: skip
+        X, y, names = self._checked_Xy(X, y, reset, y_numeric=True)
+        return X, np.asarray(y, dtype=np.float64), names
 
     # --- public API --------------------------------------------------------------------------
     @unfitted_on_failure

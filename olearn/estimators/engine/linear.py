@@ -153,13 +153,14 @@ class LinearEngine(OnlineEngine):
         return scores
 
     def small_scores(self, columns, values) -> list[float] | None:
-        W = self.W
-        if self.U is not None or not (W.flags.c_contiguous and W.dtype == np.float64):
-            return None  # the averaged weights: computed by scores()
-        made = small.small_row(columns, values, self.n_features, self.column_value())
-        if made is None or small.work(len(made[0]), W.shape[1]) > small.SMALL_WORK:
+        view = small.flat_view(self.W) if self.U is None else None  # averaged: scores()
+        if view is None:
             return None
-        return small.row_scores(W.data.cast("B").cast("d"), W.shape[1], made[0])
+        K = self.W.shape[1]
+        made = small.small_row(columns, values, self.n_features, self.column_value(), view, K)
+        if made is None or small.work(len(made[0]), K) > small.SMALL_WORK:
+            return None
+        return made[2]
 
     def _state_spec(self, n_classes: int, n_features: int) -> dict:
         spec = {"coef": ((n_classes, n_features), "real")}
@@ -229,11 +230,11 @@ class AdditiveEngine(LinearEngine):
         return 0.0, math.inf, ""  # hard rules: any s > 0 is the constraint's presence
 
     def learn_small(self, columns, values, label) -> bool:
-        W = self.W
-        K = W.shape[1]
+        K = self.W.shape[1]
         if self.U is not None or K < 2 or self.code not in small.SMALL_RULES:
             return False
-        if not (W.flags.c_contiguous and W.flags.writeable and W.dtype == np.float64):
+        view = small.flat_view(self.W, writeable=True)
+        if view is None:
             return False
         try:
             y = self._class_index().get(label)
@@ -241,12 +242,11 @@ class AdditiveEngine(LinearEngine):
             return False
         if y is None:  # a new class (or a refused label): the door's class growth
             return False
-        made = small.small_row(columns, values, self.n_features, self.column_value())
+        made = small.small_row(columns, values, self.n_features, self.column_value(), view, K)
         if made is None or small.work(len(made[0]), K) > small.SMALL_WORK:
             return False
-        row, sqnorm = made
-        view = W.data.cast("B").cast("d")
-        if small.additive_step(view, K, row, sqnorm, y, code=self.code, C=self.C):
+        row, sqnorm, scores = made
+        if small.additive_step(view, K, row, scores, sqnorm, y, code=self.code, C=self.C):
             self.n_updates += 1
         self.t += 1
         return True

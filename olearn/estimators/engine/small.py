@@ -27,6 +27,8 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 
+import numpy as np
+
 from olearn._numerics import TINY_SQNORM
 from olearn.core import _pa_closed_forms as forms
 from olearn.kernels.codes import PA, PA1, PA2, PA_MISTAKES, PERCEPTRON
@@ -47,16 +49,21 @@ def _python(f):
 _tau_pa, _tau_pa1, _tau_pa2 = _python(forms.tau_pa), _python(forms.tau_pa1), _python(forms.tau_pa2)
 
 
-def small_row(columns: Iterable[int], values: Iterable, n_features: int, column_value: float):
-    """``(row, sqnorm)``: the row's ``(column, value)`` pairs in column order, zeros dropped,
-    the intercept column's last, and its ``||x||^2`` summed in that order; None when the row
+def small_row(columns: Iterable[int], values: Iterable, n_features: int, column_value: float,
+              W=None, K: int = 2):  # fmt: skip
+    """``(row, sqnorm, scores)``: the row's ``(column, value)`` pairs in column order, zeros
+    dropped, the intercept column's last; its ``||x||^2`` summed in that order; and, given the
+    flat view ``W`` of a (D, K) model (:func:`flat_view`), the class scores ``W[:, u] . x``
+    summed in the same pass (:func:`row_scores`' numbers; None without W).  None when the row
     is not for this path (a value neither a finite float nor an int, an overflowing
-    ``||x||^2``, a column outside ``[0, n_features)``): the compiled door then decides."""
+    ``||x||^2``, a column outside ``[0, n_features)`` or repeated): the compiled door then
+    decides."""
     row: list = []
     append = row.append
     last = -1
     ordered = True
-    sqnorm = 0.0
+    sqnorm = s0 = s1 = 0.0
+    two = W is not None and K == 2  # the common case, its two sums written out
     for j, v in zip(columns, values):
         if v.__class__ is not float:
             if v.__class__ is not int:
@@ -67,12 +74,18 @@ def small_row(columns: Iterable[int], values: Iterable, n_features: int, column_
                 return None
         if v == 0.0:
             continue
+        if not -1 < j < n_features:
+            return None
         if j <= last:
             if j == last:
                 return None  # a repeated column: the door sums it
             ordered = False
         last = j
         sqnorm += v * v  # the kernel's order when the columns come in order
+        if two:
+            b = 2 * j
+            s0 += W[b] * v
+            s1 += W[b + 1] * v
         append((j, v))
     if not ordered:
         row.sort()  # the CSR row's order
@@ -81,26 +94,35 @@ def small_row(columns: Iterable[int], values: Iterable, n_features: int, column_
             if k and j == row[k - 1][0]:
                 return None  # a repeated column: the door sums it
             sqnorm += v * v
-    if row and not (row[0][0] >= 0 and row[-1][0] < n_features):
-        return None
     if column_value > 0.0:
         append((n_features, column_value))
         sqnorm += column_value * column_value
+        if two:
+            b = 2 * n_features
+            s0 += W[b] * column_value
+            s1 += W[b + 1] * column_value
     if not math.isfinite(sqnorm):
         return None  # a non-finite value, or an overflow: the door says which
-    return row, sqnorm
+    if W is None:
+        return row, sqnorm, None
+    if two and ordered:
+        return row, sqnorm, [s0, s1]
+    return row, sqnorm, row_scores(W, K, row)
+
+
+def flat_view(W, writeable: bool = False):
+    """A flat memoryview of ``W``'s float64 values (C order: ``W[j, u]`` at ``K j + u``), or
+    None when W is not a C-ordered float64 array (or, asked ``writeable``, is read-only)."""
+    if not (W.flags.c_contiguous and W.dtype == np.float64):
+        return None
+    if writeable and not W.flags.writeable:
+        return None
+    return W.data.cast("B").cast("d")
 
 
 def row_scores(W, K: int, row: list) -> list[float]:
     """``[W[:, u] . x for u]`` from the flat view ``W`` of a C-ordered (D, K) array, summed
     in the row's order (:func:`olearn.kernels.sparse.row_scores`)."""
-    if K == 2:
-        s0 = s1 = 0.0
-        for j, v in row:
-            b = 2 * j
-            s0 += W[b] * v
-            s1 += W[b + 1] * v
-        return [s0, s1]
     scores = [0.0] * K
     for j, v in row:
         b = K * j
@@ -136,22 +158,14 @@ def argmax(scores: list) -> int:
     return best
 
 
-def additive_step(W, K: int, row: list, sqnorm: float, y: int, *, code: int, C: float) -> int:
-    """One step of the Perceptron or a PA rule (``code``, weight 1) on ``row`` with class
-    index ``y``, in place on the flat view ``W``; returns the number of classes moved (0 or
-    2), as :func:`olearn.kernels.additive.additive_epoch` counts them."""
-    if K == 2:  # the rival is the other class
-        s0 = s1 = 0.0
-        for j, v in row:
-            b = 2 * j
-            s0 += W[b] * v
-            s1 += W[b + 1] * v
-        r = 1 - y
-        sy, sr = (s0, s1) if y == 0 else (s1, s0)
-    else:
-        scores = row_scores(W, K, row)
-        r = best_rival(scores, y)
-        sy, sr = scores[y], scores[r]
+def additive_step(W, K: int, row: list, scores: list, sqnorm: float, y: int, *, code: int,
+                  C: float) -> int:  # fmt: skip
+    """One step of the Perceptron or a PA rule (``code``, weight 1) on ``row`` (its class
+    ``scores`` and ``sqnorm``: :func:`small_row`) with class index ``y``, in place on the flat
+    view ``W``; returns the number of classes moved (0 or 2), as
+    :func:`olearn.kernels.additive.additive_epoch` counts them."""
+    r = 1 - y if K == 2 else best_rival(scores, y)  # two classes: the rival is the other
+    sy, sr = scores[y], scores[r]
     if code == PERCEPTRON:
         if sr < sy:
             return 0
