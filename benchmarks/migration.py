@@ -167,12 +167,13 @@ def report(quick: bool = False) -> str:
     return "\n".join(lines)
 
 
-def write(page: Path, block: str) -> None:
+def write(page: Path, block: str, begin: str = BEGIN, end: str = END) -> None:
+    """Replace the page's generated block between the markers ``begin`` and ``end``."""
     text = page.read_text()
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
+    pattern = re.compile(re.escape(begin) + ".*?" + re.escape(end), re.S)
     if not pattern.search(text):
-        raise SystemExit(f"{page}: no block {BEGIN} ... {END} to replace")
-    page.write_text(pattern.sub(lambda _: f"{BEGIN}\n{block}\n{END}", text))
+        raise SystemExit(f"{page}: no block {begin} ... {end} to replace")
+    page.write_text(pattern.sub(lambda _: f"{begin}\n{block}\n{end}", text))
 
 
 def main(argv=None) -> None:

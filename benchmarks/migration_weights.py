@@ -16,7 +16,6 @@ scikit-learn's PA (the step) and in olearn's (the price C, or the step with
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
 import numpy as np
@@ -93,21 +92,15 @@ def report() -> str:
     return head + "\n" + "\n".join(worked_rows()) + second + "\n" + "\n".join(pass_rows())
 
 
-def write(page: Path, block: str) -> None:
-    text = page.read_text()
-    pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
-    if not pattern.search(text):
-        raise SystemExit(f"{page}: no block {BEGIN} ... {END} to replace")
-    page.write_text(pattern.sub(lambda _: f"{BEGIN}\n{block}\n{END}", text))
-
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", type=Path, help="replace the generated block of this page")
     args = parser.parse_args(argv)
     block = report()
     if args.write:
-        write(args.write, block)
+        from benchmarks.migration import write
+
+        write(args.write, block, BEGIN, END)
     print(block)
 
 
