@@ -97,6 +97,7 @@ def test_fast_path_equals_general_loop(rule, form, seed):
         order,
         W2,
         S2,
+        np.column_stack((W2[:, 0], S2)),
         kernel_rule(learner(rule, form)[1]),
         a2,
         b2,

@@ -99,18 +99,18 @@ def _step_of(code: int, sorting: bool):
 
         return perceptron
     if code == SPA or code == SPA1 or code == SPA2:
+        coefficients = spa_coefficients(code, sorting)  # this rule's search only
         if sorting:
 
             def sorting_spa(rule, scores, y, sqnorm, coef, active, qbuf, weight):
                 C = rule.C * weight  # C_i = s C (s = 1: C exactly)
-                return spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf,
-                                        rule.space)  # fmt: skip
+                return coefficients(scores, y, sqnorm, C, coef, active, qbuf, rule.space)
 
             return sorting_spa
 
         def spa(rule, scores, y, sqnorm, coef, active, qbuf, weight):
             C = rule.C * weight
-            return spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf, None)
+            return coefficients(scores, y, sqnorm, C, coef, active, qbuf, None)
 
         return spa
 
@@ -140,14 +140,19 @@ def _compiled_rule_step(rule, scores, y, sqnorm, coef, active, qbuf, weight):
 # --- the passes ----------------------------------------------------------------------------
 
 
+def workspace(K: int) -> tuple:
+    """A pass's scratch for ``K`` classes: ``(scores, coef, active, qbuf, scaled)``, each (K,)
+    (``active`` int64; ``coef`` and ``scaled`` zeros).  Allocated here, not in the compiled
+    pass: numba compiles each kind of array allocation on its own, which took about 0.3 s of
+    a first ``fit``."""
+    return np.empty(K), np.zeros(K), np.empty(K, dtype=np.int64), np.empty(K), np.zeros(K)
+
+
 @jit
-def _mirrored_pass(rows, y, order, W, rule, coef_out, mistake_out, weights=None):
-    """:func:`additive_epoch` on a mirrored two-class ``W`` through ``w = W[:, 0]``."""
-    w = W[:, 0].copy()
-    scores = np.empty(2)
-    coef = np.zeros(2)
-    active = np.empty(2, dtype=np.int64)
-    qbuf = np.empty(2)
+def _mirrored_pass(rows, y, order, W, w, rule, coef_out, mistake_out, work, weights=None):
+    """:func:`additive_epoch` on a mirrored two-class ``W`` through ``w``, a copy of
+    ``W[:, 0]`` (``work``: :func:`workspace` of 2)."""
+    scores, coef, active, qbuf, _ = work
     n_updates = 0
     for t in range(order.shape[0]):
         i = order[t]
@@ -156,12 +161,15 @@ def _mirrored_pass(rows, y, order, W, rule, coef_out, mistake_out, weights=None)
         scores[1] = -s  # = W[:, 1] . x exactly
         if mistake_out.shape[0] > 0:
             mistake_out[t] = argmax(scores) != y[i]
-        weight = example_weight(weights, i)
-        if weight == 0.0:
-            continue  # absent
-        factor = price(weights, weight)  # of C: s, or 1 when s scales the step
+        weight = factor = 1.0
+        if weights is not None:  # (a None type: numba compiles no weight code at all)
+            weight = example_weight(weights, i)
+            if weight == 0.0:
+                continue  # absent
+            factor = price(weights, weight)  # of C: s, or 1 when s scales the step
         n_active = rule_step(rule, scores, y[i], sqnorm, coef, active, qbuf, factor)
-        scale_step(weights, weight, coef, active, n_active)  # weight_scales="step" only
+        if weights is not None:
+            scale_step(weights, weight, coef, active, n_active)  # weight_scales="step" only
         if coef_out.shape[0] > 0:
             coef_out[t, 0] = coef[0]
             coef_out[t, 1] = coef[1]
@@ -175,14 +183,11 @@ def _mirrored_pass(rows, y, order, W, rule, coef_out, mistake_out, weights=None)
 
 
 @jit
-def _general_pass(rows, y, order, W, rule, coef_out, mistake_out, weights=None, U=None, avg=None):
-    """:func:`additive_epoch` on any ``W``."""
+def _general_pass(rows, y, order, W, rule, coef_out, mistake_out, work, weights=None, U=None,
+                  avg=None):  # fmt: skip
+    """:func:`additive_epoch` on any ``W`` (``work``: :func:`workspace` of its K)."""
     K = W.shape[1]
-    scores = np.empty(K)
-    coef = np.zeros(K)
-    active = np.empty(K, dtype=np.int64)
-    qbuf = np.empty(K)
-    scaled = np.zeros(K)
+    scores, coef, active, qbuf, scaled = work
     n_updates = 0
     for t in range(order.shape[0]):
         i = order[t]
@@ -191,12 +196,15 @@ def _general_pass(rows, y, order, W, rule, coef_out, mistake_out, weights=None, 
             mistake_out[t] = argmax(scores) != y[i]  # the prediction before the step
             if U is not None:  # the averaged model predicts
                 mistake_out[t] = averaged_mistake(rows, i, U, avg, scores, scaled, y[i])
-        weight = example_weight(weights, i)
-        if weight == 0.0:
-            continue  # absent
-        factor = price(weights, weight)  # of C: s, or 1 when s scales the step
+        weight = factor = 1.0
+        if weights is not None:  # (a None type: numba compiles no weight code at all)
+            weight = example_weight(weights, i)
+            if weight == 0.0:
+                continue  # absent
+            factor = price(weights, weight)  # of C: s, or 1 when s scales the step
         n_active = rule_step(rule, scores, y[i], sqnorm, coef, active, qbuf, factor)
-        scale_step(weights, weight, coef, active, n_active)  # weight_scales="step" only
+        if weights is not None:
+            scale_step(weights, weight, coef, active, n_active)  # weight_scales="step" only
         if coef_out.shape[0] > 0:
             for u in range(K):
                 coef_out[t, u] = coef[u]
@@ -243,7 +251,11 @@ def additive_epoch(
     The compiled passes are chosen here, so a fit compiles only what it runs: its own rule
     (:func:`kernel_rule`), and the two-class pass only for two classes.
     """
-    rule = kernel_rule(code, C, W.shape[1])
-    if U is None and W.shape[1] == 2 and use_mirrored_path(rows, order, W):
-        return _mirrored_pass(rows, y, order, W, rule, coef_out, mistake_out, weights)
-    return _general_pass(rows, y, order, W, rule, coef_out, mistake_out, weights, U, avg)
+    K = W.shape[1]
+    rule = kernel_rule(code, C, K)
+    if U is None and K == 2 and use_mirrored_path(rows, order, W):
+        w = np.array(W[:, 0])  # contiguous
+        work = workspace(2)
+        return _mirrored_pass(rows, y, order, W, w, rule, coef_out, mistake_out, work, weights)
+    work = workspace(K)
+    return _general_pass(rows, y, order, W, rule, coef_out, mistake_out, work, weights, U, avg)

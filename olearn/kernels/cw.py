@@ -256,20 +256,17 @@ def full_direction(rows, i, A_full, w, g):
 
 @jit
 def _mirrored_diagonal_pass(
-    rows, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out, weights=None
+    rows, y, order, W, S_diag, Z, rule, alpha_out, beta_out, mistake_out, weights=None
 ):
     """:func:`cw_epoch` for two classes, a diagonal covariance and a mirrored ``W``.
 
-    See the module docstring: ``Z[j, 0] = W[j, 0]`` (``W[j, 1] == -W[j, 0]``) and
-    ``Z[j, 1] = S_diag[j]``; every operation on ``Z[:, 0]`` is the one :func:`cw_epoch` makes
-    on ``W[:, 0]``, in the same order, so the results are bit-identical.
+    See the module docstring: ``Z`` is (D, 2) with ``Z[j, 0] = W[j, 0]`` (``W[j, 1] ==
+    -W[j, 0]``) and ``Z[j, 1] = S_diag[j]`` (made by :func:`cw_epoch`: numba compiles every
+    kind of array allocation on its own); every operation on ``Z[:, 0]`` is the one
+    :func:`cw_epoch` makes on ``W[:, 0]``, in the same order, so the results are bit-identical.
     """
     diag_form = rule[5]
     D = W.shape[0]
-    Z = np.empty((D, 2))
-    for j in range(D):
-        Z[j, 0] = W[j, 0]
-        Z[j, 1] = S_diag[j]
     n_updates = 0
     for t in range(order.shape[0]):
         i = order[t]
@@ -287,9 +284,11 @@ def _mirrored_diagonal_pass(
         label = y[i]
         if mistake_out.shape[0] > 0:
             mistake_out[t] = (1 if -s0 > s0 else 0) != label  # argmax, lowest index on ties
-        weight = example_weight(weights, i)
-        if weight == 0.0:
-            continue  # absent
+        weight = 1.0
+        if weights is not None:  # (a None type: numba compiles no weight code at all)
+            weight = example_weight(weights, i)
+            if weight == 0.0:
+                continue  # absent
         if label == 0:
             m = s0 - (-s0)  # (mu_0 - mu_1).x, rival 1
         else:
@@ -309,25 +308,22 @@ def _mirrored_diagonal_pass(
                 Z[j, 1] = diagonal_after(Sj, xj, c_x, beta_x, diag_form)
     for j in range(D):
         S_diag[j] = Z[j, 1]
-    store_mirrored(W, Z[:, 0].copy())
+    store_mirrored(W, Z[:, 0])
     return n_updates
 
 
 @jit
 def _general_pass(
-    rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mistake_out, weights=None,
-    U=None, avg=None,
+    rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mistake_out, work,
+    weights=None, U=None, avg=None,
 ):  # fmt: skip
     """:func:`cw_epoch` on any ``W``; ``A_full`` is None with a diagonal covariance, so that
-    numba compiles the diagonal's code only (the default path)."""
+    numba compiles the diagonal's code only (the default path).  ``work``: (K,) ``scores``
+    and ``buffer``, and the full covariance's (D,) ``w`` and ``g`` (zeros; (0,) without it),
+    made by :func:`cw_epoch` (numba compiles every kind of array allocation on its own)."""
     diag_form = rule[5]
-    K = W.shape[1]
     D = W.shape[0]
-    scores = np.empty(K)
-    buffer = np.empty(K)
-    if A_full is not None:
-        g = np.zeros(D)
-        w = np.zeros(D)
+    scores, buffer, g, w = work
     n_updates = 0
     for t in range(order.shape[0]):
         i = order[t]
@@ -341,9 +337,11 @@ def _general_pass(
             mistake_out[t] = argmax(scores) != label
             if U is not None:  # the averaged means predict
                 mistake_out[t] = averaged_mistake(rows, i, U, avg, scores, buffer, label)
-        weight = example_weight(weights, i)
-        if weight == 0.0:
-            continue  # absent
+        weight = 1.0
+        if weights is not None:  # (a None type: numba compiles no weight code at all)
+            weight = example_weight(weights, i)
+            if weight == 0.0:
+                continue  # absent
         s = best_rival(scores, label)
         m = scores[label] - scores[s]  # (mu_y - mu_s).x
         alpha, c_x, beta_x = multiclass_step(rule, m, x_Sigma_x, t, alpha_out, beta_out, weight)
@@ -420,15 +418,20 @@ def cw_epoch(
     code, and the two-class pass only for two classes.
     """
     rule = kernel_rule(rule)
+    D, K = W.shape
     if A_full.shape[0] > 0:
+        work = (np.empty(K), np.empty(K), np.zeros(D), np.zeros(D))
         return _general_pass(
-            rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mistake_out, weights,
-            U, avg,
+            rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mistake_out, work,
+            weights, U, avg,
         )  # fmt: skip
-    if U is None and W.shape[1] == 2 and use_mirrored_path(rows, order, W):
+    if U is None and K == 2 and use_mirrored_path(rows, order, W):
+        Z = np.column_stack((W[:, 0], S_diag))  # C-ordered (D, 2)
         return _mirrored_diagonal_pass(
-            rows, y, order, W, S_diag, rule, alpha_out, beta_out, mistake_out, weights
+            rows, y, order, W, S_diag, Z, rule, alpha_out, beta_out, mistake_out, weights
         )
+    work = (np.empty(K), np.empty(K), np.zeros(0), np.zeros(0))
     return _general_pass(
-        rows, y, order, W, S_diag, None, rule, alpha_out, beta_out, mistake_out, weights, U, avg
-    )
+        rows, y, order, W, S_diag, None, rule, alpha_out, beta_out, mistake_out, work, weights,
+        U, avg,
+    )  # fmt: skip

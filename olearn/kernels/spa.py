@@ -9,10 +9,14 @@ built lazily: the support-class search usually stops after a few classes, so eac
 is selected only when the search reaches it (a stable partial selection sort, in place, no
 allocation).  Above ``FULL_SORT_FROM`` candidates one stable merge sort (:func:`sort_all`) is
 cheaper; with fewer classes than that, no step can have so many, and the sort is left out of
-the compiled kernel (its workspace is None), which compiles sooner.
+the compiled kernel (its workspace is None), which compiles sooner.  The step is made per rule
+(:func:`spa_coefficients`), its code and whether it sorts constants, so that numba prunes the
+other branches before it inlines and compiles anything.
 """
 
 from __future__ import annotations
+
+import functools
 
 import numpy as np
 
@@ -101,72 +105,81 @@ def sort_all(negq, classes, p, space):
         classes[k] = u[src, k]
 
 
-@jit
-def spa_coefficients(scores, y, sqnorm, code, C, coef, active, qbuf, space):
-    """Fill ``coef`` for one SPA step (``code`` SPA, SPA1 or SPA2); return the active count.
+@functools.cache
+def spa_coefficients(code: int, sorting: bool):
+    """The compiled step of SPA rule ``code`` (SPA, SPA1 or SPA2), with the full sort if
+    ``sorting`` (:func:`sort_space`): both are constants of the function, so numba drops the
+    other rules' branches, and the sort when not ``sorting``, before compiling (each rule
+    compiles its own search only: a shorter first ``fit``)."""
 
-    ``active`` receives the support classes then ``y``; ``qbuf`` is (K,) scratch, ``space``
-    the full sort's (:func:`sort_space`; None: lazy selection only).  Position k of
-    (``qbuf``, ``active``) holds (-Q, class) of the k-th class in Q-descending order once
-    ``ordered > k``.
-    """
-    if sqnorm < TINY_SQNORM:
-        return 0  # x is numerically zero: passive
-    K = scores.shape[0]
-    p = 0
-    for u in range(K):
-        if u != y:
-            q = (1.0 - (scores[y] - scores[u])) / sqnorm  # Q_u
-            if q > 0.0:
-                qbuf[p] = -q  # negated: ascending order of qbuf is Q descending
-                active[p] = u
-                p += 1
-    if p == 0:
-        return 0  # loss is zero: passive
-    ordered = 0
-    if space is not None:  # None: the sort is not even compiled (K <= FULL_SORT_FROM + 1)
-        if p > FULL_SORT_FROM:
-            sort_all(qbuf, active, p, space)
-            ordered = p
-    b = spa2_b(sqnorm, C) if code == SPA2 else 1.0  # SPA-II: theta = a T, b = 1/a
-    J = 0
-    S = 0.0
-    for k in range(1, p + 1):  # the support-class search
-        if ordered < k:
-            select_next(qbuf, active, k - 1, p)
-            ordered = k
-        q = -qbuf[k - 1]
-        if code == SPA2:
-            thr = spa2_test(k, S, b)  # derived SPA-II test
-        else:
-            thr = hard_test(k, S)  # Eq. (8)
-        if not q > thr:
-            break
-        S += q
-        J = k
-    capped = False
-    if code == SPA1 and S / (J + 1) > C:  # case (b): the cap sum tau <= C binds
-        capped = True
+    @jit
+    def coefficients(scores, y, sqnorm, C, coef, active, qbuf, space):
+        """Fill ``coef`` for one SPA step of this ``code``; return the active count.
+
+        ``active`` receives the support classes then ``y``; ``qbuf`` is (K,) scratch,
+        ``space`` the full sort's (:func:`sort_space`; None when not ``sorting``).  Position
+        k of (``qbuf``, ``active``) holds (-Q, class) of the k-th class in Q-descending
+        order once ``ordered > k``.
+        """
+        if sqnorm < TINY_SQNORM:
+            return 0  # x is numerically zero: passive
+        K = scores.shape[0]
+        p = 0
+        for u in range(K):
+            if u != y:
+                q = (1.0 - (scores[y] - scores[u])) / sqnorm  # Q_u
+                if q > 0.0:
+                    qbuf[p] = -q  # negated: ascending order of qbuf is Q descending
+                    active[p] = u
+                    p += 1
+        if p == 0:
+            return 0  # loss is zero: passive
+        ordered = 0
+        if sorting:  # else the sort is not even compiled (K <= FULL_SORT_FROM + 1)
+            if p > FULL_SORT_FROM:
+                sort_all(qbuf, active, p, space)
+                ordered = p
+        b = spa2_b(sqnorm, C) if code == SPA2 else 1.0  # SPA-II: theta = a T, b = 1/a
         J = 0
         S = 0.0
-        for k in range(1, p + 1):
+        for k in range(1, p + 1):  # the support-class search
             if ordered < k:
                 select_next(qbuf, active, k - 1, p)
                 ordered = k
             q = -qbuf[k - 1]
-            if not q > cap_test(k, S, C):
+            if code == SPA2:
+                thr = spa2_test(k, S, b)  # derived SPA-II test
+            else:
+                thr = hard_test(k, S)  # Eq. (8)
+            if not q > thr:
                 break
             S += q
             J = k
-    T = 0.0
-    for k in range(J):
-        u = active[k]
-        if capped:
-            tau = capped_tau(-qbuf[k], J, S, C)
-        else:
-            tau = support_tau(-qbuf[k], J, S, b)  # without cancellation
-        coef[u] = -tau
-        T += tau
-    coef[y] = T  # w_y += (sum tau) x
-    active[J] = y
-    return J + 1
+        capped = False
+        if code == SPA1 and S / (J + 1) > C:  # case (b): the cap sum tau <= C binds
+            capped = True
+            J = 0
+            S = 0.0
+            for k in range(1, p + 1):
+                if ordered < k:
+                    select_next(qbuf, active, k - 1, p)
+                    ordered = k
+                q = -qbuf[k - 1]
+                if not q > cap_test(k, S, C):
+                    break
+                S += q
+                J = k
+        T = 0.0
+        for k in range(J):
+            u = active[k]
+            if code == SPA1 and capped:  # the first test drops the cap for SPA, SPA-II
+                tau = capped_tau(-qbuf[k], J, S, C)
+            else:
+                tau = support_tau(-qbuf[k], J, S, b)  # without cancellation
+            coef[u] = -tau
+            T += tau
+        coef[y] = T  # w_y += (sum tau) x
+        active[J] = y
+        return J + 1
+
+    return coefficients

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 import scipy.sparse as sp
@@ -310,22 +311,36 @@ def csr_problem(indptr, indices, data, n_features):
     return scan_csr(indptr, indices, data, n_features)[0]
 
 
-@jit
+# Rows per block of :func:`scan_dense`: its temporaries stay small (a block's norms, and its
+# finiteness mask only when a norm is not finite).
+SCAN_BLOCK = 4096
+
+
 def scan_dense(X):
     """``(problem, largest)`` of a C-contiguous 2-D float64 array: :data:`NOT_FINITE` if a
-    value is NaN or infinite (else 0) and ``max_i ||x_i||^2`` (``inf`` on overflow), one pass."""
+    value is NaN or infinite (else 0) and ``max_i ||x_i||^2`` (``inf`` on overflow).
+
+    numpy, not a compiled pass: a first ``fit`` on dense data then compiles only its rule's
+    kernel (issue 32).  ``largest`` bounds the door's range checks only (no model reads it);
+    numpy may sum a row in another order than :func:`scan_csr`, so the two can differ in the
+    last bits.
+
+    >>> scan_dense(np.array([[3.0, 4.0], [1.0, 0.0]]))
+    (0, 25.0)
+    >>> scan_dense(np.array([[1.0, np.nan]]))[0] == NOT_FINITE
+    True
+    """
     largest = 0.0
-    for i in range(X.shape[0]):
-        sq = 0.0
-        for j in range(X.shape[1]):
-            v = X[i, j]
-            sq += v * v
-        if not sq <= largest:
-            if not np.isfinite(sq):
-                for j in range(X.shape[1]):
-                    if not np.isfinite(X[i, j]):
-                        return NOT_FINITE, 0.0
-            largest = sq
+    for start in range(0, X.shape[0], SCAN_BLOCK):
+        block = X[start : start + SCAN_BLOCK]
+        if not block.size:
+            break
+        with np.errstate(over="ignore", invalid="ignore"):
+            top = float(np.einsum("ij,ij->i", block, block).max())
+        if not top <= largest:  # larger, or not finite: a NaN / inf value, or an overflow
+            if not math.isfinite(top) and not np.isfinite(block).all():
+                return NOT_FINITE, 0.0
+            largest = top
     return 0, largest
 
 
