@@ -99,22 +99,27 @@ NOT_FAST = {  # the tests of those files that run pages (AppTest): 38 s
 }
 
 
+# Browser tests that time the app's answer to a key press or race a report against a rerun
+# (a fixed wait, or "within 2 s"): .ci/run runs them alone (`-m timed`), the other browser
+# files two at a time, each with its own server.
+TIMED_FILES = {"test_browser_player.py", "test_browser_walks.py", "test_browser_keys.py"}
+
+
 def pytest_collection_modifyitems(config, items):
     for item in items:
         name = Path(str(item.fspath)).name
         if name.startswith("test_browser") and not item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.browser)  # (a browser file that forgot its mark)
+        if name in TIMED_FILES:
+            item.add_marker(pytest.mark.timed)
         function = f"{name}::{getattr(item, 'originalname', item.name)}"
-        if item.get_closest_marker("browser") or item.get_closest_marker("slow"):
-            group = "browser" if item.get_closest_marker("browser") else name
-        else:
-            group = name
+        if not (item.get_closest_marker("browser") or item.get_closest_marker("slow")):
             fast = name in FAST_FILES or item.get_closest_marker("kernel_equality")
             if fast and function not in NOT_FAST:
                 item.add_marker(pytest.mark.fast)
         # pytest-xdist (`-n 2 --dist loadgroup`, .ci/run): a file's tests stay on one worker
         # (its module fixtures are built once)
-        item.add_marker(pytest.mark.xdist_group(group))
+        item.add_marker(pytest.mark.xdist_group(name))
 
 
 def pytest_sessionfinish(session, exitstatus):
