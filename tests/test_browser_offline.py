@@ -187,7 +187,7 @@ def test_no_page_asks_another_host(served, browser):
                 sep = "&" if "?" in path else "?"
                 pg.goto(f"{url}/{path}{sep}lang={lang}")
                 pg.locator(".js-plotly-plot").first.wait_for()
-                settle(pg)
+                settle(pg, min_wait=0.5)  # (a plot is drawn: the new page is there)
                 assert_no_error(pg)
                 text = pg.locator("[data-testid=stMain]").inner_text()
                 assert bool(JAPANESE.search(text)) == (lang == "ja"), where[0]

@@ -111,7 +111,7 @@ def show(pg, server: str, path: str) -> None:
     if not path.startswith(("compare", "reproduce")) or "run=1" in path or "mode=" in path:
         pg.locator(".js-plotly-plot").first.wait_for()
     pg.locator("[data-testid=stMain] [data-testid=stElementContainer]:visible").first.wait_for()
-    settle(pg)
+    settle(pg, min_wait=0.5)  # (the new page is drawn: settle waits for it to be still)
     assert_no_error(pg)
 
 
