@@ -34,8 +34,12 @@ from olearn._cli_parser import EXIT_ERROR, build_parser, int_in, version_text
 EXIT_BUG = 1  # anything else: a defect to report
 
 
-def _parser() -> argparse.ArgumentParser:
-    """The whole parser (:mod:`olearn._cli_parser`), with ``olearn app --help``'s text."""
+def _parser(app_text: bool = True) -> argparse.ArgumentParser:
+    """The whole parser (:mod:`olearn._cli_parser`), with ``olearn app --help``'s text (which
+    reads the app's settings from the server house), or, for another command, which never
+    shows it, a line naming it (``olearn list`` answers sooner)."""
+    if not app_text:
+        return build_parser("Start the Streamlit app: `olearn app --help` lists its settings.")
     return build_parser(_app_description())
 
 
@@ -411,7 +415,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv == ["--version"]:  # at once: neither the parser nor any command's module
         print(version_text())
         return 0
-    parser = _parser()
+    parser = _parser(app_text=argv[:1] == ["app"])
     if argv[:1] == ["app"]:  # everything after `app` belongs to `streamlit run`...
         own = argv[1 : argv.index("--") if "--" in argv else len(argv)]
         if "-h" in own or "--help" in own:  # ...but olearn's help comes first

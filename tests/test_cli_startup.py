@@ -5,7 +5,7 @@ measured in ``benchmarks/startup.py``, never asserted here.
 
 Before: building the parser imported the app's launcher, and through it the upload parser
 (numpy, scipy); ``list`` imported scikit-learn (the batch baselines), pandas (the table of
-reproductions) and scipy (the data layer)."""
+reproductions) and scipy (the data layer), and then numpy (the cache's module) every time."""
 
 from __future__ import annotations
 
@@ -81,17 +81,45 @@ def test_every_commands_help_imports_no_heavy_library(command):
 
 
 @pytest.mark.parametrize("data", ["new user", "as configured"])
-def test_list_imports_no_heavy_library_but_numpy(data, tmp_path):
+def test_list_imports_no_heavy_library_and_then_not_even_numpy(data, tmp_path):
     """``olearn list``: the registry, the baselines, the reproductions' IDs and the dataset
-    cards without scikit-learn, scipy or pandas (numpy draws the toys' and digits' cards).
-    A new user has no archives and no cache (the cards' static part, from each corpus's
-    module); the configured data folder and cache may hold parsed cards."""
-    env = {}
+    cards without scikit-learn, scipy or pandas.  A new user has no archives and no cache
+    (the cards' static part, from each corpus's module), and no cache folder, which listing
+    does not make; a configured data folder has one.  The first ``list`` there computes the
+    toys' and digits' cards (their generator, numpy) and stores them; the next reads them
+    (before: generated at every ``list``).  With every archive's card stored too, ``list``
+    imports no numpy at all (measured in ``benchmarks/startup.py``)."""
+    env = {"OLEARN_CACHE": str(tmp_path / "cache")}
     if data == "new user":
-        env = {"OLEARN_DATA": str(tmp_path / "data"), "OLEARN_CACHE": str(tmp_path / "cache")}
+        env["OLEARN_DATA"] = str(tmp_path / "data")
+    else:
+        (tmp_path / "cache").mkdir()  # a fresh one: the toys' cards are not stored yet
     modules = _olearn("list", **env)
     assert {"olearn.registry", "olearn.experiments.baselines"} <= modules  # it listed them
     assert _heavy(modules, allowed=("numpy",)) == []
+    generated = _generates_toys(env)  # a second list
+    if data == "new user":
+        assert not (tmp_path / "cache").exists()  # listing made no folder
+        assert generated  # so the toys' cards are generated again
+    else:
+        assert not generated  # read, not generated
+
+
+def _generates_toys(env: dict) -> bool:
+    """Whether ``olearn list`` imports the toys' generator (``olearn.datasets.toy``; read
+    from ``sys.modules``: ``-X importtime`` did not report that module here)."""
+    code = "import sys; from olearn.cli import main; main(['list']); "
+    code += "print('olearn.datasets.toy' in sys.modules, file=sys.stderr)"
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": path, **env},
+        timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc.stderr.strip().splitlines()[-1] == "True"
 
 
 def test_the_baselines_list_without_scikit_learn_and_fit_with_it():

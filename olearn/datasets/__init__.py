@@ -29,7 +29,7 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from olearn.datasets import _paths, _status
+from olearn.datasets import _cards, _paths, _status
 from olearn.datasets._archive import corrupt, file_sha256
 from olearn.datasets._errors import ArchiveCorrupt, DatasetUnavailable
 from olearn.datasets._housekeeping import archive_usage, cache_usage, clean_cache
@@ -180,15 +180,13 @@ def card(name: str, data_home: str | os.PathLike | None = None, *, build: bool =
     >>> card("toy-blobs")["n_samples"]
     200
     """
-    from olearn.datasets import _cache
-
     s = spec(name)
     head = {"name": name, "kind": s.kind, "files": list(s.files)}
-    if not s.files:
-        return {**head, "downloaded": True, **_meta(load(name))}
     home = _paths.data_home(data_home)
+    if not s.files:
+        return {**head, "downloaded": True, **_generated_card(s, home)}
     path = _cache_file(s, dict(s.defaults), home, create=False)
-    stored = None if path is None else _cache.read_card(path, _sources(s, home))
+    stored = None if path is None else _cards.read_card(path, _sources(s, home))
     missing = [f for f in s.files if not (home / f).is_file()]
     if stored is not None:
         return {**head, **stored, "downloaded": not missing, "missing": missing}
@@ -213,8 +211,6 @@ def fetch(
 def _cache_file(s: DatasetSpec, opts: dict, home: Path, create: bool = True) -> Path | None:
     """The cache file of ``s`` with ``opts``, or None (with a warning) when no cache folder
     can be made (read-only, a file in the way): loading then works without a cache."""
-    from olearn.datasets import _cache
-
     try:
         folder = _paths.cache_dir(home, create=create)
     except OSError as exc:
@@ -224,13 +220,41 @@ def _cache_file(s: DatasetSpec, opts: dict, home: Path, create: bool = True) -> 
             stacklevel=3,
         )
         return None
-    return folder / f"{_cache.cache_key(s.name, s.parser_version, opts)}.npz"
+    return folder / f"{_cards.cache_key(s.name, s.parser_version, opts)}.npz"
 
 
 def _sources(s: DatasetSpec, home: Path) -> dict[str, str]:
     """``{file: sha256 of its bytes}`` of the archives present (absent ones are not held
-    against a cache): a repaired or replaced archive invalidates what was parsed from it."""
-    return {f: file_sha256(home / f) for f in s.files if (home / f).is_file()}
+    against a cache): a repaired or replaced archive invalidates what was parsed from it.
+    Their digests are remembered in the cache folder (:func:`._cards.archive_digests`)."""
+    present = [home / f for f in s.files if (home / f).is_file()]
+    if not present:
+        return {}
+    try:
+        folder = _paths.cache_dir(home, create=False)
+        folder = folder if folder.is_dir() else None
+    except OSError:
+        folder = None
+    return _cards.archive_digests(present, folder, file_sha256)
+
+
+def _generated_card(s: DatasetSpec, home: Path) -> dict:
+    """The card of a generated dataset (toys, digits): the one stored in the cache folder
+    while its generator's source is unchanged, else computed (numpy) and stored there if the
+    folder exists (made by the first dataset parsed)."""
+    path = _cache_file(s, dict(s.defaults), home, create=False)
+    sources = {"generator": _cards.generator_digest(s.builder)}
+    if path is not None:
+        stored = _cards.read_card(path, sources, data=False)
+        if stored is not None:
+            return stored
+    meta = _meta(load(s.name))
+    if path is not None and path.parent.is_dir():  # (a card creates no folder)
+        try:
+            _cards.write_card(path, meta, sources)
+        except OSError:
+            pass  # a read-only cache: computed every time
+    return meta
 
 
 def _meta(ds: Dataset) -> dict:

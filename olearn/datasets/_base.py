@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from olearn.datasets._cards import ARRAY_META as ARRAY_META  # card entries held as str arrays
 from olearn.datasets._errors import ArchiveCorrupt as ArchiveCorrupt  # re-exported
 from olearn.datasets._errors import DatasetUnavailable as DatasetUnavailable
 
@@ -36,7 +37,6 @@ STATISTICS_KEYS = frozenset(
         "test_nnz",
     }
 )  # computed by :func:`statistics`, never stored
-ARRAY_META = ("feature_names", "members", "test_members")  # card entries held as str arrays
 
 
 @dataclass(frozen=True, repr=False)

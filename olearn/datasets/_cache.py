@@ -15,7 +15,6 @@ structure) is a cache miss with a warning, and the dataset is parsed again.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import struct
 import warnings
@@ -27,14 +26,12 @@ import numpy as np
 
 from olearn._io import atomic_write
 from olearn.citations import cited
+from olearn.datasets import _cards
 from olearn.datasets._base import ARRAY_META, STATISTICS_KEYS, Dataset, issparse, make_dataset
 
-
-def cache_key(name: str, parser_version: int, options: dict) -> str:
-    """File stem for ``name`` parsed by ``parser_version`` with ``options``."""
-    blob = json.dumps(options, sort_keys=True, default=list)
-    digest = hashlib.sha256(blob.encode()).hexdigest()[:12]
-    return f"{name}-p{parser_version}-{digest}"
+# the cards are read without numpy (olearn.datasets._cards); their names here as before
+cache_key, card_path, read_card = _cards.cache_key, _cards.card_path, _cards.read_card
+card_to_json, card_from_json = _cards.card_to_json, _cards.card_from_json
 
 
 def write(path: Path, ds: Dataset, sources: dict[str, str]) -> None:
@@ -62,9 +59,8 @@ def write(path: Path, ds: Dataset, sources: dict[str, str]) -> None:
 
 def write_card(path: Path, ds: Dataset, sources: dict[str, str]) -> None:
     """Store the card of ``ds`` (with the archive digests) beside ``path``; warn, never fail."""
-    sidecar = card_to_json({**ds.meta, "sources": sources})
     try:
-        atomic_write(card_path(path), lambda f: f.write(sidecar.encode()))
+        _cards.write_card(path, ds.meta, sources)
     except OSError as exc:
         warnings.warn(
             f"could not write the card of {ds.name} in {path.parent}: {exc}", stacklevel=3
@@ -123,43 +119,6 @@ def read(path: Path, sources_now: dict[str, str]) -> Dataset | None:
             stacklevel=3,
         )
         return None
-
-
-def read_card(path: Path, sources_now: dict[str, str]) -> dict | None:
-    """The card stored beside ``path``, or None if absent, unreadable or stale (same rule as
-    :func:`read`: the archive digests recorded must match those present)."""
-    try:
-        meta = card_from_json(card_path(path).read_text(encoding="utf-8"))
-        sources = meta.pop("sources", {})
-        if not isinstance(sources, dict):
-            return None
-    except (OSError, ValueError, TypeError, AttributeError, KeyError):
-        return None
-    if any(sources.get(k) != v for k, v in sources_now.items()) or not path.is_file():
-        return None
-    return cited(meta)
-
-
-def card_path(path: Path) -> Path:
-    return path.with_suffix(".card.json")
-
-
-def card_to_json(meta: dict) -> str:
-    """JSON of a card without its arrays; class-count dicts as ``[label, count]`` pairs so
-    integer labels stay integers."""
-    out = {k: v for k, v in meta.items() if k not in ARRAY_META}
-    for key in ("class_counts", "test_class_counts"):
-        if key in out:
-            out[key] = [[label, count] for label, count in out[key].items()]
-    return json.dumps(out, indent=1, ensure_ascii=False)
-
-
-def card_from_json(text: str) -> dict:
-    meta = json.loads(text)
-    for key in ("class_counts", "test_class_counts"):
-        if key in meta:
-            meta[key] = {label: count for label, count in meta[key]}
-    return meta
 
 
 def _matrix_arrays(prefix: str, X) -> dict:
