@@ -314,7 +314,7 @@ def test_ctrl_c_while_the_parser_is_built_is_one_line_not_a_traceback(monkeypatc
     commands' modules) reached the console script as a traceback."""
     from olearn import cli
 
-    def interrupted():
+    def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "_parser", interrupted)
