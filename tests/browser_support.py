@@ -156,6 +156,21 @@ def settle(pg, min_wait: float = 2.0, timeout: float = 120.0) -> None:
         time.sleep(0.5)
 
 
+def still_box(pg, locator, timeout: float = 10.0) -> dict | None:
+    """``locator``'s bounding box once it is the same on two reads 0.3 s apart (or the last
+    one after ``timeout`` s): :func:`settle` watches what is drawn, not where, and a page
+    under load may still be moving its blocks (fonts, formulas, figures sized late)."""
+    last = locator.bounding_box()
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        pg.wait_for_timeout(300)
+        box = locator.bounding_box()
+        if box == last:
+            return box
+        last = box
+    return last
+
+
 def assert_no_error(pg) -> None:
     assert pg.locator("[data-testid='stException']").count() == 0
     body = pg.locator("[data-testid='stMain']").inner_text()

@@ -11,7 +11,7 @@ import pytest
 
 from olearn.teaching.lesson import STEPS
 from olearn.teaching.strings import t
-from tests.browser_support import SHOTS, assert_no_error, settle
+from tests.browser_support import SHOTS, assert_no_error, settle, still_box
 
 pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.browser
@@ -96,9 +96,9 @@ def test_spa_presentation_screenshots(server, projector, name, query):
     pg.goto(f"{server}/spa?hide=all&{query}")
     settle(pg)
     assert_no_error(pg)
-    chart = pg.locator(".js-plotly-plot").first.bounding_box()
-    title = pg.locator("[data-testid='stMain'] h4:visible").first.bounding_box()
-    next_button = pg.locator(".ols .next").bounding_box()
+    chart = still_box(pg, pg.locator(".st-key-spa-fig"))  # the walk's figure, not any plot
+    title = still_box(pg, pg.locator("[data-testid='stMain'] h4:visible").first)
+    next_button = still_box(pg, pg.locator(".ols .next"))
     for box in (chart, title, next_button):
         assert box is not None and box["y"] + box["height"] <= 720, box
     pg.screenshot(path=str(SHOTS / f"{name}.png"))
