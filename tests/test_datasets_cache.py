@@ -10,7 +10,7 @@ import pytest
 import scipy.sparse as sp
 
 from olearn import datasets
-from olearn.datasets import _cache, reuters
+from olearn.datasets import _cache, _cards, reuters
 from olearn.datasets._base import ARRAY_META
 from tests.datasets_fakes import make_reuters, reuters_doc
 
@@ -183,7 +183,7 @@ def test_names_by_kind():
 
 def test_card_json_keeps_integer_labels():
     ds = datasets.load("toy-blobs", n_samples=30)
-    meta = _cache.card_from_json(_cache.card_to_json(ds.meta))
+    meta = _cards.card_from_json(_cards.card_to_json(ds.meta))
     assert meta["class_counts"] == ds.meta["class_counts"]
     assert all(isinstance(k, int) for k in meta["class_counts"])
 

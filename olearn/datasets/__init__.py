@@ -133,7 +133,7 @@ def load(
         sources = _sources(s, home)
         cached = _cache.read(path, sources)
         if cached is not None:
-            if _cache.read_card(path, sources) is None:  # sidecar lost or from old code
+            if _cards.read_card(path, sources) is None:  # sidecar lost or from old code
                 _cache.write_card(path, cached, sources)
             return cached
     from olearn.datasets._download import ensure_file  # the network stack: only now

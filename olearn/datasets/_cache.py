@@ -29,10 +29,6 @@ from olearn.citations import cited
 from olearn.datasets import _cards
 from olearn.datasets._base import ARRAY_META, STATISTICS_KEYS, Dataset, issparse, make_dataset
 
-# the cards are read without numpy (olearn.datasets._cards); their names here as before
-cache_key, card_path, read_card = _cards.cache_key, _cards.card_path, _cards.read_card
-card_to_json, card_from_json = _cards.card_to_json, _cards.card_from_json
-
 
 def write(path: Path, ds: Dataset, sources: dict[str, str]) -> None:
     """Store ``ds`` at ``path`` (``.npz``) and its card beside it; warn, never fail."""

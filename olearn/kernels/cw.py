@@ -419,19 +419,15 @@ def cw_epoch(
     """
     rule = kernel_rule(rule)
     D, K = W.shape
-    if A_full.shape[0] > 0:
-        work = (np.empty(K), np.empty(K), np.zeros(D), np.zeros(D))
-        return _general_pass(
-            rows, y, order, W, S_diag, A_full, rule, alpha_out, beta_out, mistake_out, work,
-            weights, U, avg,
-        )  # fmt: skip
-    if U is None and K == 2 and use_mirrored_path(rows, order, W):
+    full = A_full.shape[0] > 0
+    if not full and U is None and K == 2 and use_mirrored_path(rows, order, W):
         Z = np.column_stack((W[:, 0], S_diag))  # C-ordered (D, 2)
         return _mirrored_diagonal_pass(
             rows, y, order, W, S_diag, Z, rule, alpha_out, beta_out, mistake_out, weights
         )
-    work = (np.empty(K), np.empty(K), np.zeros(0), np.zeros(0))
+    n = D if full else 0  # the full covariance's w and g
+    work = (np.empty(K), np.empty(K), np.zeros(n), np.zeros(n))
     return _general_pass(
-        rows, y, order, W, S_diag, None, rule, alpha_out, beta_out, mistake_out, work, weights,
-        U, avg,
+        rows, y, order, W, S_diag, A_full if full else None, rule, alpha_out, beta_out,
+        mistake_out, work, weights, U, avg,
     )  # fmt: skip

@@ -333,8 +333,6 @@ def scan_dense(X):
     largest = 0.0
     for start in range(0, X.shape[0], SCAN_BLOCK):
         block = X[start : start + SCAN_BLOCK]
-        if not block.size:
-            break
         with np.errstate(over="ignore", invalid="ignore"):
             top = float(np.einsum("ij,ij->i", block, block).max())
         if not top <= largest:  # larger, or not finite: a NaN / inf value, or an overflow
