@@ -35,7 +35,8 @@ def test_settling_collects_the_garbage_first_and_freezes_what_is_alive(unfrozen)
     del garbage
     frozen = heap.settle()
     assert dead() is None  # a cycle dropped before settling is not kept forever
-    assert frozen >= 1 and frozen == gc.get_freeze_count()
+    # (a frozen object another thread frees leaves the count: it can only go down)
+    assert frozen >= 1 and 0 < gc.get_freeze_count() <= frozen
     kept = weakref.ref(alive)
     del alive
     gc.collect()
