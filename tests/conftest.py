@@ -105,7 +105,29 @@ NOT_FAST = {  # the tests of those files that run pages (AppTest): 38 s
 TIMED_FILES = {"test_browser_player.py", "test_browser_walks.py", "test_browser_keys.py"}
 
 
+# The longest files first (stable: a file's own order is kept): pytest-xdist hands a worker the
+# next file as it finishes one, in collection order, so a long file collected last would run
+# alone at the end (test_warmup, 66 s).  Seconds, measured in a CI rehearsal (2 workers, an
+# empty numba cache); only the order depends on them.
+LONGEST_FIRST = (
+    "test_browser_projector.py",  # 390 s
+    "test_browser_theme.py",  # 180 s
+    "test_browser.py",  # 230 s
+    "test_browser_lesson.py",  # 150 s
+    "test_browser_offline.py",  # 140 s
+    "test_river.py",  # 135 s
+    "test_app_pages.py",  # 76 s
+    "test_warmup.py",  # 66 s
+    "test_citations.py",  # 58 s
+    "test_average.py",  # 53 s
+    "test_no_jit.py",  # 51 s
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the groups' markers
 def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(Path(str(item.fspath)).name, len(rank)))
     for item in items:
         name = Path(str(item.fspath)).name
         if name.startswith("test_browser") and not item.get_closest_marker("browser"):

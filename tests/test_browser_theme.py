@@ -134,6 +134,13 @@ def open_page(pg, url: str) -> None:
     assert_no_error(pg)
 
 
+def themed(theme: str) -> str:
+    """The query that shows ``theme`` at once: the choice and Streamlit's embed option for it,
+    as the page's one reload writes them (the reload itself is walked by the switch's and
+    the system's tests), so a page in a theme costs one load, not two."""
+    return f"theme={theme}&embed_options={theme}_theme"
+
+
 def page_is(pg, theme: str) -> bool:
     """Whether Streamlit shows ``theme`` (from the page's background)."""
     return bool(
@@ -161,7 +168,7 @@ def tab(page):
 def test_every_text_reads_on_its_background(server, tab, name, theme):
     pg = tab
     sep = "&" if "?" in PAGES[name] else "?"
-    open_page(pg, f"{server}/{PAGES[name]}{sep}theme={theme}&lang=en")
+    open_page(pg, f"{server}/{PAGES[name]}{sep}{themed(theme)}&lang=en")
     assert page_is(pg, theme)
     texts = measured(pg)
     assert sum(1 for x in texts if x["where"] == "chart") >= 5  # the charts were read
@@ -288,7 +295,7 @@ def test_the_players_speed_choice_is_drawn_like_its_buttons(server, tab, theme):
     """The speed ``<select>`` is no native grey box in a dark room (issue 31's details): the
     theme's background, border and text, the buttons' height and radius."""
     pg = tab
-    open_page(pg, f"{server}/playground?algos=perceptron,pa&theme={theme}&lang=en")
+    open_page(pg, f"{server}/playground?algos=perceptron,pa&{themed(theme)}&lang=en")
     pg.wait_for_function(f"() => ({SPEED_AND_STEP})() !== null")
     got = pg.evaluate(SPEED_AND_STEP)
     speed, step = got["speed"], got["step"]

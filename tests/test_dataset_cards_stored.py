@@ -57,3 +57,32 @@ def test_a_generated_card_is_stored_then_read_and_recomputed_when_its_generator_
     meta["n_samples"] = 7  # the same edit under the current generator's digest is read
     stored.write_text(json.dumps(meta))
     assert datasets.card("toy-blobs")["n_samples"] == 7
+
+
+def test_the_generator_digest_covers_the_generator_and_the_cards_statistics(tmp_path, monkeypatch):
+    """A change to the toys' module or to the module computing a card's statistics makes a
+    stored card stale (each source file stood in for by a copy, then edited)."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    copies = {}
+    for module in ("olearn.datasets.toy", "olearn.datasets._base"):
+        copies[module] = tmp_path / f"{module}.py"
+        copies[module].write_bytes(open(real(module).origin, "rb").read())
+
+    def find_spec(name, *args):
+        spec = real(name, *args)
+        if name in copies:
+            spec = importlib.util.spec_from_file_location(name, copies[name])
+        return spec
+
+    monkeypatch.setattr(importlib.util, "find_spec", find_spec)
+    first = _cards.generator_digest("olearn.datasets.toy:make_toy")
+    assert first and first == _cards.generator_digest("olearn.datasets.toy:make_toy")
+    seen = {first}
+    for module in copies:
+        copies[module].write_text(copies[module].read_text() + "\n# edited\n")
+        seen.add(_cards.generator_digest("olearn.datasets.toy:make_toy"))
+    assert len(seen) == 3
+    copies["olearn.datasets._base"].unlink()
+    assert _cards.generator_digest("olearn.datasets.toy:make_toy") == ""  # nothing matches

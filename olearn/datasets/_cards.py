@@ -75,14 +75,22 @@ def card_from_json(text: str) -> dict:
     return meta
 
 
+# the code a generated card is computed by besides its generator: the card's statistics
+CARD_CODE = ("olearn.datasets._base",)
+
+
 def generator_digest(builder: str) -> str:
-    """SHA-256 of the source file of builder ``"module:function"`` (found, not imported): a
-    generated dataset's card is stale once its generator's code changes."""
-    found = importlib.util.find_spec(builder.partition(":")[0])
-    origin = getattr(found, "origin", None)
-    if not origin:
-        return ""
-    return hashlib.sha256(Path(origin).read_bytes()).hexdigest()
+    """SHA-256 of the source files of builder ``"module:function"`` and of
+    :data:`CARD_CODE` (found, not imported): a generated dataset's card is stale once its
+    generator's code, or the code computing the card, changes.  ``""`` when one is not
+    found as a file (then nothing stored matches)."""
+    h = hashlib.sha256()
+    for module in (builder.partition(":")[0], *CARD_CODE):
+        origin = getattr(importlib.util.find_spec(module), "origin", None)
+        if not origin or not Path(origin).is_file():
+            return ""
+        h.update(hashlib.sha256(Path(origin).read_bytes()).digest())
+    return h.hexdigest()
 
 
 def archive_digests(paths: list[Path], folder: Path | None, digest) -> dict[str, str]:
