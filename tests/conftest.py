@@ -132,6 +132,10 @@ def pytest_collection_modifyitems(config, items):
         name = Path(str(item.fspath)).name
         if name.startswith("test_browser") and not item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.browser)  # (a browser file that forgot its mark)
+        elif item.get_closest_marker("browser") and not name.startswith("test_browser"):
+            # .ci/run's browser runs collect tests/test_browser*.py only (the rest of the
+            # suite's collection costs 15 s a run): a browser test lives in such a file
+            raise pytest.UsageError(f"{item.nodeid} is a browser test: name its file test_browser*")
         if name in TIMED_FILES:
             item.add_marker(pytest.mark.timed)
         function = f"{name}::{getattr(item, 'originalname', item.name)}"

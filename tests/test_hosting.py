@@ -1,6 +1,6 @@
 """``olearn app --workers N``'s parts, without starting a server: the nginx configuration
 (checked by nginx itself, ``nginx -t``), the options' parsing, the clear errors, and the
-app-only requirements file.  The running proxy and workers: tests/test_app_load.py."""
+app-only requirements file.  The running proxy and workers: tests/test_browser_app_load.py."""
 
 from __future__ import annotations
 

@@ -9,12 +9,10 @@ workers: the quick benchmark run twice, 30 s)."""
 
 from __future__ import annotations
 
-import pytest
-
 GROUP = "test_suite_groups.py"
 
 
 def test_each_test_is_in_its_files_group(request):
     assert request.node.get_closest_marker("xdist_group").args == (GROUP,)
-    if request.config.getvalue("loadgroup"):  # (a worker of `--dist loadgroup`)
+    if getattr(request.config.option, "loadgroup", False):  # a worker of --dist loadgroup
         assert request.node.nodeid.endswith(f"@{GROUP}"), request.node.nodeid
