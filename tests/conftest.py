@@ -107,15 +107,16 @@ TIMED_FILES = {"test_browser_player.py", "test_browser_walks.py", "test_browser_
 
 # The longest files first (stable: a file's own order is kept): pytest-xdist hands a worker the
 # next file as it finishes one, in collection order, so a long file collected last would run
-# alone at the end (test_warmup, 66 s).  Seconds, measured in a CI rehearsal (2 workers, an
-# empty numba cache); only the order depends on them.
+# alone at the end (test_warmup).  Seconds per file, summed by `--durations=0` in a fresh
+# clone (2 workers, an empty numba cache; the theme's before its one-load pages); only the
+# order depends on them.
 LONGEST_FIRST = (
-    "test_browser_projector.py",  # 390 s
-    "test_browser_theme.py",  # 180 s
-    "test_browser.py",  # 230 s
-    "test_browser_lesson.py",  # 150 s
-    "test_browser_offline.py",  # 140 s
+    "test_browser_projector.py",  # 352 s
+    "test_browser_theme.py",  # 241 s
+    "test_browser.py",  # 208 s
+    "test_browser_lesson.py",  # 152 s
     "test_river.py",  # 135 s
+    "test_browser_offline.py",  # 112 s
     "test_app_pages.py",  # 76 s
     "test_warmup.py",  # 66 s
     "test_citations.py",  # 58 s
@@ -124,12 +125,16 @@ LONGEST_FIRST = (
 )
 
 
+def _file(item) -> str:
+    return Path(str(item.fspath)).name
+
+
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's, which reads the groups' markers
 def pytest_collection_modifyitems(config, items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(Path(str(item.fspath)).name, len(rank)))
+    items.sort(key=lambda item: rank.get(_file(item), len(rank)))
     for item in items:
-        name = Path(str(item.fspath)).name
+        name = _file(item)
         if name.startswith("test_browser") and not item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.browser)  # (a browser file that forgot its mark)
         elif item.get_closest_marker("browser") and not name.startswith("test_browser"):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 from olearn import datasets
 from olearn.datasets import _cards
@@ -68,7 +69,7 @@ def test_the_generator_digest_covers_the_generator_and_the_cards_statistics(tmp_
     copies = {}
     for module in ("olearn.datasets.toy", "olearn.datasets._base"):
         copies[module] = tmp_path / f"{module}.py"
-        copies[module].write_bytes(open(real(module).origin, "rb").read())
+        copies[module].write_bytes(Path(real(module).origin).read_bytes())
 
     def find_spec(name, *args):
         spec = real(name, *args)
