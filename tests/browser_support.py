@@ -103,13 +103,14 @@ def server(tmp_path_factory):
         log.close()
 
 
-def launch_chromium(playwright):
-    """Debian's chromium, headless, through a running sync Playwright."""
+def launch_chromium(playwright, *args: str):
+    """Debian's chromium, headless, through a running sync Playwright (``args``: more of
+    chromium's switches)."""
     if shutil.which("chromium") is None:
         pytest.fail("Debian's chromium is required for the browser test (apt install chromium)")
     return playwright.chromium.launch(
         executable_path=shutil.which("chromium"),
-        args=["--no-sandbox", "--disable-dev-shm-usage"],
+        args=["--no-sandbox", "--disable-dev-shm-usage", *args],
     )
 
 
