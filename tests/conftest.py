@@ -100,17 +100,17 @@ NOT_FAST = {  # the tests of those files that run pages (AppTest): 38 s
 
 
 # Browser tests that time the app's answer to a key press or race a report against a rerun
-# (a fixed wait, or "within 2 s"): .ci/run runs them alone (`-m timed`), after the rest of the
-# suite (the other browser files among it, each with its own server).
+# (a fixed wait, or "within 2 s"): .ci/run runs them alone (`-m timed`), the other browser
+# files two at a time, each with its own server.
 TIMED_FILES = {"test_browser_player.py", "test_browser_walks.py", "test_browser_keys.py"}
 
 
 # The longest files first (stable: a file's own order is kept): pytest-xdist hands a worker the
 # next file as it finishes one, in collection order, so a long file collected last would run
 # alone at the end (test_warmup).  Seconds per file, summed by `--durations=0` in a fresh
-# clone (2 workers, an empty numba cache; the theme's before its one-load pages; the browser
-# files' from CI's one run with the rest, the offline walk's since it lost Playwright's
-# routing); only the order depends on them.
+# clone (2 workers, an empty numba cache; the theme's before its one-load pages; the offline
+# walk's since it keeps the browser's cache, the predict file's from the same run); only the
+# order depends on them.
 LONGEST_FIRST = (
     "test_browser_projector.py",  # 352 s
     "test_browser_theme.py",  # 241 s
@@ -119,8 +119,8 @@ LONGEST_FIRST = (
     "test_river.py",  # 135 s
     "test_browser_offline.py",  # 122 s
     "test_app_pages.py",  # 76 s
-    "test_warmup.py",  # 66 s
     "test_browser_predict.py",  # 75 s
+    "test_warmup.py",  # 66 s
     "test_citations.py",  # 58 s
     "test_average.py",  # 53 s
     "test_no_jit.py",  # 51 s
@@ -140,8 +140,8 @@ def pytest_collection_modifyitems(config, items):
         if name.startswith("test_browser") and not item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.browser)  # (a browser file that forgot its mark)
         elif item.get_closest_marker("browser") and not name.startswith("test_browser"):
-            # .ci/run's timed run collects tests/test_browser*.py only (the whole suite's
-            # collection costs 15 s): a browser test lives in such a file
+            # .ci/run's browser runs collect tests/test_browser*.py only (the rest of the
+            # suite's collection costs 15 s a run): a browser test lives in such a file
             raise pytest.UsageError(f"{item.nodeid} is a browser test: name its file test_browser*")
         if name in TIMED_FILES:
             item.add_marker(pytest.mark.timed)
