@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.browser_support import page, server  # noqa: F401  (fixtures for the browser tests)
+from tests.offline_support import offline_browser, offline_server  # noqa: F401  (the same)
 
 _LEFT: list[str] = []
 
@@ -108,16 +109,15 @@ TIMED_FILES = {"test_browser_player.py", "test_browser_walks.py", "test_browser_
 # The longest files first (stable: a file's own order is kept): pytest-xdist hands a worker the
 # next file as it finishes one, in collection order, so a long file collected last would run
 # alone at the end (test_warmup).  Seconds per file, summed by `--durations=0` in a fresh
-# clone (2 workers, an empty numba cache; the theme's before its one-load pages; the offline
-# walk's since it keeps the browser's cache, the predict file's from the same run); only the
-# order depends on them.
+# clone (2 workers, an empty numba cache); the projector's and the theme's since each opens a
+# page once per language and check (their run of the three files, 2 workers); only the order
+# depends on them.
 LONGEST_FIRST = (
-    "test_browser_projector.py",  # 352 s
-    "test_browser_theme.py",  # 241 s
+    "test_browser_projector.py",  # 304 s
+    "test_browser_theme.py",  # 212 s
     "test_browser.py",  # 208 s
     "test_browser_lesson.py",  # 152 s
     "test_river.py",  # 135 s
-    "test_browser_offline.py",  # 122 s
     "test_app_pages.py",  # 76 s
     "test_browser_predict.py",  # 75 s
     "test_warmup.py",  # 66 s

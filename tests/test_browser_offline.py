@@ -1,6 +1,7 @@
-"""No request leaves the server (issue 32, item 4): every page, in English and Japanese, in
-headless chromium where every request to a host other than the app's fails and is listed,
-served by a server whose own outgoing HTTP goes to a local proxy that lists and refuses it.
+"""No request leaves the server (issue 32, item 4): the watch (tests/offline_support.py) and
+``olearn app``'s start.  The walk over every page, in English and Japanese, from a new
+server, is tests/test_browser_theme.py's: it opens each page once in each language (light in
+English, dark in Japanese) under the watch, and reads the page's contrast on the same load.
 
 A classroom without internet, or a school whose rules forbid requests to third parties, must
 get the same app.  Two ways out are watched:
@@ -24,197 +25,23 @@ repository's ``.streamlit/config.toml``) and ``olearn app`` (its launcher's sett
 
 from __future__ import annotations
 
-import os
-import re
-import signal
-import socketserver
-import subprocess
 import sys
-import threading
-import time
 from urllib.parse import urlsplit
 
 import pytest
 
-from tests.browser_support import (
-    EVERY_PAGE,
-    ROOT,
-    assert_no_error,
-    free_port,
-    launch_chromium,
-    settle,
-    wait_healthy,
-)
+from tests.browser_support import free_port
+from tests.offline_support import RecordingProxy, start, stop, watched
 
 pytestmark = pytest.mark.browser
 
-LANGS = ("en", "ja")
-JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana or kanji: the page is in Japanese
-BANNER = "view your Streamlit app"  # Streamlit prints it once the start's work is done
 
-
-class RecordingProxy(socketserver.ThreadingTCPServer):
-    """An HTTP proxy on a loopback port that forwards nothing: each request's first line
-    (``GET http://host/...`` or ``CONNECT host:443``) is kept in :attr:`seen`, and answered
-    403."""
-
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self) -> None:
-        self.seen: list[str] = []
-        super().__init__(("127.0.0.1", 0), _ProxyHandler)
-        self._thread = threading.Thread(target=self.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.server_address[1]}"
-
-    def env(self) -> dict[str, str]:
-        """The environment of a server whose outgoing HTTP(S) goes through this proxy."""
-        names = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY")
-        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-        for name in names:
-            env[name] = env[name.lower()] = self.url
-        env["NO_PROXY"] = env["no_proxy"] = "localhost,127.0.0.1,::1"  # the app itself
-        return env
-
-    def __enter__(self) -> RecordingProxy:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.shutdown()
-        self.server_close()
-        self._thread.join(timeout=10)
-
-
-class _ProxyHandler(socketserver.StreamRequestHandler):
-    def handle(self) -> None:
-        line = self.rfile.readline(8192).decode("latin-1").strip()
-        if line:
-            self.server.seen.append(line)
-        self.wfile.write(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n")
-
-
-def _start(cmd: list[str], port: int, proxy: RecordingProxy, log_path):
-    """Start ``cmd`` as docs/hosting.md does (every address, headless) on ``port``; the
-    process and its log file, once it is healthy and has printed its banner."""
-    cmd = [*cmd, "--server.address", "0.0.0.0", "--server.port", str(port)]
-    cmd += ["--server.headless", "true"]
-    log = open(log_path, "w")  # noqa: SIM115 - closed by _stop
-    proc = subprocess.Popen(
-        cmd, cwd=ROOT, env=proxy.env(), stdout=log, stderr=subprocess.STDOUT, start_new_session=True
-    )
-    try:
-        wait_healthy(f"http://127.0.0.1:{port}", proc)
-        deadline = time.time() + 60
-        while BANNER not in log_path.read_text() and time.time() < deadline:
-            time.sleep(0.2)
-        assert BANNER in log_path.read_text(), log_path.read_text()[-2000:]
-    except BaseException:
-        _stop(proc, log)
-        raise
-    return proc, log
-
-
-def _stop(proc: subprocess.Popen, log) -> None:
-    try:  # the whole process group: a launcher's server too
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait(timeout=30)
-    except ProcessLookupError:
-        proc.wait(timeout=30)
-    finally:
-        log.close()
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory):
-    """``streamlit run app.py`` from the clone, its outgoing HTTP through a recording proxy:
-    ``(base URL, proxy)``."""
-    port = free_port()
-    log_path = tmp_path_factory.mktemp("offline") / "server.log"
-    with RecordingProxy() as proxy:
-        cmd = [sys.executable, "-m", "streamlit", "run", "app.py"]
-        proc, log = _start(cmd, port, proxy, log_path)
-        try:
-            yield f"http://127.0.0.1:{port}", proxy
-        finally:
-            _stop(proc, log)
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """Chromium whose requests to any host but this machine go to a recording proxy, which
-    refuses them (chromium sends the loopback's past a proxy): ``(browser, proxy)``.  The
-    proxy also gets chromium's own calls (its updater, its account and autofill services),
-    which no page makes: what a page asks is listed by :func:`watched`.  (Not Playwright's
-    routing, which turns the HTTP cache off: the pages' walk took twice as long.)"""
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with RecordingProxy() as proxy, sync_api.sync_playwright() as p:
-        chromium = launch_chromium(p, f"--proxy-server={proxy.url}")
-        try:
-            yield chromium, proxy
-        finally:
-            chromium.close()
-
-
-def watched(browser, own: str, where: list[str]):
-    """A context of ``browser`` whose every request (and WebSocket) for a host or port other
-    than ``own`` is listed in the returned list as ``"<where[0]>: <request>"``: ``(context,
-    page, list)``.  (Listening, not routing: the HTTP cache stays on.)"""
-    outside: list[str] = []
-
-    def request(req) -> None:
-        if urlsplit(req.url).scheme in ("http", "https", "ws", "wss"):
-            if urlsplit(req.url).netloc != own:
-                outside.append(f"{where[0]}: {req.method} {req.url}")
-
-    def websocket(ws) -> None:
-        if urlsplit(ws.url).netloc != own:
-            outside.append(f"{where[0]}: WebSocket {ws.url}")
-
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    context.on("request", request)
-    pg = context.new_page()
-    pg.set_default_timeout(120_000)
-    pg.on("websocket", websocket)
-    return context, pg, outside
-
-
-def test_no_page_asks_another_host(served, browser):
-    """Every page in both languages, one after the other, from a new server (its first
-    request included): no request for another host, from the browser or the server."""
-    url, proxy = served
-    chromium, _ = browser
-    where = ["(start)"]
-    context, pg, outside = watched(chromium, urlsplit(url).netloc, where)
-    try:
-        for lang in LANGS:
-            for name, path in EVERY_PAGE.items():
-                where[0] = f"{name} ({lang})"
-                sep = "&" if "?" in path else "?"
-                pg.goto(f"{url}/{path}{sep}lang={lang}")
-                pg.locator(".js-plotly-plot").first.wait_for()
-                settle(pg, min_wait=0.5)  # (a plot is drawn: the new page is there)
-                assert_no_error(pg)
-                text = pg.locator("[data-testid=stMain]").inner_text()
-                assert bool(JAPANESE.search(text)) == (lang == "ja"), where[0]
-    finally:
-        context.close()
-    assert not outside, "requests to other hosts:\n" + "\n".join(outside)
-    assert not proxy.seen, "the server's requests to other hosts:\n" + "\n".join(proxy.seen)
-
-
-def test_the_watch_sees_and_refuses_a_request_to_another_host(served, browser):
+def test_the_watch_sees_and_refuses_a_request_to_another_host(offline_server, offline_browser):
     """The check can fail: a page of the app that asks for a font from fonts.gstatic.com
     (what the favicon once did), a page from another port of this machine and an
     ``http://`` address is seen asking, and every one of them is refused."""
-    url, _ = served
-    chromium, browser_proxy = browser
+    url, _ = offline_server
+    chromium, browser_proxy = offline_browser
     asked = len(browser_proxy.seen)
     context, pg, outside = watched(chromium, urlsplit(url).netloc, ["home"])
     try:
@@ -250,8 +77,8 @@ def test_olearn_app_asks_no_one_as_it_starts(tmp_path):
     port = free_port()
     with RecordingProxy() as proxy:
         cmd = [sys.executable, "-m", "olearn", "app"]
-        proc, log = _start(cmd, port, proxy, tmp_path / "server.log")
-        _stop(proc, log)
+        proc, log = start(cmd, port, proxy, tmp_path / "server.log")
+        stop(proc, log)
     assert not proxy.seen, "requests to other hosts:\n" + "\n".join(proxy.seen)
     console = (tmp_path / "server.log").read_text()
     assert "External URL" not in console

@@ -19,7 +19,7 @@ def test_the_share_dialog_gives_this_views_link_and_a_qr_code_of_it(server, page
     page.goto(f"{server}/playground?algos=perceptron,pa&seed=3")
     page.locator(".js-plotly-plot").first.wait_for()
     settle(page)
-    # the dialog's own requests (every page's: tests/test_browser_offline.py)
+    # the dialog's own requests (every page's: tests/test_browser_theme.py's walk)
     urls: list[str] = []
     page.on("request", lambda request: urls.append(request.url))
     page.get_by_role("button", name="Share this view").click()

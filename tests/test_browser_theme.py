@@ -8,19 +8,30 @@ its colour composited over the background it sits on (the first opaque backgroun
 tree, the chart's paper, or an annotation's own box), and WCAG 2's contrast ratio of the two
 must be at least 4.5:1, on every page in both themes.  Disabled controls are left out (WCAG
 exempts them), as are glyphs that are no text (a line sample "━━" in a legend's colour).
-Marked ``browser``.
+
+The contrast walk opens every page twice, light in English and dark in Japanese, from a new
+server, under the offline watch (tests/offline_support.py, issue 32, item 4): no request for
+another host, from the browser or the server, on any page in either language (the first
+request to the new server included).  Marked ``browser``.
 """
 
 from __future__ import annotations
+
+import re
+from urllib.parse import urlsplit
 
 import pytest
 
 from olearn.teaching.strings import t
 from tests.browser_support import EVERY_PAGE, SHOTS, assert_no_error, settle
+from tests.offline_support import watched
 
 pytestmark = pytest.mark.browser
 
 PAGES = EVERY_PAGE
+# each page in both themes and both languages, in two loads
+WALK = [(name, theme, lang) for name in PAGES for theme, lang in (("light", "en"), ("dark", "ja"))]
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")  # kana or kanji: the page is in Japanese
 
 # Every text the page shows, with its colour and the background it is read on (WCAG 2).
 CONTRAST = r"""(root) => {
@@ -154,33 +165,43 @@ def page_is(pg, theme: str) -> bool:
 
 
 @pytest.fixture(scope="module")
-def tab(page):
-    context = page.context.browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    pg.set_default_timeout(120_000)
+def walk(offline_server, offline_browser):
+    """The walk's tab, watched: ``(page, where, outside)``: ``where[0]`` names the page being
+    opened, ``outside`` lists every request for another host."""
+    url, _ = offline_server
+    chromium, _ = offline_browser
+    where = ["(start)"]
+    context, pg, outside = watched(chromium, urlsplit(url).netloc, where)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    yield pg
+    yield pg, where, outside
     context.close()
 
 
-@pytest.mark.parametrize("theme", ["light", "dark"])
-@pytest.mark.parametrize("name", list(PAGES))
-def test_every_text_reads_on_its_background(server, tab, name, theme):
-    pg = tab
+@pytest.mark.parametrize("name,theme,lang", WALK)
+def test_every_text_reads_on_its_background_and_no_request_leaves(
+    offline_server, walk, name, theme, lang
+):
+    url, server_proxy = offline_server
+    pg, where, outside = walk
+    where[0] = f"{name} ({theme}, {lang})"
     sep = "&" if "?" in PAGES[name] else "?"
-    open_page(pg, f"{server}/{PAGES[name]}{sep}{themed(theme)}&lang=en")
+    open_page(pg, f"{url}/{PAGES[name]}{sep}{themed(theme)}&lang={lang}")
     assert page_is(pg, theme)
+    main = pg.locator("[data-testid=stMain]").inner_text()
+    assert bool(JAPANESE.search(main)) == (lang == "ja")
     texts = measured(pg)
     assert sum(1 for x in texts if x["where"] == "chart") >= 5  # the charts were read
     low = [x for x in texts if x["ratio"] < 4.5]
     pg.screenshot(path=str(SHOTS / f"theme-{name}-{theme}.png"), full_page=True)
     assert not low, low[:15]
+    assert not outside, "requests to other hosts:\n" + "\n".join(outside)
+    assert not server_proxy.seen, "the server's requests:\n" + "\n".join(server_proxy.seen)
 
 
-def test_the_check_finds_text_that_does_not_read(server, tab):
+def test_the_check_finds_text_that_does_not_read(offline_server, walk):
     """The measure can fail: grey text on a grey box, put on the page by hand."""
-    pg = tab
-    open_page(pg, f"{server}/sgd?theme=light&lang=en")
+    pg = walk[0]
+    open_page(pg, f"{offline_server[0]}/sgd?theme=light&lang=en")
     pg.evaluate(
         "() => { const d = document.createElement('div'); d.textContent = 'faint words';"
         " d.style.cssText = 'color: #999; background: #bbb';"
@@ -202,13 +223,14 @@ def chart_paper(pg) -> str:
     )
 
 
-def test_the_switch_turns_the_page_and_its_figures_dark_and_the_url_keeps_it(server, page):
+def test_the_switch_turns_the_page_and_its_figures_dark_and_the_url_keeps_it(
+    offline_server, offline_browser
+):
     """The sidebar's switch: Dark makes Streamlit's page and every figure dark (no white box
     left: each chart's paper is the page's background) and writes ``theme=dark`` to the URL,
     which a fresh browser opens dark; Light brings it back."""
-    context = page.context.browser.new_context(
-        viewport={"width": 1280, "height": 900}, color_scheme="light"
-    )
+    server, chromium = offline_server[0], offline_browser[0]
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
     try:
         pg = context.new_page()
         pg.set_default_timeout(120_000)
@@ -229,7 +251,7 @@ def test_the_switch_turns_the_page_and_its_figures_dark_and_the_url_keeps_it(ser
         )
         assert backgrounds and all(b == app for b in backgrounds), (backgrounds, app)
         link = pg.evaluate("() => location.href")
-        fresh = context.browser.new_context(viewport={"width": 1280, "height": 900})
+        fresh = chromium.new_context(viewport={"width": 1280, "height": 900})
         try:
             other = fresh.new_page()
             other.set_default_timeout(120_000)
@@ -248,12 +270,11 @@ def test_the_switch_turns_the_page_and_its_figures_dark_and_the_url_keeps_it(ser
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_follow_the_system_takes_prefers_color_scheme(server, page, scheme):
+def test_follow_the_system_takes_prefers_color_scheme(offline_server, offline_browser, scheme):
     """No ``theme=`` in the link: the page and its figures follow the system's colour scheme
     (a browser set to dark gets dark figures, the stepper's and the player's included)."""
-    context = page.context.browser.new_context(
-        viewport={"width": 1280, "height": 900}, color_scheme=scheme
-    )
+    server, chromium = offline_server[0], offline_browser[0]
+    context = chromium.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
     try:
         pg = context.new_page()
         pg.set_default_timeout(120_000)
@@ -291,10 +312,10 @@ SPEED_AND_STEP = r"""() => {
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
-def test_the_players_speed_choice_is_drawn_like_its_buttons(server, tab, theme):
+def test_the_players_speed_choice_is_drawn_like_its_buttons(offline_server, walk, theme):
     """The speed ``<select>`` is no native grey box in a dark room (issue 31's details): the
     theme's background, border and text, the buttons' height and radius."""
-    pg = tab
+    server, pg = offline_server[0], walk[0]
     open_page(pg, f"{server}/playground?algos=perceptron,pa&{themed(theme)}&lang=en")
     pg.wait_for_function(f"() => ({SPEED_AND_STEP})() !== null")
     got = pg.evaluate(SPEED_AND_STEP)
