@@ -127,6 +127,13 @@ LONGEST_FIRST = (
 )
 
 
+# Files that read the same page renders (tests/app_renders.py keeps them for the process)
+SAME_WORKER = {
+    name: "app-renders"
+    for name in ("test_app_i18n.py", "test_citations.py", "test_reproduce_i18n.py")
+}
+
+
 def _file(item) -> str:
     return Path(str(item.fspath)).name
 
@@ -151,8 +158,8 @@ def pytest_collection_modifyitems(config, items):
             if fast and function not in NOT_FAST:
                 item.add_marker(pytest.mark.fast)
         # pytest-xdist (`-n 2 --dist loadgroup`, .ci/run): a file's tests stay on one worker
-        # (its module fixtures are built once)
-        item.add_marker(pytest.mark.xdist_group(name))
+        # (its module fixtures are built once), and so do the files sharing renders
+        item.add_marker(pytest.mark.xdist_group(SAME_WORKER.get(name, name)))
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -32,8 +32,8 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 import olearn.teaching.strings as strings_mod  # noqa: E402
 from olearn import datasets, registry  # noqa: E402
 from olearn.app.frame import PAGES  # noqa: E402
-from olearn.citations import SOURCES, cite, expand  # noqa: E402
-from tests.app_support import APP, page_file  # noqa: E402
+from olearn.citations import SOURCES, cite  # noqa: E402
+from tests.app_renders import render  # noqa: E402
 
 # Proper nouns, library and notation names that stay as they are in Japanese text.
 ALLOWED = set(
@@ -60,34 +60,6 @@ def _names() -> set[str]:
     names |= {source.full for source in SOURCES.values()}
     names |= {cite(key, lang) for key in SOURCES for lang in ("en", "ja")}
     return names
-
-
-class _Recorded(str):
-    """A Japanese table entry that records every text it becomes."""
-
-    sink: set[str] = set()
-
-    def format(self, *args, **kwargs):  # noqa: A003 - str.format, recorded
-        out = str.format(self, *args, **kwargs)
-        _Recorded.sink.add(out)
-        return out
-
-
-class _RecordingTable(dict):
-    def __getitem__(self, key):
-        en, ja = dict.__getitem__(self, key)
-        ja = expand(ja, "ja")  # a source's token as the page shows it: its citation
-        _Recorded.sink.add(ja)
-        return en, _Recorded(ja)
-
-
-@pytest.fixture
-def produced(monkeypatch):
-    """The set of Japanese strings ``t()`` returns while the fixture is active."""
-    _Recorded.sink = set()
-    monkeypatch.setattr(strings_mod, "STRINGS", _RecordingTable(strings_mod.STRINGS))
-    monkeypatch.setenv("OLEARN_APP_RAISE", "1")
-    return _Recorded.sink
 
 
 # --- what a page shows ----------------------------------------------------------------------
@@ -220,14 +192,8 @@ STATES = [
 ]
 
 
-def _leaks(page: str, query: dict, produced: set[str]) -> list[str]:
-    at = AppTest.from_file(str(APP), default_timeout=240)
-    at.query_params["lang"] = "ja"
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    if page != "pages/home.py":
-        at.switch_page(page_file(page)).run()
+def _leaks(page: str, query: dict) -> list[str]:
+    at, produced = render(page, query, "ja")  # (tests/app_renders.py: rendered once)
     assert not at.exception, [e.value for e in at.exception]
     names = _names()
     leaks = []
@@ -239,14 +205,14 @@ def _leaks(page: str, query: dict, produced: set[str]) -> list[str]:
 
 
 @pytest.mark.parametrize("page", PAGE_FILES)
-def test_every_visible_word_of_the_page_is_japanese(page, produced):
-    leaks = _leaks(page, {}, produced)
+def test_every_visible_word_of_the_page_is_japanese(page):
+    leaks = _leaks(page, {})
     assert not leaks, "English bypassing the translation table:\n" + "\n".join(leaks)
 
 
 @pytest.mark.parametrize("page,query", STATES, ids=lambda v: str(v))
-def test_every_visible_word_of_other_states_is_japanese(page, query, produced):
-    leaks = _leaks(page, query, produced)
+def test_every_visible_word_of_other_states_is_japanese(page, query):
+    leaks = _leaks(page, query)
     assert not leaks, "English bypassing the translation table:\n" + "\n".join(leaks)
 
 

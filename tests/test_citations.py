@@ -20,6 +20,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from olearn.citations import SOURCES, cite, expand, references  # noqa: E402
 from olearn.experiments.reproduction import REPRODUCTIONS  # noqa: E402
+from tests.app_renders import render  # noqa: E402
 from tests.app_support import APP, page_file  # noqa: E402
 from tests.test_app_i18n import PAGE_FILES, STATES, visible_texts  # noqa: E402
 
@@ -35,13 +36,7 @@ def _raise_errors(monkeypatch):
 
 
 def shown(page: str, query: dict, lang: str) -> list[tuple[str, str]]:
-    at = AppTest.from_file(str(APP), default_timeout=300)
-    at.query_params["lang"] = lang
-    for key, value in query.items():
-        at.query_params[key] = value
-    at.run()
-    if page != "pages/home.py":
-        at.switch_page(page_file(page)).run()
+    at, _ = render(page, query, lang)  # (tests/app_renders.py: rendered once)
     assert not at.exception, [e.value for e in at.exception]
     texts = visible_texts(at)
     texts += [("code", c.value) for c in at.code]

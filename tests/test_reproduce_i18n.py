@@ -20,13 +20,12 @@ import pandas as pd
 import pytest
 
 pytest.importorskip("streamlit")
-from streamlit.testing.v1 import AppTest  # noqa: E402
 
 import olearn.teaching.reproduce as reproduce_mod  # noqa: E402
 import olearn.teaching.strings as strings_mod  # noqa: E402
 from olearn.experiments.reproduction import REPRODUCTIONS  # noqa: E402
 from olearn.teaching.reproduce import extra_tables, localized  # noqa: E402
-from tests.app_support import APP, page_file  # noqa: E402
+from tests.app_renders import render  # noqa: E402
 from tests.test_app_i18n import _names, english_left, is_text, visible_texts  # noqa: E402
 
 PAGE = "pages/reproduce.py"
@@ -61,14 +60,8 @@ def _result_names(result) -> set[str]:
     return {str(v) for f in frames for c in NAME_COLUMNS if c in f for v in f[c].dropna().unique()}
 
 
-def _leaks(id_: str) -> list[str]:
-    at = AppTest.from_file(str(APP), default_timeout=240)
-    at.query_params["lang"] = "ja"
-    at.run()
-    at.switch_page(page_file(PAGE))
-    at.query_params["id"] = id_
-    at.query_params["mode"] = "quick"
-    at.run()
+def _leaks(id_: str, fresh: bool = False) -> list[str]:
+    at, _ = render(PAGE, {"id": id_, "mode": "quick"}, "ja", fresh)  # (tests/app_renders.py)
     assert not at.exception, [e.value for e in at.exception]
     assert at.dataframe, "the quick run did not show its table"
     pieces, names = _pieces(), _names() | _result_names(_result(id_))
@@ -92,7 +85,7 @@ def test_the_check_catches_an_untranslated_column_and_cell(monkeypatch):
     monkeypatch.setattr(strings_mod, "STRINGS", dict(strings_mod.STRINGS))
     del strings_mod.STRINGS["rep.col.paper_claim"]
     monkeypatch.setattr(reproduce_mod, "cell", lambda value, lang: value)
-    leaks = "\n".join(_leaks(FASTEST))
+    leaks = "\n".join(_leaks(FASTEST, fresh=True))
     assert "dataframe column: 'paper_claim'" in leaks
     assert "per-feature rates reach a better model sooner" in leaks
 

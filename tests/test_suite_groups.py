@@ -1,6 +1,7 @@
 """The suite's own split (``.ci/run``: ``pytest -n 2 --dist loadgroup``): every test is in
 its file's group, so a file's tests run on one worker and its module fixtures (a server, a
-browser, a benchmark run) are built once.
+browser, a benchmark run) are built once (files that share the page renders of
+tests/app_renders.py share a group: conftest's ``SAME_WORKER``).
 
 tests/conftest.py marks the groups before pytest-xdist reads them: xdist's worker names a
 test ``<node id>@<group>`` in its own collection hook, which ran first until conftest's hook
