@@ -58,9 +58,14 @@ def wait_healthy(url: str, proc: subprocess.Popen, timeout: float = 120.0) -> No
     raise TimeoutError(f"streamlit did not become healthy at {url}")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def server(tmp_path_factory):
-    """A fresh ``streamlit run app.py`` for the module; yields its base URL."""
+    """``streamlit run app.py``, one for the test process (each pytest-xdist worker has its
+    own): the browser files a worker runs open their pages on it, one after the other, as
+    visitors do (a server is started, and its first page drawn, once: 3-7 s, and each page's
+    first draw on a new server costs it more).  A test that needs a server of its own, or its
+    first request, starts one (tests/test_browser.py, tests/offline_support.py); yields its base
+    URL."""
     if shutil.which("chromium") is None:
         pytest.fail("Debian's chromium is required for the browser test (apt install chromium)")
     port = free_port()
