@@ -44,6 +44,7 @@ from olearn.kernels.sparse import (
     NOT_FINITE,
     csr_rows,
     index_dtype,
+    one_row_indptr,
     rows_from_csr,
     scan_csr,
     scan_dense,
@@ -343,7 +344,7 @@ class OnlineEngine:
         batch's bookkeeping.  Anything but a known label and a canonical row of the kernels'
         dtypes (a new class, unsorted indices, other dtypes, a refusal) takes that path."""
         y = self._label_index(label)
-        indptr = np.array([0, indices.shape[0]], dtype=np.int64)
+        indptr = one_row_indptr(indices.shape[0])  # (read-only: the kernels' one row type)
         if (
             y is not None
             and indices.dtype == index_dtype(self.n_features)
