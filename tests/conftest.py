@@ -102,7 +102,7 @@ NOT_FAST = {  # the tests of those files that run pages (AppTest): 38 s
 
 # Browser tests that time the app's answer to a key press or race a report against a rerun
 # (a fixed wait, or "within 2 s"): .ci/run runs them alone (`-m timed`), the other browser
-# files two at a time, each with its own server.
+# files two at a time (one app server per worker: tests/browser_support.py's `server`).
 TIMED_FILES = {"test_browser_player.py", "test_browser_walks.py", "test_browser_keys.py"}
 
 
