@@ -55,26 +55,27 @@ def render(
     while it ran (rendered once per process; a failed render is not kept).  ``fresh``: render
     it again and keep nothing (a test that changed the translation table or the page)."""
     key = (page, tuple(sorted(query.items())), lang)
-    if fresh or key not in _RENDERS:
-        table, raise_ = strings_mod.STRINGS, os.environ.get("OLEARN_APP_RAISE")
-        Recorded.sink = set()
-        strings_mod.STRINGS = RecordingTable(table)
-        os.environ["OLEARN_APP_RAISE"] = "1"
-        try:
-            at = AppTest.from_file(str(APP), default_timeout=300)
-            at.query_params["lang"] = lang
-            for name, value in query.items():
-                at.query_params[name] = value
-            at.run()
-            if page != "pages/home.py":
-                at.switch_page(page_file(page)).run()
-        finally:
-            strings_mod.STRINGS = table
-            if raise_ is None:
-                os.environ.pop("OLEARN_APP_RAISE", None)
-            else:
-                os.environ["OLEARN_APP_RAISE"] = raise_
-        if fresh:
-            return at, frozenset(Recorded.sink)
-        _RENDERS[key] = at, frozenset(Recorded.sink)
-    return _RENDERS[key]
+    if not fresh and key in _RENDERS:
+        return _RENDERS[key]
+    table, raise_ = strings_mod.STRINGS, os.environ.get("OLEARN_APP_RAISE")
+    Recorded.sink = set()
+    strings_mod.STRINGS = RecordingTable(table)
+    os.environ["OLEARN_APP_RAISE"] = "1"
+    try:
+        at = AppTest.from_file(str(APP), default_timeout=300)
+        at.query_params["lang"] = lang
+        for name, value in query.items():
+            at.query_params[name] = value
+        at.run()
+        if page != "pages/home.py":
+            at.switch_page(page_file(page)).run()
+    finally:
+        strings_mod.STRINGS = table
+        if raise_ is None:
+            os.environ.pop("OLEARN_APP_RAISE", None)
+        else:
+            os.environ["OLEARN_APP_RAISE"] = raise_
+    rendered = at, frozenset(Recorded.sink)
+    if not fresh:
+        _RENDERS[key] = rendered
+    return rendered

@@ -75,30 +75,9 @@ SCROLLED = """() => [...document.querySelectorAll('[data-testid=stMain], [data-t
   .reduce((top, el) => Math.max(top, el.scrollTop), document.scrollingElement.scrollTop)"""
 
 
-def off_screen(pg, selectors: list[str], size: tuple) -> list[str]:
-    """The selectors (of ``selectors``) with no element shown, or with one shown that is not
-    fully inside the ``size`` window, described.  (Playwright's locators, which see inside
-    the components' shadow roots; an element hidden, e.g. another step's text, is skipped.)"""
-    w, h = size[0], size[1]
-    bad = []
-    for sel in selectors:
-        found = pg.locator(sel)
-        shown = 0
-        for i in range(found.count()):
-            box = found.nth(i).bounding_box() if found.nth(i).is_visible() else None
-            if not box or box["width"] <= 0 or box["height"] <= 0:
-                continue
-            shown += 1
-            right, bottom = box["x"] + box["width"], box["y"] + box["height"]
-            if box["x"] < -0.5 or box["y"] < -0.5 or right > w + 0.5 or bottom > h + 0.5:
-                bad.append(f"{sel} #{i}: { ({k: round(v) for k, v in box.items()}) }")
-        if not shown:
-            bad.append(f"{sel}: not shown")
-    return bad
-
-
 def boxes(pg, selectors: list[str]) -> list[list]:
-    """Each selector's shown elements' bounding boxes (hidden ones are ``None``)."""
+    """Each selector's elements' bounding boxes, ``None`` for a hidden one.  (Playwright's
+    locators, which see inside the components' shadow roots.)"""
     out = []
     for sel in selectors:
         found = pg.locator(sel)
@@ -109,6 +88,27 @@ def boxes(pg, selectors: list[str]) -> list[list]:
             ]
         )
     return out
+
+
+def off_screen(pg, selectors: list[str], size: tuple) -> list[str]:
+    """The selectors (of ``selectors``) with no element shown, or with one shown that is not
+    fully inside the ``size`` window, described (an element hidden, e.g. another step's
+    text, is skipped)."""
+    w, h = size[0], size[1]
+    bad = []
+    for sel, found in zip(selectors, boxes(pg, selectors), strict=True):
+        shown = [
+            (i, box)
+            for i, box in enumerate(found)
+            if box and box["width"] > 0 and box["height"] > 0
+        ]
+        for i, box in shown:
+            right, bottom = box["x"] + box["width"], box["y"] + box["height"]
+            if box["x"] < -0.5 or box["y"] < -0.5 or right > w + 0.5 or bottom > h + 0.5:
+                bad.append(f"{sel} #{i}: { ({k: round(v) for k, v in box.items()}) }")
+        if not shown:
+            bad.append(f"{sel}: not shown")
+    return bad
 
 
 def zoom(pg, size_name: str, selectors: list[str]) -> None:
@@ -202,7 +202,8 @@ def test_the_walk_opens_every_page_and_every_link_of_the_plan():
     stops = walk()
     assert {name for _, _, name in stops if name} == set(PAGES)
     assert [link for _, link, _ in stops if link] == guide_links(GUIDE.read_text("utf-8"))
-    assert len({path for path, _, _ in stops}) == len(stops)  # each opened once
+    plan = {link.lstrip("/") for _, link, _ in stops if link}
+    assert not plan & {path for path, link, _ in stops if link is None}  # not opened again
 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])

@@ -1,12 +1,14 @@
 """A read-only X runs the kernels compiled for a writeable one (olearn.kernels.sparse's
-``with_intercept``: every block of more than one row is read-only): numba types a read-only
-array apart from a writeable one, and a memmap, a store's chunk or scikit-learn's read-only
-check used to compile each kernel again, twice over (read-only data with writeable indices;
-both read-only).  The dispatchers' signatures are counted before and after: a new one would
-be a compile.  The models are equal to the last bit."""
+``with_intercept``: every row block is read-only, one row's included): numba types a
+read-only array apart from a writeable one, and a memmap, a store's chunk or scikit-learn's
+read-only check used to compile each kernel again, twice over (read-only data with writeable
+indices; both read-only).  The blocks' numba types are compared (whatever the process compiled
+before), and the dispatchers' signatures counted before and after a fit (a new one would be a
+compile).  The models are equal to the last bit."""
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 import scipy.sparse as sp
@@ -39,6 +41,9 @@ def _data():
 @pytest.mark.parametrize("which", [("data",), ("indices", "data"), ("indptr", "indices", "data")])
 def test_a_read_only_x_compiles_nothing_new_and_learns_the_same_model(make, kernel, which):
     X, y = _data()
+    for scaling in (0.0, 1.0):
+        blocks = csr_rows(_read_only(X, which), intercept_scaling=scaling)
+        assert numba.typeof(blocks) == numba.typeof(csr_rows(X, intercept_scaling=scaling))
     writeable = make().fit(X, y)
     known = set(kernel.signatures)
     read_only = make().fit(_read_only(X, which), y)
@@ -59,8 +64,6 @@ def test_the_blocks_are_read_only_views_and_the_callers_arrays_keep_their_flags(
 def test_one_row_is_of_the_batches_type_and_learn_one_compiles_nothing_new():
     """River's learn_one (one row, arrays olearn builds) runs the kernel a fit compiled (AROW:
     no plain-Python path for small rows)."""
-    import numba
-
     from olearn.river import Classifier
 
     X, y = _data()
